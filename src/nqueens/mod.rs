@@ -1,0 +1,8 @@
+//! N-Queens family: placements, an O(N) verifier, and (in later modules) construction,
+//! search and completion.
+
+pub mod placement;
+pub mod verify;
+
+pub use placement::{parse_placement, Placement, PlacementError};
+pub use verify::{find_conflict, Conflict, Line};

@@ -1,0 +1,1 @@
+//! The QueenAttack solver pipeline.

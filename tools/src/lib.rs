@@ -1,0 +1,1 @@
+//! The QueenAttack judge: an exact twin of the official Topcoder tester.
