@@ -144,10 +144,12 @@
     return { N, cell, ox: margin, oy: margin, w: margin + cell * N + 6, h: margin + cell * N + 6, coords };
   }
 
-  function arrow(pen, x1, y1, x2, y2, colour, lw, halo) {
-    const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy);
+  /** An arrow from (x1,y1) towards (x2,y2) that stops `gap` short (not to hide the queen's number). */
+  function arrow(pen, x1, y1, x2, y2, colour, lw, halo, gap) {
+    let dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy);
     if (len < 1) return;
     const ux = dx / len, uy = dy / len, head = Math.max(8, lw * 3.2);
+    if (gap && len - gap > head * 1.5) { x2 -= ux * gap; y2 -= uy * gap; }
     const bx = x2 - ux * head, by = y2 - uy * head;
     if (halo) pen.poly([x1, y1, bx, by], halo, lw + 3, 0.9);
     pen.poly([x1, y1, bx, by], colour, lw);
@@ -256,7 +258,7 @@
     // The current move's arrow.
     if (t > 0) {
       const m = game.moves, i = t - 1;
-      arrow(pen, cx(m[4 * i + 1]), cy(m[4 * i]), cx(m[4 * i + 3]), cy(m[4 * i + 2]), INK, Math.max(2, cell * 0.09), 'rgba(255,255,255,0.9)');
+      arrow(pen, cx(m[4 * i + 1]), cy(m[4 * i]), cx(m[4 * i + 3]), cy(m[4 * i + 2]), INK, Math.max(2, cell * 0.09), 'rgba(255,255,255,0.9)', cell * 0.3);
     }
 
     // The illegal move, on the last frame.
@@ -351,7 +353,7 @@
       pen += Math.sqrt(Math.max(Math.abs(m[4 * i + 2] - m[4 * i]), Math.abs(m[4 * i + 3] - m[4 * i + 1])));
     }
     box.innerHTML = `Queen at <code>${r} ${c}</code>, ${colourName(k)}: ${S.frame.lines.attackers(k, r, c)} attackers, ` +
-      `${path.length} moves so far (penalty ${fmt3(pen)})`;
+      `${path.length} move${path.length === 1 ? '' : 's'} so far (penalty ${fmt3(pen)})`;
   }
 
   /** Shows frame t (clamped). */
@@ -698,6 +700,7 @@
   window.qaVis = {
     load, setFrame: (t) => jump(t), frame: () => S.t, game: () => S.game,
     lastDrawMs: () => S.lastDrawMs, frameSvg, play, stop,
+    cell: () => S.geo.cell, margin: () => S.geo.ox,
   };
 
   // A page written by `tester vis` carries its data.

@@ -75,27 +75,26 @@
     const lines = readLines(text);
     const out = { declared: null, moves: new Int32Array(0), lines: [], error: null };
     if (lines.length === 0) {
-      out.error = { index: -1, message: PARSE_ERROR };
+      out.error = { index: -1, message: PARSE_ERROR, global: true };
       return out;
     }
     const n = javaParseInt(lines[0]);
     if (n === null) {
-      out.error = { index: -1, message: PARSE_ERROR };
+      out.error = { index: -1, message: PARSE_ERROR, global: true };
       return out;
     }
     out.declared = n;
     const limit = 2 * N * N * N;
     if (n < 0 || n > limit) {
-      out.error = { index: -1, message: 'Number of moves must between 0 and ' + limit + ' inclusive' };
+      out.error = { index: -1, message: 'Number of moves must between 0 and ' + limit + ' inclusive', global: true };
       return out;
     }
-    const moves = new Int32Array(4 * n);
+    // Every counted line is read before any move is played: a short output is unreadable
+    // whatever its moves are (`global`). The moves that are there are still shown.
+    const available = Math.min(n, lines.length - 1);
+    const moves = new Int32Array(4 * available);
     let k = 0;
-    for (; k < n; k++) {
-      if (1 + k >= lines.length) {
-        out.error = { index: k, message: PARSE_ERROR };
-        break;
-      }
+    for (; k < available; k++) {
       const line = lines[1 + k];
       const parts = javaSplitSpace(line);
       if (parts.length !== 4) {
@@ -114,6 +113,7 @@
       }
       out.lines.push(line);
     }
+    if (available < n) out.error = { index: available, message: PARSE_ERROR, global: true };
     out.moves = moves.subarray(0, 4 * k);
     return out;
   }
@@ -222,9 +222,9 @@
     if (applied % SNAP === 0 && snapGrids.length * SNAP <= applied) {
       snapGrids.push(Int8Array.from(grid)); snapIds.push(Int16Array.from(ids));
     }
-    // A parse error is what the official tester reports, even if a replayed move before it is
-    // illegal (it reads every line before it plays any move).
-    const official = parsed.error
+    // The official tester reads all counted lines first (a missing one beats an illegal move),
+    // then splits, parses and plays line by line (an illegal move beats a later bad line).
+    const official = parsed.error && (parsed.error.global || fatal === null)
       ? { index: parsed.error.index, message: parsed.error.message, kind: 'parse', move: null }
       : fatal;
     if (fatal === null && parsed.error) fatal = official;
