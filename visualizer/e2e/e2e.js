@@ -251,13 +251,57 @@ async function invalidCase(ctx, seed, outText, label, expectStart, expectMove) {
   check(`${label}: no script errors`, errs.length === 0, errs.join('; '));
 }
 
+/** The plain page (no data): the file pickers, paste boxes and a drop of two files. */
+async function plainPageCase(ctx, seed, inputText, outText) {
+  const errs = [];
+  const inFile = writeOut(`${seed}.in`, inputText), outFile = writeOut(`plain-${seed}.out`, outText);
+  const want = fmt3(score(seed, outFile).score);
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errs.push(e.message));
+  await page.goto(url(path.join(ROOT, 'visualizer', 'index.html')));
+  await page.screenshot({ path: path.join(OUT, 'empty-page.png') });
+  const N = J.parseInput(inputText).N;
+  const loaded = () => page.waitForFunction((n) => window.qaVis.game() !== null && window.qaVis.game().N === n, N);
+  const atEnd = async (how) => {
+    await loaded();
+    await page.keyboard.press('End');
+    const p = await panel(page);
+    check(`plain page: ${how} shows the judge's final score`, p.score === want && p.official === want && p.seed === String(seed), `${p.score} vs ${want}, seed ${p.seed}`);
+    await page.evaluate(() => window.qaVis.load('1 1 0', null, {})); // a 1x1 board until the next load
+  };
+  await page.setInputFiles('#pick-input', inFile);
+  await page.setInputFiles('#pick-output', outFile);
+  await atEnd('Input… and Output… pickers');
+
+  await page.click('#toggle-paste');
+  await page.fill('#paste-input', inputText);
+  await page.fill('#paste-output', outText);
+  await page.click('#paste-load');
+  await loaded();
+  await page.keyboard.press('End');
+  let p = await panel(page);
+  check('plain page: pasted texts show the judge\'s final score', p.score === want, `${p.score} vs ${want}`);
+  await page.click('#toggle-paste');
+  await page.evaluate(() => window.qaVis.load('1 1 0', null, {}));
+
+  // Drag and drop of the two files (a synthetic drop: chromium cannot drag from the desktop).
+  await page.evaluate(([a, b, name]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([b], 'plain.out'));
+    dt.items.add(new File([a], name));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [inputText, outText, `${seed}.in`]);
+  await atEnd('a drop of S.in and S.out');
+  await page.close();
+  check('plain page: no script errors', errs.length === 0, errs.join('; '));
+}
+
 /** The plain page (no data) loads a folder written by `tester run --out DIR`. */
 async function folderCase(ctx, dir) {
   const errs = [];
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errs.push(e.message));
   await page.goto(url(path.join(ROOT, 'visualizer', 'index.html')));
-  await page.screenshot({ path: path.join(OUT, 'empty-page.png') });
   await page.setInputFiles('#pick-folder', dir);
   await page.waitForFunction(() => window.qaVis.game() !== null);
   const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
@@ -367,6 +411,8 @@ async function main() {
       'seed2-invalid-three-numbers', 'Each move must contain exactly 4 numbers separated by a space: 1 2 3', 5);
     await invalidCase(ctx, 2, `20\n${J.readLines(base).slice(1, 6).join('\n')}\n`,
       'seed2-invalid-truncated', 'Cannot parse your output', null);
+
+    await plainPageCase(ctx, 2, input2, prefix(base, Math.min(2000, Number(J.readLines(base)[0]))));
 
     // A run folder, opened in the plain page through the folder picker.
     if (solverOut !== null) {
