@@ -42,9 +42,27 @@
 
   // ---------------------------------------------------------------- drawing back ends
 
-  /** Draws on a 2D canvas context. */
+  /**
+   * Draws on a 2D canvas context. With a cache (a Map), parts that repeat (the board, each kind
+   * of queen) are drawn once into off-screen canvases and then copied: a frame is then a few
+   * hundred image copies, which keeps jumps fast even with software rendering.
+   */
   class CanvasPen {
-    constructor(ctx) { this.c = ctx; }
+    constructor(ctx, cache, scale) { this.c = ctx; this.cache = cache || null; this.scale = scale || 1; }
+    /** Draws draw(pen, x0, y0) (a picture in the box at x0,y0 of size w,h), cached under key. */
+    cached(key, x, y, w, h, draw) {
+      if (!this.cache) { draw(this, x, y); return; }
+      let img = this.cache.get(key);
+      if (!img) {
+        img = document.createElement('canvas');
+        img.width = Math.ceil(w * this.scale); img.height = Math.ceil(h * this.scale);
+        const ctx = img.getContext('2d');
+        ctx.scale(this.scale, this.scale);
+        draw(new CanvasPen(ctx), 0, 0);
+        this.cache.set(key, img);
+      }
+      this.c.drawImage(img, x, y, img.width / this.scale, img.height / this.scale);
+    }
     rect(x, y, w, h, fill, stroke, lw, dash) {
       const c = this.c;
       if (fill) { c.fillStyle = fill; c.fillRect(x, y, w, h); }
@@ -83,6 +101,7 @@
   class SvgPen {
     constructor(w, h) { this.w = w; this.h = h; this.out = []; }
     static n(v) { return Math.round(v * 100) / 100; }
+    cached(key, x, y, w, h, draw) { draw(this, x, y); }
     rect(x, y, w, h, fill, stroke, lw, dash) {
       const n = SvgPen.n;
       this.out.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" fill="${fill || 'none'}"` +
@@ -163,23 +182,24 @@
     const game = S.game, N = game.N, cell = g.cell, o = opt();
     const { grid, ids, lines } = S.frame;
     const cx = (c) => g.ox + (c + 0.5) * cell, cy = (r) => g.oy + (r + 0.5) * cell;
-    pen.rect(0, 0, g.w, g.h, BG);
-
-    // Board and walls.
-    for (let r = 0; r < N; r++) {
-      for (let c = 0; c < N; c++) {
-        const v = grid[r * N + c];
-        pen.rect(g.ox + c * cell, g.oy + r * cell, cell, cell, v < 0 ? WALL : ((r + c) & 1 ? CELL_B : CELL_A));
+    // Board and walls (walls never move: one picture for the whole replay).
+    pen.cached('board', 0, 0, g.w, g.h, (p) => {
+      p.rect(0, 0, g.w, g.h, BG);
+      for (let r = 0; r < N; r++) {
+        for (let c = 0; c < N; c++) {
+          const v = grid[r * N + c];
+          p.rect(g.ox + c * cell, g.oy + r * cell, cell, cell, v < 0 ? WALL : ((r + c) & 1 ? CELL_B : CELL_A));
+        }
       }
-    }
-    pen.rect(g.ox, g.oy, cell * N, cell * N, null, '#6f6a60', 1);
-    if (g.coords) {
-      const fs = Math.max(8, Math.min(12, Math.floor(g.ox * 0.55)));
-      for (let i = 0; i < N; i++) {
-        pen.text(cx(i), g.oy / 2, String(i), fs, '#8a8478', 400);
-        pen.text(g.ox / 2, cy(i), String(i), fs, '#8a8478', 400);
+      p.rect(g.ox, g.oy, cell * N, cell * N, null, '#6f6a60', 1);
+      if (g.coords) {
+        const fs = Math.max(8, Math.min(12, Math.floor(g.ox * 0.55)));
+        for (let i = 0; i < N; i++) {
+          p.text(cx(i), g.oy / 2, String(i), fs, '#8a8478', 400);
+          p.text(g.ox / 2, cy(i), String(i), fs, '#8a8478', 400);
+        }
       }
-    }
+    });
 
     // The current move's cells.
     const t = S.t;
@@ -243,15 +263,20 @@
     }
 
     // Queens with their attacker counts.
-    const rad = cell * 0.38, fs = Math.max(7, Math.round(cell * 0.44));
+    const rad = cell * 0.38, fs = Math.max(7, Math.round(cell * 0.44)), half = Math.ceil(rad + 3);
     for (let r = 0; r < N; r++) {
       for (let c = 0; c < N; c++) {
         const k = grid[r * N + c];
         if (k <= 0) continue;
         const rgb = rgbOf(k), a = lines.attackers(k, r, c);
-        const hot = r * N + c === hoverCell;
-        pen.circle(cx(c), cy(r), rad, css(rgb), a > 0 ? '#3a0d0d' : INK, hot ? 3 : a > 0 ? 1.6 : 1);
-        if (o.counts && cell >= 9) pen.text(cx(c), cy(r) + 0.5, String(a), fs, inkOn(rgb), a > 0 ? 700 : 400);
+        const hot = r * N + c === hoverCell, label = o.counts && cell >= 9;
+        // Every queen of one colour and count looks the same: one cached picture each.
+        const x0 = Math.floor(cx(c) - half), y0 = Math.floor(cy(r) - half);
+        pen.cached(`q${k}:${a}:${hot}:${label}`, x0, y0, 2 * half, 2 * half, (p, bx, by) => {
+          const qx = bx + (cx(c) - x0), qy = by + (cy(r) - y0);
+          p.circle(qx, qy, rad, css(rgb), a > 0 ? '#3a0d0d' : INK, hot ? 3 : a > 0 ? 1.6 : 1);
+          if (label) p.text(qx, qy + 0.5, String(a), fs, inkOn(rgb), a > 0 ? 700 : 400);
+        });
       }
     }
 
@@ -289,6 +314,7 @@
     const maxW = wrap.clientWidth;
     const maxH = Math.max(320, window.innerHeight - wrap.getBoundingClientRect().top - $('board-wrap').parentElement.nextElementSibling.offsetHeight - 24);
     S.geo = geometry(S.game.N, maxW, maxH, opt().coords);
+    S.cache = new Map(); // pictures depend on the geometry and the board
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(S.geo.w * dpr);
     canvas.height = Math.round(S.geo.h * dpr);
@@ -303,7 +329,7 @@
     const ctx = canvas.getContext('2d');
     const dpr = canvas.width / S.geo.w;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    paint(new CanvasPen(ctx), S.geo);
+    paint(new CanvasPen(ctx, S.cache, dpr), S.geo);
     S.lastDrawMs = performance.now() - t0;
   }
 
