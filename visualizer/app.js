@@ -312,7 +312,7 @@
     if (!S.game) return;
     const wrap = $('board-wrap');
     const maxW = wrap.clientWidth;
-    const maxH = Math.max(320, window.innerHeight - wrap.getBoundingClientRect().top - $('board-wrap').parentElement.nextElementSibling.offsetHeight - 24);
+    const maxH = Math.max(320, window.innerHeight - wrap.getBoundingClientRect().top - document.querySelector('footer').offsetHeight - 24);
     S.geo = geometry(S.game.N, maxW, maxH, opt().coords);
     S.cache = new Map(); // pictures depend on the geometry and the board
     const dpr = window.devicePixelRatio || 1;
@@ -333,7 +333,50 @@
     S.lastDrawMs = performance.now() - t0;
   }
 
+  // ---------------------------------------------------------------- timeline
+
+  /** Score (line) and errors × N (shaded) over all frames, with the current frame marked. */
+  function drawChart() {
+    const c = $('chart'), game = S.game;
+    const w = c.clientWidth, h = c.clientHeight, dpr = window.devicePixelRatio || 1;
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) { c.width = Math.round(w * dpr); c.height = Math.round(h * dpr); }
+    const ctx = c.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    if (!game || w < 10) return;
+    const n = game.applied;
+    if (!S.chart || S.chart.w !== w || S.chart.game !== game) {
+      // One sample per pixel column: the max over the frames it covers.
+      const score = new Float64Array(w), err = new Float64Array(w);
+      let top = 1e-9;
+      for (let x = 0; x < w; x++) {
+        const a = Math.floor((x * (n + 1)) / w), b = Math.max(a + 1, Math.floor(((x + 1) * (n + 1)) / w));
+        for (let t = a; t < b && t <= n; t++) {
+          score[x] = Math.max(score[x], game.score(t));
+          err[x] = Math.max(err[x], game.errors[t] * game.N);
+        }
+        top = Math.max(top, score[x]);
+      }
+      S.chart = { w, game, score, err, top };
+    }
+    const { score, err, top } = S.chart;
+    const y = (v) => h - 3 - (v / top) * (h - 8);
+    ctx.fillStyle = 'rgba(198,40,40,0.16)';
+    ctx.beginPath(); ctx.moveTo(0, h);
+    for (let x = 0; x < w; x++) ctx.lineTo(x + 0.5, y(err[x]));
+    ctx.lineTo(w, h); ctx.closePath(); ctx.fill();
+    ctx.strokeStyle = ACCENT; ctx.lineWidth = 1.5; ctx.beginPath();
+    for (let x = 0; x < w; x++) (x ? ctx.lineTo : ctx.moveTo).call(ctx, x + 0.5, y(score[x]));
+    ctx.stroke();
+    const cx = n > 0 ? (S.t / n) * (w - 1) : 0;
+    ctx.fillStyle = INK; ctx.fillRect(Math.round(cx) - 1, 0, 2, h);
+    ctx.font = '11px system-ui, "DejaVu Sans", sans-serif'; ctx.fillStyle = '#6b7280'; ctx.textBaseline = 'top';
+    ctx.textAlign = 'left'; ctx.fillText(`score (line), errors × N (shaded); max ${fmt3(top)}`, 4, 2);
+    if (game.fatal && game.fatal.kind === 'move') { ctx.fillStyle = BAD; ctx.fillRect(w - 3, 0, 3, h); }
+  }
+
   const fmt3 = (x) => x.toFixed(3);
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const icon = (d) => `<svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
   const ICON_PLAY = icon('M4 2v12l10-6z'), ICON_PAUSE = icon('M3 2h4v12H3zM9 2h4v12H9z');
   $('play-icon').innerHTML = ICON_PLAY;
@@ -362,6 +405,7 @@
       cur.textContent = 'Start position';
     }
     $('slider').value = t;
+    drawChart();
     $('play-icon').innerHTML = S.playing ? ICON_PAUSE : ICON_PLAY;
   }
 
@@ -378,8 +422,8 @@
       const m = game.moves;
       pen += Math.sqrt(Math.max(Math.abs(m[4 * i + 2] - m[4 * i]), Math.abs(m[4 * i + 3] - m[4 * i + 1])));
     }
-    box.innerHTML = `Queen at <code>${r} ${c}</code>, ${colourName(k)}: ${S.frame.lines.attackers(k, r, c)} attackers, ` +
-      `${path.length} move${path.length === 1 ? '' : 's'} so far (penalty ${fmt3(pen)})`;
+    box.innerHTML = `Queen at <code>${r} ${c}</code>, ${colourName(k)}: ${plural(S.frame.lines.attackers(k, r, c), 'attacker')}, ` +
+      `${plural(path.length, 'move')} so far (penalty ${fmt3(pen)})`;
   }
 
   /** Shows frame t (clamped). */
@@ -650,6 +694,11 @@
   $('btn-play').onclick = toggle;
   $('slider').oninput = (e) => { stop(); setFrame(Number(e.target.value)); };
   $('btn-svg').onclick = exportSvg;
+  $('chart').addEventListener('click', (e) => {
+    if (!S.game) return;
+    const r = $('chart').getBoundingClientRect();
+    jump(Math.round(((e.clientX - r.left) / Math.max(1, r.width - 1)) * S.game.applied));
+  });
   $('btn-png').onclick = exportPng;
   for (const id of ['opt-counts', 'opt-lines', 'opt-paths']) $(id).onchange = () => draw();
   $('opt-coords').onchange = () => layout();
