@@ -1,0 +1,1 @@
+//! The `tester` subcommands (filled in below).
