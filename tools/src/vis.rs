@@ -150,7 +150,11 @@ mod tests {
 
     #[test]
     fn assets_cannot_close_their_elements() {
-        for (name, text) in [("style.css", STYLE_CSS), ("judge.js", JUDGE_JS), ("app.js", APP_JS)] {
+        for (name, text) in [
+            ("style.css", STYLE_CSS),
+            ("judge.js", JUDGE_JS),
+            ("app.js", APP_JS),
+        ] {
             let lower = text.to_ascii_lowercase();
             assert!(!lower.contains("</script"), "{name}");
             assert!(!lower.contains("</style"), "{name}");
@@ -194,7 +198,9 @@ mod tests {
         assert_eq!(page.matches("<script").count(), 3);
         assert_eq!(page.matches("</script>").count(), 3);
         assert!(!page.contains("<b>x</b>"));
-        assert!(page.contains("<title>&lt;b&gt;x&lt;/b&gt; &amp; y · QueenAttack visualizer</title>"));
+        assert!(
+            page.contains("<title>&lt;b&gt;x&lt;/b&gt; &amp; y · QueenAttack visualizer</title>")
+        );
         let v = embedded_json(&page);
         assert_eq!(v["output"], evil);
         assert_eq!(v["title"], "<b>x</b> & y");
