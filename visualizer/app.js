@@ -395,6 +395,16 @@
     } else {
       fin.innerHTML = `Judge: final score <b id="official-score">${fmt3(game.officialScore)}</b> after ${game.applied} moves`;
     }
+    // A page written by `tester vis` carries the Rust judge's verdict: say whether it agrees.
+    const v = S.meta.verdict;
+    if (v) {
+      const agree = game.official ? game.official.message === v.error : v.error === null && Math.abs(game.officialScore - v.score) < 1e-9;
+      const note = document.createElement('div');
+      note.id = 'judge-check';
+      note.className = agree ? 'agree' : 'disagree';
+      note.textContent = agree ? `✓ tester score: ${v.report.split('\n').pop()}` : `⚠ this page's replay differs from tester score: ${v.report.replace('\n', ' — ')}`;
+      fin.append(note);
+    }
     const cur = $('v-current');
     if (t > 0) {
       const m = game.moves, i = t - 1, d = Math.max(Math.abs(m[4 * i + 2] - m[4 * i]), Math.abs(m[4 * i + 3] - m[4 * i + 1]));
@@ -782,6 +792,6 @@
   const embedded = document.getElementById('qa-data');
   if (embedded) {
     const d = JSON.parse(embedded.textContent);
-    load(d.input, d.output === undefined ? null : d.output, { seed: d.seed, p: d.p, title: d.title });
+    load(d.input, d.output === undefined ? null : d.output, { seed: d.seed, p: d.p, title: d.title, verdict: d.verdict });
   }
 })();

@@ -3,7 +3,8 @@
 //! The web visualizer lives in `visualizer/` (HTML, CSS and JavaScript, no build step). This
 //! module builds **one** HTML file from it with the style sheet, the scripts and the data (an
 //! input, an output and what is known about the test case) inlined, so the page can be shared
-//! and opened offline. The page replays the moves itself with the same rules as the judge.
+//! and opened offline. The page replays the moves itself with the same rules as the judge; the
+//! judge's verdict travels with the data, and the page says so if its own replay disagrees.
 //!
 //! # Example
 //!
@@ -21,6 +22,9 @@
 //! assert!(page.starts_with("<!DOCTYPE html>"));
 //! assert!(page.contains(r#"id="qa-data""#));
 //! ```
+
+use crate::input::Input;
+use crate::judge::judge;
 
 const INDEX_HTML: &str = include_str!("../../visualizer/index.html");
 const STYLE_CSS: &str = include_str!("../../visualizer/style.css");
@@ -70,6 +74,9 @@ pub fn render_page(data: &PageData) -> String {
         json.insert("p".into(), serde_json::Value::Number(p));
     }
     json.insert("title".into(), data.title.clone().into());
+    if let Some(verdict) = verdict(data) {
+        json.insert("verdict".into(), verdict);
+    }
     let json = script_safe_json(&serde_json::Value::Object(json).to_string());
 
     let title = if data.title.is_empty() {
@@ -91,6 +98,20 @@ pub fn render_page(data: &PageData) -> String {
         )
         .replacen(JUDGE_TAG, &format!("<script>\n{JUDGE_JS}</script>"), 1)
         .replacen(APP_TAG, &format!("<script>\n{APP_JS}</script>"), 1)
+}
+
+/// The judge's verdict on the page's output, for the page to show and to check its own replay
+/// against: `score`, `error` (null or the message), `moves` and `report` (what `tester score`
+/// prints). `None` without an output or when the input does not parse.
+fn verdict(data: &PageData) -> Option<serde_json::Value> {
+    let input = Input::parse(&data.input).ok()?;
+    let judgement = judge(&input, data.output.as_deref()?);
+    Some(serde_json::json!({
+        "score": judgement.score,
+        "error": judgement.error(),
+        "moves": judgement.moves,
+        "report": judgement.report().trim_end(),
+    }))
 }
 
 /// Rewrites `<`, `>`, `&` and the JavaScript line separators of a JSON text as `\u` escapes.
@@ -125,7 +146,7 @@ mod tests {
 
     fn sample() -> PageData {
         PageData {
-            input: format!("8\n2\n{}", "0\n".repeat(64)),
+            input: format!("8\n2\n1\n{}", "0\n".repeat(63)),
             output: Some("1\n0 0 1 1\n".into()),
             seed: Some(2),
             p: Some(0.25),
@@ -185,6 +206,22 @@ mod tests {
         assert_eq!(v["seed"], 2);
         assert_eq!(v["p"], 0.25);
         assert_eq!(v["title"], "seed 2");
+        // (0,0) -> (1,1) on an empty board: no pairs, penalty sqrt(1).
+        assert_eq!(v["verdict"]["score"], 1.0);
+        assert_eq!(v["verdict"]["error"], serde_json::Value::Null);
+        assert_eq!(v["verdict"]["report"], "Score = 1.0");
+    }
+
+    #[test]
+    fn verdict_of_an_invalid_output() {
+        let mut d = sample();
+        d.output = Some("1\n0 0 0 0\n".into());
+        let v = embedded_json(&render_page(&d));
+        assert_eq!(v["verdict"]["score"], -1.0);
+        assert_eq!(
+            v["verdict"]["error"],
+            "Start and end locations cannot be the same: 0 0 0 0"
+        );
     }
 
     #[test]
@@ -216,6 +253,7 @@ mod tests {
         assert!(v.get("output").is_none());
         assert!(v.get("seed").is_none());
         assert!(v.get("p").is_none());
+        assert!(v.get("verdict").is_none());
         assert_eq!(v["input"], "8\n1\n");
     }
 }

@@ -73,6 +73,7 @@ async function panel(page) {
     score: document.getElementById('score').textContent,
     official: (document.getElementById('official-score') || {}).textContent,
     fatal: (document.getElementById('fatal-message') || {}).textContent || null,
+    judgeCheck: (document.getElementById('judge-check') || {}).className || null,
     seed: document.getElementById('v-seed').textContent,
     n: document.getElementById('v-n').textContent,
     c: document.getElementById('v-c').textContent,
@@ -124,6 +125,7 @@ async function validCase(ctx, seed, outText, label) {
   await playToEnd(page, n);
   p = await panel(page);
   check(`${label}: played to the end`, p.move === n, `move ${p.move} / ${p.total}`);
+  check(`${label}: the page agrees with the verdict tester vis embedded`, p.judgeCheck === 'agree', p.judgeCheck);
   check(`${label}: final score equals tester score`, p.score === fmt3(judged.score), `page ${p.score}, tester ${fmt3(judged.score)}`);
   check(`${label}: errors and penalty equal tester's`, p.errors === judged.errors && p.penalty === fmt3(judged.penalty),
     `errors ${p.errors}/${judged.errors}, penalty ${p.penalty}/${fmt3(judged.penalty)}`);
@@ -239,6 +241,7 @@ async function invalidCase(ctx, seed, outText, label, expectStart, expectMove) {
   let p = await panel(page);
   check(`${label}: the judge's message is shown`, p.fatal === judged.error, `page: ${p.fatal}`);
   check(`${label}: the official score is -1`, p.official === '-1.0', p.official);
+  check(`${label}: the page agrees with the verdict tester vis embedded`, p.judgeCheck === 'agree', p.judgeCheck);
   if (expectMove !== null) {
     await playToEnd(page, expectMove);
     p = await panel(page);
