@@ -26,6 +26,7 @@ pub struct Args {
     /// Also print `seed N C P` of each case on standard error.
     #[arg(long)]
     pub params: bool,
+    /// Parameter overrides (`--n`, `--c`, `--p`).
     #[command(flatten)]
     pub ranges: RangeArgs,
 }

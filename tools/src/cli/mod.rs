@@ -1,8 +1,8 @@
 //! The `tester` command line: one module per subcommand, each with its clap `Args` and a
-//! `run(&Args)` function; [`Command`] ties them together and the binary only calls [`run`].
+//! `run(&Args)` function; [`Command`] ties them together and the binary only calls [`run()`].
 //!
 //! To add a subcommand, add a module with `Args` and `run`, a variant to [`Command`] and an
-//! arm to [`run`].
+//! arm to [`run()`].
 
 use std::path::{Path, PathBuf};
 

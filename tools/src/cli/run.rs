@@ -50,6 +50,7 @@ pub struct Args {
     /// No progress line on standard error.
     #[arg(long)]
     pub quiet: bool,
+    /// Parameter overrides (`--n`, `--c`, `--p`).
     #[command(flatten)]
     pub ranges: RangeArgs,
 }

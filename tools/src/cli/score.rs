@@ -28,6 +28,7 @@ pub struct Args {
     /// official text.
     #[arg(long)]
     pub json: bool,
+    /// Parameter overrides (`--n`, `--c`, `--p`).
     #[command(flatten)]
     pub ranges: RangeArgs,
 }
