@@ -23,6 +23,8 @@
 //! assert_eq!(verdict.report(), format!("Score = {:.1}\n", verdict.score));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod gen;
 pub mod input;

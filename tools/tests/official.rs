@@ -27,6 +27,13 @@ fn official() -> PathBuf {
         .expect("official reference data not found: set QA_OFFICIAL to shared/official")
 }
 
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
 /// One CSV row: seed, file, expected (quoted when it holds a comma; no quotes inside).
 fn parse_csv_row(line: &str) -> (u64, String, String) {
     let (seed, rest) = line.split_once(',').unwrap();
@@ -70,6 +77,19 @@ fn generator_matches_official_params() {
         rows += 1;
     }
     assert_eq!(rows, 10);
+}
+
+#[test]
+fn testcases_folder_holds_the_official_inputs() {
+    let dir = official();
+    for seed in 1..=10u64 {
+        let ours = fs::read(workspace().join(format!("testcases/{seed}.in"))).unwrap();
+        let theirs = fs::read(dir.join(format!("inputs/{seed}.in"))).unwrap();
+        assert!(
+            ours == theirs,
+            "testcases/{seed}.in differs from the official input"
+        );
+    }
 }
 
 #[test]
