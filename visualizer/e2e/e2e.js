@@ -21,6 +21,8 @@ const OUT = path.resolve(process.env.E2E_OUT || path.join(ROOT, 'target', 'vis-e
 const TESTER = path.resolve(ROOT, process.env.TESTER || 'target/release/tester');
 const SOLVER = process.env.SOLVER ? path.resolve(ROOT, process.env.SOLVER) : null;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+/** Time limit given to the solver (seconds): short, any real run of the solver will do. */
+const SOLVER_SECS = process.env.E2E_SOLVER_SECONDS || '4';
 
 let passed = 0, failed = 0;
 function check(name, ok, detail) {
@@ -299,6 +301,21 @@ async function plainPageCase(ctx, seed, inputText, outText) {
   check('plain page: no script errors', errs.length === 0, errs.join('; '));
 }
 
+/** A page written by `tester run --vis`: it ends at the run's score. */
+async function runPageCase(ctx, file, resultsFile, seed) {
+  const errs = [];
+  const rows = JSON.parse(fs.readFileSync(resultsFile, 'utf8')).results;
+  const row = rows.find((x) => x.seed === seed);
+  const page = await open(ctx, file, 'move=end', errs);
+  const p = await panel(page);
+  const want = row.score === -1 ? '-1.0' : fmt3(row.score);
+  check(`tester run --vis page of seed ${seed} ends at the run's score`, p.official === want && p.seed === String(seed) && p.p === String(row.P) && p.judgeCheck === 'agree',
+    `page ${p.official}, P ${p.p}, results.json ${row.score}, P ${row.P}`);
+  await page.screenshot({ path: path.join(OUT, `run-${seed}.png`) });
+  await page.close();
+  check(`tester run --vis page of seed ${seed}: no script errors`, errs.length === 0, errs.join('; '));
+}
+
 /** The plain page (no data) loads a folder written by `tester run --out DIR`. */
 async function folderCase(ctx, dir) {
   const errs = [];
@@ -379,7 +396,7 @@ async function main() {
   // A real solver output for seed 2 (N = 30, C = 6).
   let solverOut = null;
   if (SOLVER && fs.existsSync(SOLVER)) {
-    const r = spawnSync(SOLVER, [], { input: input2, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 120000 });
+    const r = spawnSync(SOLVER, ['--time-limit', SOLVER_SECS], { input: input2, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 120000 });
     if (r.status === 0) solverOut = r.stdout;
     check('solver answers seed 2', solverOut !== null, `exit ${r.status}, ${solverOut ? J.readLines(solverOut)[0] + ' moves' : r.stderr.slice(0, 200)}`);
   } else {
@@ -417,16 +434,21 @@ async function main() {
 
     await plainPageCase(ctx, 2, input2, prefix(base, Math.min(2000, Number(J.readLines(base)[0]))));
 
-    // A run folder, opened in the plain page through the folder picker.
-    if (solverOut !== null) {
-      const dir = path.join(OUT, 'run');
-      fs.rmSync(dir, { recursive: true, force: true });
-      const r = tester(['run', '--seeds', '1-3', '--out', dir, '--vis', '--exec', SOLVER]);
-      check('tester run --vis writes a page per seed', r.status === 0 && [1, 2, 3].every((s) => fs.existsSync(path.join(dir, `${s}.html`))), `exit ${r.status}`);
-      const pages = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
-      for (const f of pages) fs.renameSync(path.join(dir, f), path.join(OUT, 'run-' + f)); // keep the folder a plain run folder
-      await folderCase(ctx, dir);
+    // A run folder (the real solver if there is one, else random legal moves), opened in the
+    // plain page through the folder picker; and one of the pages `tester run --vis` wrote.
+    const dir = path.join(OUT, 'run');
+    fs.rmSync(dir, { recursive: true, force: true });
+    const exec = solverOut !== null && path.dirname(SOLVER) === path.dirname(TESTER)
+      ? ['--time-limit', SOLVER_SECS]
+      : ['--exec', `node ${JSON.stringify(path.join(__dirname, 'random-moves.js'))} - 3000 1`];
+    const r = tester(['run', '--seeds', '1-3', '--out', dir, '--vis', '--jobs', '2', '--quiet', ...exec]);
+    check('tester run --vis writes a page per seed', r.status === 0 && [1, 2, 3].every((s) => fs.existsSync(path.join(dir, `${s}.html`))),
+      `exit ${r.status}, ${exec.join(' ')} ${r.stderr.trim()}`);
+    for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.html'))) {
+      fs.renameSync(path.join(dir, f), path.join(OUT, 'run-' + f)); // keep the folder a plain run folder
     }
+    await runPageCase(ctx, path.join(OUT, 'run-3.html'), path.join(dir, 'results.json'), 3);
+    await folderCase(ctx, dir);
   } finally {
     await ctx.close();
     fs.rmSync(userDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 // Writes a long sequence of random legal moves for an input (a stand-in for a solver output
-// when the solver binary is not available): node random-moves.js INPUT COUNT SEED > OUT
+// when the solver binary is not available): node random-moves.js INPUT|- COUNT SEED > OUT
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -33,6 +33,7 @@ function randomMoves(inputText, count, seed) {
 
 if (require.main === module) {
   const [input, count, seed] = process.argv.slice(2);
-  process.stdout.write(randomMoves(fs.readFileSync(input, 'utf8'), Number(count), Number(seed || 1)));
+  const text = fs.readFileSync(input === '-' ? 0 : input, 'utf8');
+  process.stdout.write(randomMoves(text, Number(count), Number(seed || 1)));
 }
 module.exports = { randomMoves };
