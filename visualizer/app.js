@@ -532,7 +532,9 @@
     el.append(w);
   }
 
-  const readText = (file) => file.text();
+  // Like the judge: invalid UTF-8 becomes U+FFFD and a byte order mark stays (Java keeps it,
+  // so an output starting with one does not parse); File.text() would drop it.
+  const readText = async (file) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(await file.arrayBuffer());
   const stemOf = (name) => name.replace(/^.*\//, '').replace(/\.[^.]*$/, '');
   const seedOf = (name) => { const m = /^(\d+)$/.exec(stemOf(name)); return m ? Number(m[1]) : null; };
 
@@ -704,6 +706,7 @@
   $('btn-play').onclick = toggle;
   $('slider').oninput = (e) => { stop(); setFrame(Number(e.target.value)); };
   $('btn-svg').onclick = exportSvg;
+  $('speed').addEventListener('change', (e) => e.target.blur()); // give the keys back to the player
   $('chart').addEventListener('click', (e) => {
     if (!S.game) return;
     const r = $('chart').getBoundingClientRect();
