@@ -360,7 +360,7 @@
       S.chart = { w, game, score, err, top };
     }
     const { score, err, top } = S.chart;
-    const y = (v) => h - 3 - (v / top) * (h - 8);
+    const y = (v) => h - 2 - (v / top) * (h - 16);
     ctx.fillStyle = 'rgba(198,40,40,0.16)';
     ctx.beginPath(); ctx.moveTo(0, h);
     for (let x = 0; x < w; x++) ctx.lineTo(x + 0.5, y(err[x]));
@@ -371,7 +371,7 @@
     const cx = n > 0 ? (S.t / n) * (w - 1) : 0;
     ctx.fillStyle = INK; ctx.fillRect(Math.round(cx) - 1, 0, 2, h);
     ctx.font = '11px system-ui, "DejaVu Sans", sans-serif'; ctx.fillStyle = '#6b7280'; ctx.textBaseline = 'top';
-    ctx.textAlign = 'left'; ctx.fillText(`score (line), errors × N (shaded); max ${fmt3(top)}`, 4, 2);
+    ctx.textAlign = 'right'; ctx.fillText(`score (line) and errors × N (shaded) over the moves; max ${fmt3(top)}`, w - 4, 1);
     if (game.fatal && game.fatal.kind === 'move') { ctx.fillStyle = BAD; ctx.fillRect(w - 3, 0, 3, h); }
   }
 

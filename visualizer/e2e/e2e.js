@@ -186,16 +186,17 @@ async function validCase(ctx, seed, outText, label) {
 
   // A hovered queen with all paths on, for the screenshot.
   await page.evaluate((m) => window.qaVis.setFrame(m), mid);
-  await page.check('#opt-paths');
   await page.check('#opt-lines');
   const box = await page.locator('#board').boundingBox();
   const target = await page.evaluate(() => {
     const g = window.qaVis.game(), s = g.stateAt(window.qaVis.frame());
-    let best = -1, bestLen = -1;
+    // The queen with the longest path so far (most attackers on a tie): a telling picture.
+    let best = -1, bestLen = -1, bestKey = -1;
     for (let i = 0; i < g.N * g.N; i++) {
       if (s.ids[i] < 0) continue;
       const len = g.pathOf(s.ids[i], window.qaVis.frame()).length;
-      if (len > bestLen) { bestLen = len; best = i; }
+      const key = len * 100 + s.lines.attackers(s.grid[i], Math.floor(i / g.N), i % g.N);
+      if (key > bestKey) { bestKey = key; bestLen = len; best = i; }
     }
     return { r: Math.floor(best / g.N), c: best % g.N, len: bestLen };
   });
@@ -208,6 +209,8 @@ async function validCase(ctx, seed, outText, label) {
   const hover = await page.locator('#v-hover').textContent();
   check(`${label}: hovering a queen describes its path`, hover.includes(`${target.r} ${target.c}`) && hover.includes(`${target.len} move`), hover);
   await page.screenshot({ path: path.join(OUT, `${label}-mid-hover.png`) });
+  await page.check('#opt-paths');
+  await page.screenshot({ path: path.join(OUT, `${label}-mid-all-paths.png`) });
   log(`board ${N}x${N}, canvas ${geo.w}px`);
 
   // Exports of the current frame.
