@@ -489,6 +489,7 @@
   /** Loads an input text and an output text (null: no moves yet). meta: seed, p, title, ... */
   function load(inputText, outputText, meta) {
     stop();
+    const t0 = performance.now();
     let input;
     try { input = J.parseInput(inputText); } catch (e) { showError(e.message); return; }
     const parsed = J.parseOutput(outputText === null ? '0\n' : outputText, input.N);
@@ -514,6 +515,7 @@
     S.frame = S.game.stateAt(S.t);
     layout();
     setFrame(S.t);
+    S.loadMs = performance.now() - t0;
   }
 
   function renderLegend(input) {
@@ -788,7 +790,7 @@
   window.qaVis = {
     load, setFrame: (t) => jump(t), frame: () => S.t, game: () => S.game,
     lastDrawMs: () => S.lastDrawMs, frameSvg, play, stop,
-    cell: () => S.geo.cell, margin: () => S.geo.ox,
+    cell: () => S.geo.cell, margin: () => S.geo.ox, loadMs: () => S.loadMs,
   };
 
   // A page written by `tester vis` carries its data.

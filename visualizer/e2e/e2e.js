@@ -57,7 +57,8 @@ function prefix(outText, k) {
 }
 function visPage(seed, outFile, pageName) {
   const page = path.join(OUT, pageName);
-  const r = tester(['vis', '--seed', String(seed), outFile, '-o', page]);
+  // Run in OUT with short names: the page title shows them.
+  const r = tester(['vis', '--seed', String(seed), path.relative(OUT, outFile), '-o', pageName], { cwd: OUT });
   if (r.status !== 0) throw new Error(`tester vis failed (${r.status}): ${r.stderr}`);
   return page;
 }
