@@ -292,11 +292,11 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
     );
     let all = Group::of(results, bests);
     let _ = writeln!(s, "mean score (ok seeds): {}", opt(all.mean, 3));
-    let ok_sum: f64 = results
+    // fold from +0.0: an empty f64 `sum()` is -0.0, which would print as "-0.000".
+    let ok_sum = results
         .iter()
         .filter(|r| r.status == Status::Ok)
-        .map(|r| r.score)
-        .sum();
+        .fold(0.0, |acc, r| acc + r.score);
     let _ = writeln!(s, "sum of scores (ok seeds): {ok_sum:.3}");
     match all.relative {
         Some(rel) => {
@@ -427,6 +427,12 @@ mod tests {
         assert_eq!(g.relative, Some(62.5));
         assert!((g.mean.unwrap() - 112.0 / 3.0).abs() < 1e-12);
         let text = summary(&rs, Some(&bests));
+        assert!(text.contains("sum of scores (ok seeds): 112.000"), "{text}");
+        let failed = summary(&rs[2..3], Some(&bests));
+        assert!(
+            failed.contains("sum of scores (ok seeds): 0.000"),
+            "{failed}"
+        );
         assert!(
             text.contains("seeds 4  ok 3  invalid 0  timeout 1  crash 0"),
             "{text}"
