@@ -25,7 +25,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The official reference folder: `$QA_OFFICIAL` or `<workspace>/../shared/official`.
 fn official() -> PathBuf {
+    if let Ok(dir) = std::env::var("QA_OFFICIAL") {
+        return PathBuf::from(dir);
+    }
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     [
         workspace.join("../shared/official"),

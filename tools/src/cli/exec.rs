@@ -8,6 +8,7 @@ use std::fs::File;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// How to start the solver.
@@ -76,17 +77,45 @@ pub struct RunOutcome {
     pub wall: Duration,
 }
 
-/// Kills the process group of `child` (it leads its own group).
-fn kill_group(child: &Child) {
-    // SAFETY: plain syscall on a process group we created; errors (already gone) are fine.
+/// Kills the process group led by `pid`.
+fn kill_group(pid: u32) {
+    // SAFETY: a plain syscall on a process group we created; an error (group already gone) is
+    // fine.
     unsafe {
-        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+        libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
     }
+}
+
+/// Waits in a thread until `child` exits, kills what is left of its process group, reaps it and
+/// sends the exit status with the moment it exited.
+///
+/// The exit is first awaited *without* reaping (`waitid` with `WNOWAIT`): until the child is
+/// reaped its pid cannot be reused, so killing the group by that id cannot hit anyone else.
+fn watch(mut child: Child, tx: mpsc::Sender<(std::io::Result<ExitStatus>, Instant)>) {
+    let pid = child.id();
+    loop {
+        // SAFETY: `waitid` only writes into the zeroed `siginfo_t` we pass.
+        let rc = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if rc == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+    let exited = Instant::now();
+    kill_group(pid);
+    let _ = tx.send((child.wait(), exited));
 }
 
 /// Runs `solver` with `stdin` as its standard input, writing its standard output and error to
 /// the files `stdout` and `stderr`, and kills it (with its whole process group) once it has run
-/// longer than `limit`.
+/// longer than `limit`. Whatever the solver left running in its group is killed when it exits.
 pub fn run_solver(
     solver: &Solver,
     stdin: &Path,
@@ -103,39 +132,31 @@ pub fn run_solver(
         .stderr(Stdio::from(create(stderr)?))
         .process_group(0);
     let start = Instant::now();
-    let mut child = cmd
+    let child = cmd
         .spawn()
         .map_err(|e| format!("cannot start `{}`: {e}", solver.describe()))?;
-    let mut pause = Duration::from_millis(1);
-    loop {
-        let status: Option<ExitStatus> = child
-            .try_wait()
-            .map_err(|e| format!("cannot wait for the solver: {e}"))?;
-        if let Some(status) = status {
-            let wall = start.elapsed();
-            // Leftover background processes of the solver must not outlive it.
-            kill_group(&child);
-            let ending = match (status.code(), status.signal()) {
-                _ if wall > limit => Ending::TimedOut,
-                (Some(code), _) => Ending::Exited(code),
-                (None, Some(signal)) => Ending::Signaled(signal),
-                (None, None) => Ending::Exited(-1),
-            };
-            return Ok(RunOutcome { ending, wall });
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || watch(child, tx));
+    let (status, exited, timed_out) = match rx.recv_timeout(limit) {
+        Ok((status, exited)) => (status, exited, false),
+        Err(_) => {
+            kill_group(pid);
+            let (status, exited) = rx
+                .recv()
+                .map_err(|_| "the solver's watcher thread stopped".to_string())?;
+            (status, exited, true)
         }
-        let elapsed = start.elapsed();
-        if elapsed > limit {
-            kill_group(&child);
-            let _ = child.wait();
-            return Ok(RunOutcome {
-                ending: Ending::TimedOut,
-                wall: start.elapsed(),
-            });
-        }
-        // Poll often at first (fast solvers), then every 10 ms; never sleep past the limit.
-        std::thread::sleep(pause.min(limit - elapsed + Duration::from_millis(1)));
-        pause = (pause * 2).min(Duration::from_millis(10));
-    }
+    };
+    let status = status.map_err(|e| format!("cannot wait for the solver: {e}"))?;
+    let wall = exited.saturating_duration_since(start);
+    let ending = match (status.code(), status.signal()) {
+        _ if timed_out || wall > limit => Ending::TimedOut,
+        (Some(code), _) => Ending::Exited(code),
+        (None, Some(signal)) => Ending::Signaled(signal),
+        (None, None) => Ending::Exited(-1),
+    };
+    Ok(RunOutcome { ending, wall })
 }
 
 #[cfg(test)]
@@ -176,6 +197,21 @@ mod tests {
         assert_eq!(
             run_shell("kill -SEGV $$", 20_000).0.ending,
             Ending::Signaled(11)
+        );
+    }
+
+    #[test]
+    fn leftovers_are_killed_when_the_solver_exits() {
+        let flag = std::env::temp_dir().join(format!("qa-exec-late-{}", std::process::id()));
+        let _ = std::fs::remove_file(&flag);
+        let line = format!("(sleep 1; echo late > '{}') & echo 0", flag.display());
+        let (outcome, out) = run_shell(&line, 20_000);
+        assert_eq!(outcome.ending, Ending::Exited(0));
+        assert_eq!(out, "0\n");
+        std::thread::sleep(Duration::from_millis(2500));
+        assert!(
+            !flag.exists(),
+            "a background child of the solver outlived it"
         );
     }
 

@@ -232,6 +232,19 @@ impl Group {
     }
 }
 
+/// One line of the grouped summary: label, seeds, ok count, mean and relative score.
+fn group_row(s: &mut String, label: &str, g: &Group) {
+    let _ = writeln!(
+        s,
+        "{:>8} {:>6} {:>4} {:>12} {:>9}",
+        label,
+        g.seeds,
+        g.ok,
+        opt(g.mean, 3),
+        opt(g.relative, 3)
+    );
+}
+
 fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
 }
@@ -292,11 +305,11 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
     );
     let all = Group::of(results, bests);
     let _ = writeln!(s, "mean score (ok seeds): {}", opt(all.mean, 3));
-    let ok_sum: f64 = results
+    // fold from +0.0: an empty f64 `sum()` is -0.0, which would print as "-0.000".
+    let ok_sum = results
         .iter()
         .filter(|r| r.status == Status::Ok)
-        .map(|r| r.score)
-        .sum();
+        .fold(0.0, |acc, r| acc + r.score);
     let _ = writeln!(s, "sum of scores (ok seeds): {ok_sum:.3}");
     match all.relative {
         Some(rel) => {
@@ -319,15 +332,7 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
     cs.dedup();
     for c in cs {
         let g = Group::of(results.iter().filter(|r| r.c == c), bests);
-        let _ = writeln!(
-            s,
-            "{:>8} {:>6} {:>4} {:>12} {:>9}",
-            format!("C={c}"),
-            g.seeds,
-            g.ok,
-            opt(g.mean, 3),
-            opt(g.relative, 3)
-        );
+        group_row(&mut s, &format!("C={c}"), &g);
     }
     let mut bands: Vec<String> = Vec::new();
     for r in results {
@@ -339,15 +344,7 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
     bands.sort_by_key(|b| b.split('-').next().and_then(|x| x.parse::<usize>().ok()));
     for band in bands {
         let g = Group::of(results.iter().filter(|r| band_label(r.n) == band), bests);
-        let _ = writeln!(
-            s,
-            "{:>8} {:>6} {:>4} {:>12} {:>9}",
-            format!("N={band}"),
-            g.seeds,
-            g.ok,
-            opt(g.mean, 3),
-            opt(g.relative, 3)
-        );
+        group_row(&mut s, &format!("N={band}"), &g);
     }
     s
 }
@@ -427,6 +424,12 @@ mod tests {
         assert_eq!(g.relative, Some(62.5));
         assert!((g.mean.unwrap() - 112.0 / 3.0).abs() < 1e-12);
         let text = summary(&rs, Some(&bests));
+        assert!(text.contains("sum of scores (ok seeds): 112.000"), "{text}");
+        let failed = summary(&rs[2..3], Some(&bests));
+        assert!(
+            failed.contains("sum of scores (ok seeds): 0.000"),
+            "{failed}"
+        );
         assert!(
             text.contains("seeds 4  ok 3  invalid 0  timeout 1  crash 0"),
             "{text}"
