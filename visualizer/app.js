@@ -389,6 +389,8 @@
     $('v-penalty').textContent = fmt3(game.penalty[t]);
     $('v-run').textContent = fmt3(game.run[t]);
     $('score').textContent = fmt3(game.score(t));
+    $('score').classList.toggle('invalid', !!game.official);
+    $('score').title = game.official ? 'errors × N + penalty of the moves replayed so far; the official score is -1' : 'errors × N + total move penalty';
     const fin = $('v-final');
     if (game.official) {
       fin.innerHTML = 'Judge: <b>invalid output</b>, official score <b id="official-score">-1.0</b>';
@@ -500,7 +502,10 @@
     $('v-seed').textContent = S.meta.seed !== undefined && S.meta.seed !== null ? S.meta.seed : '—';
     $('v-n').textContent = input.N;
     $('v-c').textContent = input.C;
-    $('v-p').textContent = typeof S.meta.p === 'number' ? String(S.meta.p) : '—';
+    // P is long (Java prints all its digits): four significant digits here, all in the tooltip.
+    const hasP = typeof S.meta.p === 'number';
+    $('v-p').textContent = hasP ? String(Number(S.meta.p.toPrecision(4))) : '—';
+    $('v-p').title = hasP ? String(S.meta.p) : 'not known: the input text does not contain P';
     $('title').textContent = (S.meta.title || '') + (outputText === null ? '  (no output loaded)' : '') +
       (S.meta.status && S.meta.status !== 'ok' ? '  [' + S.meta.status + ']' : '');
     $('slider').max = S.game.applied;
@@ -595,7 +600,7 @@
       const o = document.createElement('option');
       const row = results.get(s);
       o.value = s;
-      o.textContent = 'seed ' + s + (row && row.score !== undefined ? ' — ' + row.score : '');
+      o.textContent = 'seed ' + s + (row && typeof row.score === 'number' ? ' — ' + (row.score < 0 ? row.status || '-1' : fmt3(row.score)) : '');
       sel.append(o);
     }
     sel.hidden = false;

