@@ -389,6 +389,30 @@ function differential(seeds, perSeed) {
   check(`judge.js agrees with tester score on ${total} random and damaged outputs`, same === total, `${same}/${total} agree${diffs.length ? ': ' + diffs.join(' | ') : ''}`);
 }
 
+/**
+ * judge.js against the official tester's own verdicts on 155 hand-made outputs (the reference
+ * data in shared/official, found like the Rust tests find it: $QA_OFFICIAL or ../shared/official).
+ */
+function officialCases() {
+  const dir = [process.env.QA_OFFICIAL, path.join(ROOT, '..', 'shared', 'official'), '/work/shared/official']
+    .find((d) => d && fs.existsSync(path.join(d, 'scorer_cases.csv')));
+  if (!dir) { log('official scorer cases not found (set QA_OFFICIAL): that comparison is skipped'); return; }
+  const rows = fs.readFileSync(path.join(dir, 'scorer_cases.csv'), 'utf8').trim().split('\n').slice(1);
+  let same = 0;
+  const diffs = [];
+  for (const row of rows) {
+    const [, seed, file, raw] = /^(\d+),([^,]+),(.*)$/.exec(row);
+    const expected = raw.startsWith('"') ? raw.slice(1, -1).replace(/""/g, '"') : raw;
+    const input = J.parseInput(fs.readFileSync(path.join(dir, 'inputs', `${seed}.in`), 'utf8'));
+    const out = new TextDecoder('utf-8', { ignoreBOM: true }).decode(fs.readFileSync(path.join(dir, file)));
+    const r = J.replay(input, J.parseOutput(out, input.N));
+    const ok = r.official ? r.official.message === expected : Math.abs(r.officialScore - Number(expected)) < 1e-9;
+    if (ok) same++; else if (diffs.length < 5) diffs.push(`${file}: ${r.official ? r.official.message : r.officialScore} vs ${expected}`);
+  }
+  check(`judge.js reproduces the official tester on ${rows.length} scorer cases`, same === rows.length && rows.length > 0,
+    `${same}/${rows.length}${diffs.length ? ': ' + diffs.join(' | ') : ''}`);
+}
+
 // ------------------------------------------------------------------ main
 
 async function main() {
@@ -408,6 +432,7 @@ async function main() {
     log(`no solver binary (${SOLVER}): the seed-2 solver case is skipped`);
   }
 
+  officialCases();
   differential([1, 2, 3, 4, 5], 60);
 
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-e2e-chromium-'));
