@@ -22,10 +22,14 @@
     };
     return [f(0), f(8), f(4)];
   }
-  /** RGB of colour k (1-based); beyond 6, hues spread by the golden angle stay distinct. */
+  /** Colours 7..16: picked to stay apart from the official six and from the gray walls. */
+  const EXTRA = [[30, 80, 200], [128, 128, 0], [255, 150, 190], [110, 50, 170], [0, 128, 128],
+    [128, 0, 0], [255, 120, 80], [20, 20, 20], [90, 200, 150], [180, 140, 255]];
+  /** RGB of colour k (1-based); past the fixed ones, hues spread by the golden angle. */
   function rgbOf(k) {
     if (k >= 1 && k <= 6) return OFFICIAL[k - 1];
-    const i = k - 7;
+    if (k <= 6 + EXTRA.length) return EXTRA[k - 7];
+    const i = k - 7 - EXTRA.length;
     return hslToRgb((i * 137.508 + 200) % 360, 0.55 + 0.2 * (i % 2), 0.45 + 0.1 * ((i >> 1) % 2));
   }
   const css = (rgb, a) => (a === undefined ? `rgb(${rgb[0]},${rgb[1]},${rgb[2]})` : `rgba(${rgb[0]},${rgb[1]},${rgb[2]},${a})`);
