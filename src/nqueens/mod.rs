@@ -2,6 +2,7 @@
 //! search and completion.
 
 pub mod explicit;
+mod mem;
 pub mod output;
 pub mod placement;
 pub mod search;

@@ -23,6 +23,7 @@
 //! number of crowded diagonals (at most the number of deferred rows): about 4.6 bytes per
 //! queen.
 
+use super::mem::{prefetch, zeroed_vec};
 use ahash::AHashMap;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -38,7 +39,10 @@ pub const WINDOW: usize = 4096;
 pub const AHEAD: usize = 32;
 
 /// Most candidates of one row drawn ahead (late rows need several tries).
-pub const BATCH: usize = 8;
+pub const BATCH: usize = 12;
+
+/// Candidates drawn together once a row has used up its prefetched ones.
+const GROUP: usize = 4;
 
 /// What the search reports while it runs (for progress lines on big boards).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,21 +133,6 @@ pub fn search_with(
             return Some((board.cols, stats));
         }
     }
-}
-
-/// Hints the CPU to load the cache line holding `x`; a no-op off x86-64.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults and never changes memory; SSE is
-    // part of the x86-64 baseline.
-    #[allow(unused_unsafe)]
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 /// A uniform random index in `0..len` from 64 random bits (Lemire's multiply-shift).
@@ -292,7 +281,7 @@ struct Diagonals {
 impl Diagonals {
     fn new(len: usize) -> Self {
         Diagonals {
-            bits: vec![0; len.div_ceil(64)],
+            bits: zeroed_vec(len.div_ceil(64)),
             extra: AHashMap::new(),
         }
     }
@@ -376,7 +365,7 @@ impl Board {
     fn new(n: usize) -> Self {
         Board {
             n,
-            cols: vec![0; n],
+            cols: zeroed_vec(n),
             down: Diagonals::new(2 * n - 1),
             up: Diagonals::new(2 * n - 1),
             surplus: 0,
@@ -473,24 +462,26 @@ impl Board {
                     total: n,
                 });
             }
-            let span = WINDOW.min(n - r);
             let mut placed = false;
             let mut t = 0;
-            while t < TRIES {
-                let j = if t < k {
-                    slots[t]
-                } else {
-                    r + below(rng.random(), span)
-                };
-                t += 1;
-                let (d, u) = self.diagonals(r, self.cols[j] as usize);
-                if !self.down.occupied(d) && !self.up.occupied(u) {
-                    self.down.set(d);
-                    self.up.set(u);
-                    self.cols.swap(r, j);
-                    placed = true;
-                    break;
+            let mut group = slots;
+            let mut size = k;
+            'tries: while t < TRIES {
+                for &j in &group[..size] {
+                    t += 1;
+                    let (d, u) = self.diagonals(r, self.cols[j] as usize);
+                    if !self.down.occupied(d) && !self.up.occupied(u) {
+                        self.down.set(d);
+                        self.up.set(u);
+                        self.cols.swap(r, j);
+                        placed = true;
+                        break 'tries;
+                    }
                 }
+                // Out of prefetched candidates: draw the next few together so their cache
+                // misses overlap instead of following one another.
+                size = GROUP.min(TRIES - t);
+                self.draw(rng, r, size, &mut group);
             }
             if !placed {
                 deferred.push(r as u32);
@@ -498,7 +489,9 @@ impl Board {
             tries += t as u64;
             block_tries += t;
             if r % BLOCK == BLOCK - 1 {
-                want = block_tries.div_ceil(BLOCK).clamp(1, BATCH);
+                // Tries are geometric: draw half again the mean so most rows find theirs
+                // among the prefetched ones.
+                want = (block_tries * 3 / 2).div_ceil(BLOCK).clamp(1, BATCH);
                 block_tries = 0;
             }
         }
