@@ -174,7 +174,7 @@ fn solve(n: u64, method: Method, seed: u64, format: Format, output: Option<PathB
             }
         },
         (None, _) => emit(
-            std::io::stdout().lock(),
+            std::io::stdout(),
             n,
             searched.as_deref(),
             format,
@@ -213,7 +213,7 @@ fn solve(n: u64, method: Method, seed: u64, format: Format, output: Option<PathB
 
 /// Writes the solution (`searched`, or the explicit construction when `None`).
 fn emit(
-    out: impl Write,
+    out: impl Write + Send,
     n: usize,
     searched: Option<&[u32]>,
     format: Format,

@@ -294,7 +294,7 @@ fn parse_strict_cols(text: &[u8]) -> Option<Placement> {
     if body.last() != Some(&b'\n') {
         return None;
     }
-    let mut cols: Vec<u32> = super::mem::zeroed_vec(n);
+    let mut cols = vec![0u32; n];
     if body.len() < PARALLEL_FROM {
         return (parse_lines(body, &mut cols, n as u64)? == n)
             .then_some(Placement::Cols { n, cols });

@@ -23,7 +23,7 @@
 //! number of crowded diagonals (at most the number of deferred rows): about 4.6 bytes per
 //! queen.
 
-use super::mem::{prefetch, zeroed_vec};
+use super::mem::{prefetch, random_access_vec};
 use ahash::AHashMap;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -281,7 +281,7 @@ struct Diagonals {
 impl Diagonals {
     fn new(len: usize) -> Self {
         Diagonals {
-            bits: zeroed_vec(len.div_ceil(64)),
+            bits: random_access_vec(len.div_ceil(64)),
             extra: AHashMap::new(),
         }
     }
@@ -365,7 +365,7 @@ impl Board {
     fn new(n: usize) -> Self {
         Board {
             n,
-            cols: zeroed_vec(n),
+            cols: vec![0; n],
             down: Diagonals::new(2 * n - 1),
             up: Diagonals::new(2 * n - 1),
             surplus: 0,

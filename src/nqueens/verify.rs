@@ -6,7 +6,7 @@
 //! the cells `(x + k, y + 2k)` all share `2x − y`, `(x + 2k, y + k)` share `x − 2y`,
 //! `(x − k, y + 2k)` share `2x + y` and `(x − 2k, y + k)` share `x + 2y`.
 
-use super::mem::{prefetch, zeroed_vec};
+use super::mem::{prefetch, random_access_vec};
 use super::placement::Placement;
 use std::fmt;
 
@@ -166,7 +166,7 @@ fn peaceful_cols(n: usize, cols: &[u32]) -> bool {
 /// Whether `key(row, col)` (0-based, below `len`) differs for all queens of `cols`.
 #[inline(always)]
 fn distinct(cols: &[u32], len: usize, key: impl Fn(usize, usize) -> usize) -> bool {
-    let mut bits: Vec<u64> = zeroed_vec(len.div_ceil(64));
+    let mut bits: Vec<u64> = random_access_vec(len.div_ceil(64));
     for (r, &c) in cols.iter().enumerate() {
         if let Some(&ahead) = cols.get(r + AHEAD) {
             if ahead != 0 {
