@@ -173,13 +173,7 @@ fn solve(n: u64, method: Method, seed: u64, format: Format, output: Option<PathB
                 return ExitCode::from(2);
             }
         },
-        (None, _) => emit(
-            std::io::stdout(),
-            n,
-            searched.as_deref(),
-            format,
-            loud,
-        ),
+        (None, _) => emit(std::io::stdout(), n, searched.as_deref(), format, loud),
     };
     if let Err(e) = result {
         if e.kind() == std::io::ErrorKind::BrokenPipe {

@@ -178,7 +178,12 @@ mod tests {
                 let mut chunk = vec![0u32; len];
                 explicit_fill(n, start, &mut chunk);
                 for (k, &c) in chunk.iter().enumerate() {
-                    assert_eq!(c as usize, explicit_column(n, start + k), "n={n} row={}", start + k);
+                    assert_eq!(
+                        c as usize,
+                        explicit_column(n, start + k),
+                        "n={n} row={}",
+                        start + k
+                    );
                 }
             }
         }

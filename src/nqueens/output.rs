@@ -79,15 +79,22 @@ pub fn write_cols<W: Write + Send>(
         let mut start = 0;
         while start < n {
             start = format(start, &mut text, &mut used);
-            let next = spare.try_recv().unwrap_or_else(|_| vec![0u8; TEXT_CAPACITY]);
-            if send.send((std::mem::replace(&mut text, next), used)).is_err() {
+            let next = spare
+                .try_recv()
+                .unwrap_or_else(|_| vec![0u8; TEXT_CAPACITY]);
+            if send
+                .send((std::mem::replace(&mut text, next), used))
+                .is_err()
+            {
                 break; // the writer failed: its error is reported below
             }
             used = 0;
             progress(start);
         }
         drop(send);
-        writer.join().unwrap_or_else(|_| Err(io::Error::other("writer thread panicked")))
+        writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("writer thread panicked")))
     })
 }
 
