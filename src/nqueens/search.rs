@@ -428,7 +428,6 @@ impl Board {
         stats: &mut SearchStats,
         progress: &mut impl FnMut(Progress),
     ) -> Vec<u32> {
-        const REPORT: usize = 1 << 24;
         // Tries are measured over blocks of this many rows to size the prefetched batches.
         const BLOCK: usize = 256;
         let n = self.n;
@@ -444,6 +443,9 @@ impl Board {
             self.draw(rng, row, 1, &mut ring[row % AHEAD]);
         }
         let (mut tries, mut block_tries) = (0u64, 0usize);
+        // Progress about every tenth of the board (a counter: no division per row).
+        let report_every = (n / 10).max(1);
+        let mut next_report = report_every;
         for r in 0..end {
             let (slots, k) = (ring[r % AHEAD], batch[r % AHEAD]);
             feed.ensure(&mut self.cols, r + AHEAD + WINDOW + 128);
@@ -456,11 +458,9 @@ impl Board {
             if let Some(edge) = self.cols.get(r + AHEAD + WINDOW + 64) {
                 prefetch(edge);
             }
-            if r % REPORT == REPORT - 1 {
-                progress(Progress::Greedy {
-                    done: r + 1,
-                    total: n,
-                });
+            if r == next_report {
+                progress(Progress::Greedy { done: r, total: n });
+                next_report += report_every;
             }
             let mut placed = false;
             let mut t = 0;
