@@ -15,7 +15,9 @@ const SIZES: [usize; 3] = [100_000, 1_000_000, 10_000_000];
 
 fn bench_solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
-    group.sample_size(10).warm_up_time(Duration::from_millis(500));
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500));
     for n in SIZES {
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::new("search", n), &n, |b, &n| {
@@ -30,14 +32,21 @@ fn bench_solve(c: &mut Criterion) {
 
 fn bench_write(c: &mut Criterion) {
     let mut group = c.benchmark_group("write_cols");
-    group.sample_size(10).warm_up_time(Duration::from_millis(500));
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500));
     for n in SIZES {
         group.throughput(Throughput::Elements(n as u64));
         // Formatting and handing blocks over, without a disk: the writer is io::sink().
         group.bench_with_input(BenchmarkId::new("explicit", n), &n, |b, &n| {
             b.iter(|| {
-                write_cols(&mut std::io::sink(), n, |s, out| explicit_fill(n, s, out), |_| {})
-                    .unwrap()
+                write_cols(
+                    &mut std::io::sink(),
+                    n,
+                    |s, out| explicit_fill(n, s, out),
+                    |_| {},
+                )
+                .unwrap()
             })
         });
         let cols = search(n, 1).unwrap();
@@ -58,7 +67,9 @@ fn bench_write(c: &mut Criterion) {
 
 fn bench_verify(c: &mut Criterion) {
     let mut group = c.benchmark_group("verify");
-    group.sample_size(10).warm_up_time(Duration::from_millis(500));
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500));
     for n in SIZES {
         // A random solution: its columns hit the checker's bitsets at random.
         let cols = search(n, 1).unwrap();
