@@ -136,15 +136,15 @@ pub fn find_conflict(p: &Placement, nightrider: bool) -> Option<Conflict> {
     None
 }
 
-/// Boards from this size on are checked by two threads.
+/// Boards from this size on are checked by three threads (one per line family).
 const PARALLEL_FROM: usize = 1 << 20;
 
 /// How far ahead the bit of a coming queen is prefetched.
 const AHEAD: usize = 32;
 
 /// Yes/no fast path for `cols` placements without nightriders: whether no column and no
-/// diagonal holds two queens (rows cannot, by the format). Large boards split the three line
-/// families over two threads, and each pass prefetches the bits of queens [`AHEAD`] rows on,
+/// diagonal holds two queens (rows cannot, by the format). Large boards check the three line
+/// families on three threads, and each pass prefetches the bits of queens [`AHEAD`] rows on,
 /// because a random solution hits its bitsets at random. Only a `false` needs the exact
 /// (first-pair) search.
 fn peaceful_cols(n: usize, cols: &[u32]) -> bool {
@@ -156,10 +156,12 @@ fn peaceful_cols(n: usize, cols: &[u32]) -> bool {
             && distinct(cols, 2 * n, down)
             && distinct(cols, 2 * n, up);
     }
+    // One thread per family: three equal jobs share two cores better than two unequal ones.
     std::thread::scope(|s| {
-        let other = s.spawn(|| distinct(cols, 2 * n, up));
-        let mine = distinct(cols, n, column) && distinct(cols, 2 * n, down);
-        other.join().unwrap_or(false) && mine
+        let ups = s.spawn(|| distinct(cols, 2 * n, up));
+        let downs = s.spawn(|| distinct(cols, 2 * n, down));
+        let columns = distinct(cols, n, column);
+        ups.join().unwrap_or(false) && downs.join().unwrap_or(false) && columns
     })
 }
 
