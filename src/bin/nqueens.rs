@@ -206,15 +206,16 @@ fn solve(n: u64, method: Method, seed: u64, format: Format, output: Option<PathB
 }
 
 /// Writes the solution (`searched`, or the explicit construction when `None`).
+///
+/// The writers hand over blocks of hundreds of kilobytes: `out` gets no buffering layer
+/// (which would only copy them once more).
 fn emit(
-    out: impl Write + Send,
+    mut out: impl Write + Send,
     n: usize,
     searched: Option<&[u32]>,
     format: Format,
     loud: bool,
 ) -> std::io::Result<()> {
-    // Blocks are large already; the writer only needs to pass them through.
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
     let started = Instant::now();
     let mut next_report = n / 10;
     let progress = |done: usize| {

@@ -6,13 +6,15 @@
 //! diagonals that hold more than one queen. Three stages:
 //!
 //! 1. **Scramble**: `cols` starts as a keyed pseudo-random permutation of `0..n`, computed
-//!    entry by entry (no random memory access, so it is fast and runs on all cores).
+//!    entry by entry (no random memory access); from 2^20 rows a second thread computes it
+//!    block by block while the greedy stage consumes it.
 //! 2. **Greedy**: row by row, the unused columns are `cols[r..]`. Row `r` tries up to
 //!    [`TRIES`] random ones from the next [`WINDOW`] slots (a window that stays in cache) and
 //!    takes the first whose two diagonals are empty, swapping it into `cols[r]`. A row that
-//!    finds none, and each of the last `tail` rows, is *deferred*. The first candidate of a
-//!    row is drawn [`AHEAD`] rows early and its two diagonal bits are prefetched, so the loop
-//!    waits on memory much less than once per row.
+//!    finds none, and each of the last `tail` rows, is *deferred*. The first candidates of a
+//!    row (about three quarters of the recent mean number of tries, at most [`BATCH`]) are
+//!    drawn [`AHEAD`] rows early and their diagonal bits prefetched, so the loop waits on
+//!    memory much less than once per try; the loop is bound by memory traffic.
 //! 3. **Repair**: each deferred row takes a column from the deferred rows' slots (the first
 //!    conflict-free of a few random ones, else the least-attacked); then attacked queens are
 //!    swapped with random partners, a swap kept only when the number of surplus queens on
