@@ -84,7 +84,7 @@ fn main() -> ExitCode {
 enum Method {
     /// The closed-form construction (deterministic, O(1) per row, streamed: no O(N) memory).
     Explicit,
-    /// A random solution by greedy placement and conflict repair (about 4.5 bytes per queen).
+    /// A random solution by greedy placement and conflict repair (about 5 bytes per queen).
     Search,
 }
 
