@@ -1,6 +1,8 @@
 //! N-Queens family: placements, an O(N) verifier, and (in later modules) construction,
 //! search and completion.
 
+pub mod complete;
+pub mod composition;
 pub mod placement;
 pub mod verify;
 

@@ -1,0 +1,387 @@
+//! N-Queens Completion: finish a partial placement of peaceful queens (optionally
+//! nightrider-queens, which also attack along slopes ±2 and ±1/2) or show that it cannot be
+//! finished.
+//!
+//! Pipeline (one module per stage):
+//! 1. [`board`]: the given queens are fixed; line occupancy bits.
+//! 2. Cheap proofs: nightrider boards 2..9 do not exist; a free row or column without a free
+//!    cell; no perfect matching of free rows to free columns ([`matching`]).
+//! 3. Few free rows: the exhaustive [`tail`] search over all of them (seed 004's minimum-risk
+//!    and minimum-damage rules with forward checking), restarted with growing node limits; a
+//!    run that explores every branch proves NO.
+//! 4. Many free rows: random greedy placement, swap repair of the rows left over
+//!    ([`board::Board::repair`]), then the tail search on those rows plus a growing random set of
+//!    placed ones; restarts until the time limit.
+//!
+//! Every board returned is checked with [`find_conflict`] and keeps the given queens.
+
+pub mod board;
+pub mod matching;
+pub mod tail;
+
+use super::placement::Placement;
+use super::verify::{find_conflict, Conflict};
+use board::{Board, NONE};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::fmt;
+use std::time::{Duration, Instant};
+use tail::{ColMap, Outcome, Tail};
+
+/// Settings of [`complete`].
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Queens also attack along nightrider lines.
+    pub nightrider: bool,
+    /// Wall-clock budget; after it a NO is reported as not proven.
+    pub time_limit: Duration,
+    /// Seed of the random choices (same seed, same run).
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            nightrider: false,
+            time_limit: Duration::from_secs(10),
+            seed: 1,
+        }
+    }
+}
+
+/// Why a placement cannot be completed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// No nightrider-queens board exists for this `n` (2..=9, by exhaustive counts).
+    NoNightriderBoard { n: usize },
+    /// A free row (0-based) where every free column is attacked by a given queen.
+    EmptyRow { row: usize },
+    /// A free column (0-based) where every free row is attacked by a given queen.
+    EmptyColumn { col: usize },
+    /// Only `matched` of the `free_rows` free rows can get distinct free columns.
+    NoPerfectMatching { free_rows: usize, matched: usize },
+    /// The complete search over all free rows found nothing.
+    Exhaustive { free_rows: usize, nodes: u64 },
+}
+
+impl fmt::Display for Proof {
+    /// 1-based rows and columns, like the text formats.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Proof::NoNightriderBoard { n } => write!(
+                f,
+                "no {n}×{n} board of peaceful nightrider-queens exists (none for N = 2..9)"
+            ),
+            Proof::EmptyRow { row } => write!(
+                f,
+                "free row {} has no free cell: every free column is attacked by a given queen",
+                row + 1
+            ),
+            Proof::EmptyColumn { col } => write!(
+                f,
+                "free column {} has no free cell: every free row is attacked by a given queen",
+                col + 1
+            ),
+            Proof::NoPerfectMatching { free_rows, matched } => write!(
+                f,
+                "at most {matched} of the {free_rows} free rows can get distinct free columns \
+                 (maximum bipartite matching over free cells)"
+            ),
+            Proof::Exhaustive { free_rows, nodes } => write!(
+                f,
+                "exhaustive search over all {free_rows} free rows ({nodes} placements tried) \
+                 found no completion"
+            ),
+        }
+    }
+}
+
+/// The answer of [`complete`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A full board: the 1-based column of the queen in each row (already verified).
+    Yes(Vec<u32>),
+    /// Cannot be completed, with the argument.
+    Proven(Proof),
+    /// No completion found within the time limit (the placement may still be completable).
+    NotFound,
+}
+
+/// What [`complete`] did, for reports and `--json`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Given queens.
+    pub given: usize,
+    /// Free rows (`n − given`).
+    pub free_rows: usize,
+    /// Greedy + repair restarts (0 when only the exhaustive search ran).
+    pub restarts: u32,
+    /// Tail searches run.
+    pub tail_searches: u32,
+    /// Largest tail searched.
+    pub max_tail: usize,
+    /// Placements tried by all tail searches.
+    pub nodes: u64,
+    /// Time spent on the cheap proofs.
+    pub proof_time: Duration,
+    /// Time until the verdict (verification included).
+    pub total_time: Duration,
+}
+
+/// Result of [`complete`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub verdict: Verdict,
+    pub stats: Stats,
+}
+
+/// Free rows up to which the exhaustive search runs on its own (no greedy stage).
+const DIRECT_ROWS: usize = 192;
+/// Free rows up to which the cheap matching proofs are computed (dense matrix).
+const PROOF_ROWS: usize = 4096;
+/// Largest tail the heuristic stage grows to before it restarts.
+const TAIL_MAX: usize = 2048;
+/// Smallest tail handed to the search.
+const TAIL_MIN: usize = 48;
+
+/// Completes `placement` or shows it cannot be completed.
+///
+/// # Errors
+/// The first pair of given queens that attack each other (rows, columns, diagonals, and
+/// nightrider lines with `opts.nightrider`), as [`find_conflict`] reports it.
+///
+/// # Panics
+/// If the board it builds fails verification (a bug, never expected).
+///
+/// # Complexity
+/// Expected O(n) time and memory for random compositions; exponential in the worst case (the
+/// problem is NP-complete), bounded by `opts.time_limit`.
+///
+/// # Examples
+/// ```
+/// use queenattack::nqueens::complete::{complete, Options, Verdict};
+/// use queenattack::nqueens::parse_placement;
+/// // Queens at (1, 2) and (2, 4) on a 4×4 board: the only completion is 2 4 1 3.
+/// let p = parse_placement(b"4 2\n1 2\n2 4\n").unwrap();
+/// let done = complete(&p, &Options::default()).unwrap();
+/// assert_eq!(done.verdict, Verdict::Yes(vec![2, 4, 1, 3]));
+/// // A queen in a corner of a 4×4 board cannot be completed.
+/// let p = parse_placement(b"4 1\n1 1\n").unwrap();
+/// assert!(matches!(complete(&p, &Options::default()).unwrap().verdict, Verdict::Proven(_)));
+/// ```
+pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Conflict> {
+    let start = Instant::now();
+    if let Some(c) = find_conflict(placement, opts.nightrider) {
+        return Err(c);
+    }
+    let n = placement.n();
+    let mut col = vec![NONE; n];
+    for i in 0..placement.slots() {
+        if let Some((r, c)) = placement.queen(i) {
+            col[r] = c as u32;
+        }
+    }
+    let board = Board::new(col, opts.nightrider);
+    let mut stats = Stats {
+        given: n - board.free_rows.len(),
+        free_rows: board.free_rows.len(),
+        ..Stats::default()
+    };
+    let deadline = start + opts.time_limit;
+    let mut run = Run {
+        board,
+        rng: Xoshiro256PlusPlus::seed_from_u64(opts.seed),
+        map: ColMap::new(n),
+        deadline,
+        stats: &mut stats,
+    };
+    let verdict = if opts.nightrider && (2..=9).contains(&n) {
+        Verdict::Proven(Proof::NoNightriderBoard { n })
+    } else {
+        run.solve()
+    };
+    let verdict = match verdict {
+        Verdict::Yes(_) => {
+            let mut cols = std::mem::take(&mut run.board.col);
+            for c in cols.iter_mut() {
+                *c += 1;
+            }
+            let full = Placement::Cols { n, cols };
+            assert_eq!(find_conflict(&full, opts.nightrider), None, "built a bad board");
+            let Placement::Cols { cols, .. } = full else {
+                unreachable!()
+            };
+            for i in 0..placement.slots() {
+                if let Some((r, c)) = placement.queen(i) {
+                    assert_eq!(cols[r], c as u32 + 1, "moved a given queen");
+                }
+            }
+            Verdict::Yes(cols)
+        }
+        v => v,
+    };
+    stats.total_time = start.elapsed();
+    Ok(Completion { verdict, stats })
+}
+
+/// One completion run: board, randomness, budget.
+struct Run<'a> {
+    board: Board,
+    rng: Xoshiro256PlusPlus,
+    map: ColMap,
+    deadline: Instant,
+    stats: &'a mut Stats,
+}
+
+impl Run<'_> {
+    /// Returns `Yes(vec![])` with the board filled in `self.board.col`, or a NO.
+    fn solve(&mut self) -> Verdict {
+        let m = self.board.free_rows.len();
+        if m == 0 {
+            return Verdict::Yes(Vec::new());
+        }
+        let t0 = Instant::now();
+        let proof = self.cheap_proofs();
+        self.stats.proof_time = t0.elapsed();
+        if let Some(p) = proof {
+            return Verdict::Proven(p);
+        }
+        if m <= DIRECT_ROWS {
+            self.exhaustive()
+        } else {
+            self.heuristic()
+        }
+    }
+
+    /// A free row or column without a free cell, or no perfect matching. Skipped when every
+    /// free row and column keeps at least half its cells free (each given queen closes at most
+    /// one cell per line family in a free row or column), since then Hall's condition holds,
+    /// and when the dense matrix would be too large.
+    fn cheap_proofs(&mut self) -> Option<Proof> {
+        let b = &self.board;
+        let m = b.free_rows.len();
+        let given = b.n - m;
+        if 2 * b.lines.fams * given <= m || m > PROOF_ROWS {
+            return None;
+        }
+        let tail = Tail::build(b, b.free_rows.clone(), b.free_cols.clone(), &mut self.map);
+        let proof = if let Some(i) = tail.row_counts().iter().position(|&c| c == 0) {
+            Some(Proof::EmptyRow {
+                row: tail.rows[i] as usize,
+            })
+        } else if let Some(j) = tail.col_counts().iter().position(|&c| c == 0) {
+            Some(Proof::EmptyColumn {
+                col: tail.cols[j] as usize,
+            })
+        } else {
+            let matched = matching::maximum_matching(m, m, tail.bits(), tail.words());
+            (matched < m).then_some(Proof::NoPerfectMatching {
+                free_rows: m,
+                matched,
+            })
+        };
+        tail.release(&mut self.map);
+        proof
+    }
+
+    /// Tail search over all free rows with restarts and doubling node limits; a run that
+    /// finishes within its limit is a proof.
+    fn exhaustive(&mut self) -> Verdict {
+        let b = &self.board;
+        let mut tail = Tail::build(b, b.free_rows.clone(), b.free_cols.clone(), &mut self.map);
+        let m = tail.len();
+        let mut limit = 64 * m as u64;
+        let mut nodes = 0u64;
+        let verdict = loop {
+            self.stats.tail_searches += 1;
+            self.stats.max_tail = m;
+            match tail.search(&mut self.rng, limit, self.deadline, &mut nodes) {
+                Outcome::Found(assign) => {
+                    self.apply(&tail, &assign);
+                    break Verdict::Yes(Vec::new());
+                }
+                Outcome::Exhausted => {
+                    break Verdict::Proven(Proof::Exhaustive {
+                        free_rows: m,
+                        nodes,
+                    })
+                }
+                Outcome::Aborted => {
+                    if Instant::now() > self.deadline {
+                        break Verdict::NotFound;
+                    }
+                    limit = limit.saturating_mul(2);
+                }
+            }
+        };
+        self.stats.nodes += nodes;
+        tail.release(&mut self.map);
+        verdict
+    }
+
+    fn apply(&mut self, tail: &Tail, assign: &[u32]) {
+        for (i, &j) in assign.iter().enumerate() {
+            self.board
+                .place(tail.rows[i] as usize, tail.cols[j as usize]);
+        }
+    }
+
+    /// Greedy + swap repair + growing tails, restarted until the deadline.
+    fn heuristic(&mut self) -> Verdict {
+        let m = self.board.free_rows.len();
+        loop {
+            if Instant::now() > self.deadline {
+                return Verdict::NotFound;
+            }
+            self.stats.restarts += 1;
+            self.board.clear_placed();
+            let mut pool = self.board.free_cols.clone();
+            let left = self.board.greedy(&mut self.rng, &mut pool, 24);
+            let mut left = self.board.repair(&mut self.rng, &mut pool, left, 400);
+            if left.is_empty() {
+                return Verdict::Yes(Vec::new());
+            }
+            let mut size = (2 * left.len()).max(TAIL_MIN).min(m);
+            loop {
+                // Free random placed rows until the tail has `size` rows.
+                while left.len() < size {
+                    let r = self.board.free_rows[rand::Rng::random_range(&mut self.rng, 0..m)];
+                    if self.board.col[r as usize] != NONE {
+                        pool.push(self.board.unplace(r as usize));
+                        left.push(r);
+                    }
+                }
+                if left.len() == m {
+                    // Nothing of ours is left on the board: search the whole problem.
+                    self.board.clear_placed();
+                    return self.exhaustive();
+                }
+                let mut tail = Tail::build(&self.board, left.clone(), pool.clone(), &mut self.map);
+                let limit = 32 * size as u64 + 2000;
+                let mut nodes = 0;
+                self.stats.tail_searches += 1;
+                self.stats.max_tail = self.stats.max_tail.max(size);
+                let out = tail.search(&mut self.rng, limit, self.deadline, &mut nodes);
+                self.stats.nodes += nodes;
+                match out {
+                    Outcome::Found(assign) => {
+                        self.apply(&tail, &assign);
+                        tail.release(&mut self.map);
+                        return Verdict::Yes(Vec::new());
+                    }
+                    Outcome::Exhausted | Outcome::Aborted => {}
+                }
+                tail.release(&mut self.map);
+                if Instant::now() > self.deadline {
+                    return Verdict::NotFound;
+                }
+                if size >= TAIL_MAX.min(m) {
+                    break;
+                }
+                size = (2 * size).min(TAIL_MAX).min(m);
+                left.shuffle(&mut self.rng);
+            }
+        }
+    }
+}
