@@ -1,14 +1,18 @@
 //! The board being completed: the given queens (fixed), the queens we place on the free rows,
-//! and one occupancy bit per attack line.
+//! and a queen count per attack line (`u8`: 2 × (2n − 1) bytes for queens, plus 4 × (3n − 2)
+//! for nightriders; 400 MB at n = 10^8, next to the 400 MB column array).
 //!
-//! Every queen on the board is peaceful at all times (we never place a queen on an occupied
-//! line), so one bit per line is enough: 2 × (2n − 1) bits for queens, plus 4 × (3n − 2) bits for
-//! nightriders. At n = 10^8 that is 50 MB, next to the 400 MB column array.
+//! Greedy placement only puts queens on free lines; the swap repair then works on a full
+//! assignment of free rows to free columns in which lines may hold several queens (Sosic & Gu,
+//! seed 003; seed 000's swap search), and hands the rows it cannot fix to the tail search.
 
 use rand::Rng;
 
 /// Marks an empty row in [`Board::col`].
 pub const NONE: u32 = u32::MAX;
+
+/// A line count the swap repair never exceeds (so `u8` counters cannot overflow).
+const COUNT_CAP: u8 = 200;
 
 /// The attack lines of a cell besides its row and column, as bit indices into one array.
 ///
@@ -70,8 +74,8 @@ pub struct Board {
     pub n: usize,
     /// Line geometry.
     pub lines: Lines,
-    /// One bit per line: occupied by a queen.
-    occ: Vec<u64>,
+    /// Queens on each line.
+    count: Vec<u8>,
     /// 0-based column of the queen in each row, or [`NONE`].
     pub col: Vec<u32>,
     /// Rows without a given queen, ascending.
@@ -89,7 +93,7 @@ impl Board {
         let lines = Lines::new(n, nightrider);
         let mut board = Board {
             n,
-            occ: vec![0; lines.total().div_ceil(64)],
+            count: vec![0; lines.total()],
             lines,
             col: Vec::new(),
             free_rows: Vec::new(),
@@ -119,14 +123,14 @@ impl Board {
         let keys = self.lines.keys(r, c);
         keys[..self.lines.fams]
             .iter()
-            .all(|&k| self.occ[k / 64] & (1 << (k % 64)) == 0)
+            .all(|&k| self.count[k] == 0)
     }
 
     #[inline]
     fn set_lines(&mut self, r: usize, c: usize) {
         let keys = self.lines.keys(r, c);
         for &k in &keys[..self.lines.fams] {
-            self.occ[k / 64] |= 1 << (k % 64);
+            self.count[k] += 1;
         }
     }
 
@@ -146,7 +150,7 @@ impl Board {
         self.col[r] = NONE;
         let keys = self.lines.keys(r, c as usize);
         for &k in &keys[..self.lines.fams] {
-            self.occ[k / 64] &= !(1 << (k % 64));
+            self.count[k] -= 1;
         }
         c
     }
@@ -192,79 +196,204 @@ impl Board {
         left
     }
 
-    /// Swap repair of the rows left empty: an empty row `r` takes the column of a placed free
-    /// row `j` (if `r`'s lines there are free), and `j` moves to an unused column of `pool`
-    /// whose lines are free. The given queens never move. Tries `tries` partners per empty row
-    /// and pass, and stops when a pass places nobody. Returns the rows still empty.
+    /// Queens sharing a line with the queen of row `r` (which must hold one).
+    #[inline]
+    pub fn conflicts(&self, r: usize) -> u32 {
+        let keys = self.lines.keys(r, self.col[r] as usize);
+        keys[..self.lines.fams]
+            .iter()
+            .map(|&k| self.count[k] as u32 - 1)
+            .sum()
+    }
+
+    /// Adds a queen without checking its lines; returns the number of queens it now shares
+    /// lines with, or `None` (and changes nothing) if a line would exceed the count cap.
+    #[inline]
+    fn add(&mut self, r: usize, c: u32) -> Option<u32> {
+        let keys = self.lines.keys(r, c as usize);
+        let keys = &keys[..self.lines.fams];
+        if keys.iter().any(|&k| self.count[k] >= COUNT_CAP) {
+            return None;
+        }
+        let mut shared = 0;
+        for &k in keys {
+            shared += self.count[k] as u32;
+            self.count[k] += 1;
+        }
+        self.col[r] = c;
+        Some(shared)
+    }
+
+    /// Takes the queen off row `r`; returns the number of other queens it shared lines with.
+    #[inline]
+    fn remove(&mut self, r: usize) -> u32 {
+        let c = self.col[r] as usize;
+        let keys = self.lines.keys(r, c);
+        let mut shared = 0;
+        for &k in &keys[..self.lines.fams] {
+            self.count[k] -= 1;
+            shared += self.count[k] as u32;
+        }
+        self.col[r] = NONE;
+        shared
+    }
+
+    /// Swaps the columns of rows `i` and `j` (both placed) if that lowers the number of
+    /// attacking pairs, or keeps it equal and `sideways` is set.
+    fn try_swap(&mut self, i: usize, j: usize, sideways: bool) -> Option<i64> {
+        let (ci, cj) = (self.col[i], self.col[j]);
+        let before = self.remove(i) as i64 + self.remove(j) as i64;
+        if let Some(a) = self.add(i, cj) {
+            if let Some(b) = self.add(j, ci) {
+                let delta = (a + b) as i64 - before;
+                if delta < 0 || (delta == 0 && sideways) {
+                    return Some(delta);
+                }
+                self.remove(j);
+            }
+            self.remove(i);
+        }
+        // Back to the old counts, which were within the cap.
+        self.add(i, ci).expect("restoring a queen");
+        self.add(j, cj).expect("restoring a queen");
+        None
+    }
+
+    /// Swaps the columns of rows `i` and `j` whatever it costs (within the count cap).
+    fn force_swap(&mut self, i: usize, j: usize) -> Option<i64> {
+        let (ci, cj) = (self.col[i], self.col[j]);
+        let before = self.remove(i) as i64 + self.remove(j) as i64;
+        if let Some(a) = self.add(i, cj) {
+            if let Some(b) = self.add(j, ci) {
+                return Some((a + b) as i64 - before);
+            }
+            self.remove(i);
+        }
+        self.add(i, ci).expect("restoring a queen");
+        self.add(j, cj).expect("restoring a queen");
+        None
+    }
+
+    /// Swap repair (Sosic & Gu, seed 000): the rows of `left` take the unused columns of
+    /// `pool` in random order, possibly attacking; then each attacked free row swaps columns
+    /// with random free rows while that lowers the number of attacking pairs (sideways moves
+    /// allowed now and then to leave plateaus). The given queens never move. Stops when no
+    /// queen is attacked or after `stale` rounds without progress; then takes the attacked
+    /// queens off again and returns their rows (their columns go back to `pool`).
     ///
     /// # Complexity
-    /// O(passes · |left| · tries · min(|pool|, 64)).
-    pub fn repair(
+    /// O(m) per round plus O(tries) per attacked row and round.
+    pub fn swap_repair(
         &mut self,
         rng: &mut impl Rng,
         pool: &mut Vec<u32>,
-        mut left: Vec<u32>,
+        left: Vec<u32>,
         tries: u32,
+        stale: u32,
     ) -> Vec<u32> {
         let m = self.free_rows.len();
-        loop {
-            let before = left.len();
-            let mut still = Vec::new();
-            for &r in &left {
-                let r = r as usize;
-                if self.place_from_pool(r, pool, rng) || self.swap_in(r, pool, rng, tries, m) {
-                    continue;
+        // Attacking pairs on the board, kept exact through every move.
+        let mut pairs = 0i64;
+        for &r in &left {
+            let r = r as usize;
+            // Any column will do; the cap only matters on absurdly crowded lines.
+            let mut placed = false;
+            for _ in 0..pool.len() {
+                let j = rng.random_range(0..pool.len());
+                if let Some(shared) = self.add(r, pool[j]) {
+                    pairs += shared as i64;
+                    pool.swap_remove(j);
+                    placed = true;
+                    break;
                 }
-                still.push(r as u32);
             }
-            left = still;
-            if left.is_empty() || left.len() == before {
+            if !placed {
+                // Give up on this start: undo and report every leftover row.
+                for &r2 in &left {
+                    let c = self.col[r2 as usize];
+                    if c != NONE {
+                        self.remove(r2 as usize);
+                        pool.push(c);
+                    }
+                }
                 return left;
             }
         }
-    }
-
-    /// Places the empty row `r` in a free-lined column of `pool` (scanning at most 64 from a
-    /// random start), removing it from `pool`.
-    fn place_from_pool(&mut self, r: usize, pool: &mut Vec<u32>, rng: &mut impl Rng) -> bool {
-        if pool.is_empty() {
-            return false;
-        }
-        let start = rng.random_range(0..pool.len());
-        for s in 0..pool.len().min(64) {
-            let j = (start + s) % pool.len();
-            if self.lines_free(r, pool[j] as usize) {
-                let c = pool.swap_remove(j);
-                self.place(r, c);
-                return true;
+        let mut hot: Vec<u32> = left;
+        let mut best = i64::MAX;
+        let mut rounds_without_progress = 0;
+        loop {
+            if std::env::var_os("NQ_DEBUG2").is_some() { eprintln!("round pairs {pairs} hot {}", hot.len()); }
+            if pairs == 0 {
+                return Vec::new();
+            }
+            hot.retain(|&r| self.conflicts(r as usize) > 0);
+            if hot.is_empty() {
+                // Moves attacked rows outside the list: rescan them all.
+                hot = (0..m)
+                    .map(|i| self.free_rows[i])
+                    .filter(|&r| self.conflicts(r as usize) > 0)
+                    .collect();
+            }
+            if pairs < best {
+                best = pairs;
+                rounds_without_progress = 0;
+            } else {
+                rounds_without_progress += 1;
+                if rounds_without_progress > stale {
+                    break;
+                }
+            }
+            for h in 0..hot.len() {
+                let i = hot[h] as usize;
+                if self.conflicts(i) == 0 {
+                    continue;
+                }
+                let sideways = rounds_without_progress > 0;
+                let mut moved = false;
+                for _ in 0..tries {
+                    let j = self.free_rows[rng.random_range(0..m)] as usize;
+                    if j == i {
+                        continue;
+                    }
+                    if let Some(delta) = self.try_swap(i, j, sideways) {
+                        pairs += delta;
+                        if self.conflicts(j) > 0 {
+                            hot.push(j as u32);
+                        }
+                        moved = true;
+                        break;
+                    }
+                }
+                if !moved && rounds_without_progress > 0 && rng.random_range(0..8) == 0 {
+                    // Stuck: a random swap (noise) to leave the local minimum.
+                    let j = self.free_rows[rng.random_range(0..m)] as usize;
+                    if j != i {
+                        if let Some(delta) = self.force_swap(i, j) {
+                            pairs += delta;
+                            hot.push(j as u32);
+                        }
+                    }
+                }
             }
         }
-        false
-    }
-
-    fn swap_in(
-        &mut self,
-        r: usize,
-        pool: &mut Vec<u32>,
-        rng: &mut impl Rng,
-        tries: u32,
-        m: usize,
-    ) -> bool {
-        for _ in 0..tries {
-            let j = self.free_rows[rng.random_range(0..m)] as usize;
-            let cj = self.col[j];
-            if cj == NONE || !self.lines_free(r, cj as usize) {
-                continue;
+        // Take the attacked queens off, most attacked first, until the rest are peaceful.
+        let mut attacked: Vec<u32> = (0..m)
+            .map(|i| self.free_rows[i])
+            .filter(|&r| self.conflicts(r as usize) > 0)
+            .collect();
+        attacked.sort_by_key(|&r| std::cmp::Reverse(self.conflicts(r as usize)));
+        let mut out = Vec::new();
+        for r in attacked {
+            let r = r as usize;
+            if self.conflicts(r) > 0 {
+                let c = self.col[r];
+                self.remove(r);
+                pool.push(c);
+                out.push(r as u32);
             }
-            self.unplace(j);
-            self.place(r, cj);
-            if self.place_from_pool(j, pool, rng) {
-                return true;
-            }
-            self.unplace(r);
-            self.place(j, cj);
         }
-        false
+        out
     }
 }
 
@@ -303,7 +432,7 @@ mod tests {
         let mut pool = b.free_cols.clone();
         let left = b.greedy(&mut rng, &mut pool, 8);
         assert_eq!(left.len(), pool.len());
-        let left = b.repair(&mut rng, &mut pool, left, 200);
+        let left = b.swap_repair(&mut rng, &mut pool, left, 200, 20);
         assert_eq!(left.len(), pool.len());
         let cols: Vec<u32> = b.col.iter().map(|&c| if c == NONE { 0 } else { c + 1 }).collect();
         let p = crate::nqueens::Placement::Cols { n, cols };

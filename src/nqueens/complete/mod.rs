@@ -137,9 +137,9 @@ pub struct Completion {
 }
 
 /// Free rows up to which the exhaustive search runs on its own (no greedy stage).
-const DIRECT_ROWS: usize = 192;
+const DIRECT_ROWS: usize = 24;
 /// Free rows up to which the cheap matching proofs are computed (dense matrix).
-const PROOF_ROWS: usize = 4096;
+const PROOF_ROWS: usize = 2048;
 /// Largest tail the heuristic stage grows to before it restarts.
 const TAIL_MAX: usize = 2048;
 /// Smallest tail handed to the search.
@@ -242,6 +242,7 @@ impl Run<'_> {
             return Verdict::Yes(Vec::new());
         }
         let t0 = Instant::now();
+        if std::env::var_os("NQ_DEBUG").is_some() { eprintln!("setup done {:?}", self.deadline.elapsed()); }
         let proof = self.cheap_proofs();
         self.stats.proof_time = t0.elapsed();
         if let Some(p) = proof {
@@ -265,7 +266,9 @@ impl Run<'_> {
         if 2 * b.lines.fams * given <= m || m > PROOF_ROWS {
             return None;
         }
+        let tq = Instant::now();
         let tail = Tail::build(b, b.free_rows.clone(), b.free_cols.clone(), &mut self.map);
+        if std::env::var_os("NQ_DEBUG").is_some() { eprintln!("build {:?}", tq.elapsed()); }
         let proof = if let Some(i) = tail.row_counts().iter().position(|&c| c == 0) {
             Some(Proof::EmptyRow {
                 row: tail.rows[i] as usize,
@@ -337,12 +340,17 @@ impl Run<'_> {
             self.stats.restarts += 1;
             self.board.clear_placed();
             let mut pool = self.board.free_cols.clone();
-            let left = self.board.greedy(&mut self.rng, &mut pool, 24);
-            let mut left = self.board.repair(&mut self.rng, &mut pool, left, 400);
+            let tstart = Instant::now();
+            let ga: u32 = std::env::var("NQ_GA").ok().and_then(|v| v.parse().ok()).unwrap_or(64);
+            let left = self.board.greedy(&mut self.rng, &mut pool, ga);
+            let l0 = left.len();
+            let tg = tstart.elapsed();
+            let mut left = self.board.swap_repair(&mut self.rng, &mut pool, left, 64, 50);
+            if std::env::var_os("NQ_DEBUG").is_some() { eprintln!("greedy left {l0} in {tg:?}, repair left {} at {:?}", left.len(), tstart.elapsed()); }
             if left.is_empty() {
                 return Verdict::Yes(Vec::new());
             }
-            let mut size = (2 * left.len()).max(TAIL_MIN).min(m);
+            let mut size = (2 * left.len()).max(TAIL_MIN).min(m / 2).max(left.len());
             loop {
                 // Free random placed rows until the tail has `size` rows.
                 while left.len() < size {
@@ -351,11 +359,6 @@ impl Run<'_> {
                         pool.push(self.board.unplace(r as usize));
                         left.push(r);
                     }
-                }
-                if left.len() == m {
-                    // Nothing of ours is left on the board: search the whole problem.
-                    self.board.clear_placed();
-                    return self.exhaustive();
                 }
                 let mut tail = Tail::build(&self.board, left.clone(), pool.clone(), &mut self.map);
                 let limit = 32 * size as u64 + 2000;
@@ -376,10 +379,10 @@ impl Run<'_> {
                 if Instant::now() > self.deadline {
                     return Verdict::NotFound;
                 }
-                if size >= TAIL_MAX.min(m) {
+                if size >= TAIL_MAX.min(m / 2) {
                     break;
                 }
-                size = (2 * size).min(TAIL_MAX).min(m);
+                size = (2 * size).min(TAIL_MAX).min(m / 2);
                 left.shuffle(&mut self.rng);
             }
         }
