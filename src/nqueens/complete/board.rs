@@ -323,7 +323,6 @@ impl Board {
         let mut best = i64::MAX;
         let mut rounds_without_progress = 0;
         loop {
-            if std::env::var_os("NQ_DEBUG2").is_some() { eprintln!("round pairs {pairs} hot {}", hot.len()); }
             if pairs == 0 {
                 return Vec::new();
             }

@@ -138,10 +138,20 @@ pub struct Completion {
 
 /// Free rows up to which the exhaustive search runs on its own (no greedy stage).
 const DIRECT_ROWS: usize = 24;
+/// The same for nightriders, whose greedy stage does poorly on small boards.
+const DIRECT_ROWS_NIGHTRIDER: usize = 100;
+/// Node limit of the exhaustive search's restarts, per free row, times the Luby sequence.
+const LUBY_BASE: u64 = 64;
+/// Random columns a row tries in the greedy stage before it is left to repair.
+const GREEDY_ATTEMPTS: u32 = 64;
 /// Free rows up to which the cheap matching proofs are computed (dense matrix).
 const PROOF_ROWS: usize = 2048;
 /// Largest tail the heuristic stage grows to before it restarts.
 const TAIL_MAX: usize = 2048;
+/// Swap partners tried per attacked row and round of the swap repair.
+const REPAIR_TRIES: u32 = 64;
+/// Rounds without fewer attacking pairs before the swap repair gives up.
+const REPAIR_STALE: u32 = 50;
 /// Smallest tail handed to the search.
 const TAIL_MIN: usize = 48;
 
@@ -225,6 +235,21 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
     Ok(Completion { verdict, stats })
 }
 
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, … (`i` from 1): restart lengths that waste at
+/// most a log factor against the best fixed length and grow without bound, so that a
+/// complete search eventually runs.
+fn luby(i: u64) -> u64 {
+    let mut i = i;
+    loop {
+        // Smallest k with 2^k − 1 >= i.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
 /// One completion run: board, randomness, budget.
 struct Run<'a> {
     board: Board,
@@ -242,13 +267,17 @@ impl Run<'_> {
             return Verdict::Yes(Vec::new());
         }
         let t0 = Instant::now();
-        if std::env::var_os("NQ_DEBUG").is_some() { eprintln!("setup done {:?}", self.deadline.elapsed()); }
         let proof = self.cheap_proofs();
         self.stats.proof_time = t0.elapsed();
         if let Some(p) = proof {
             return Verdict::Proven(p);
         }
-        if m <= DIRECT_ROWS {
+        let direct = if self.board.lines.fams == 6 {
+            DIRECT_ROWS_NIGHTRIDER
+        } else {
+            DIRECT_ROWS
+        };
+        if m <= direct {
             self.exhaustive()
         } else {
             self.heuristic()
@@ -266,9 +295,7 @@ impl Run<'_> {
         if 2 * b.lines.fams * given <= m || m > PROOF_ROWS {
             return None;
         }
-        let tq = Instant::now();
         let tail = Tail::build(b, b.free_rows.clone(), b.free_cols.clone(), &mut self.map);
-        if std::env::var_os("NQ_DEBUG").is_some() { eprintln!("build {:?}", tq.elapsed()); }
         let proof = if let Some(i) = tail.row_counts().iter().position(|&c| c == 0) {
             Some(Proof::EmptyRow {
                 row: tail.rows[i] as usize,
@@ -294,9 +321,12 @@ impl Run<'_> {
         let b = &self.board;
         let mut tail = Tail::build(b, b.free_rows.clone(), b.free_cols.clone(), &mut self.map);
         let m = tail.len();
-        let mut limit = 64 * m as u64;
+        let base = LUBY_BASE * m as u64;
         let mut nodes = 0u64;
+        let mut round = 0u64;
         let verdict = loop {
+            round += 1;
+            let limit = base.saturating_mul(luby(round));
             self.stats.tail_searches += 1;
             self.stats.max_tail = m;
             match tail.search(&mut self.rng, limit, self.deadline, &mut nodes) {
@@ -314,7 +344,6 @@ impl Run<'_> {
                     if Instant::now() > self.deadline {
                         break Verdict::NotFound;
                     }
-                    limit = limit.saturating_mul(2);
                 }
             }
         };
@@ -340,13 +369,15 @@ impl Run<'_> {
             self.stats.restarts += 1;
             self.board.clear_placed();
             let mut pool = self.board.free_cols.clone();
-            let tstart = Instant::now();
-            let ga: u32 = std::env::var("NQ_GA").ok().and_then(|v| v.parse().ok()).unwrap_or(64);
-            let left = self.board.greedy(&mut self.rng, &mut pool, ga);
-            let l0 = left.len();
-            let tg = tstart.elapsed();
-            let mut left = self.board.swap_repair(&mut self.rng, &mut pool, left, 64, 50);
-            if std::env::var_os("NQ_DEBUG").is_some() { eprintln!("greedy left {l0} in {tg:?}, repair left {} at {:?}", left.len(), tstart.elapsed()); }
+            let left = self.board.greedy(&mut self.rng, &mut pool, GREEDY_ATTEMPTS);
+            // Few rows left: the tail search places them best. Many (or a second try): swap
+            // repair first, which moves queens anywhere on the board.
+            let mut left = if left.len() > TAIL_MAX / 4 || self.stats.restarts % 2 == 0 {
+                self.board
+                    .swap_repair(&mut self.rng, &mut pool, left, REPAIR_TRIES, REPAIR_STALE)
+            } else {
+                left
+            };
             if left.is_empty() {
                 return Verdict::Yes(Vec::new());
             }
