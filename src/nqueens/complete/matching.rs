@@ -178,7 +178,7 @@ mod tests {
     fn long_augmenting_paths() {
         // Row i reaches columns i and i+1; the greedy start takes column i+1... force a chain:
         // row 0 → {0,1}, row i → {i} ∪ {i+1} except last row → {0}.
-        let n = 3000;
+        let n: usize = 3000;
         let words = n.div_ceil(64);
         let mut bits = vec![0u64; n * words];
         let mut set = |i: usize, j: usize| bits[i * words + j / 64] |= 1 << (j % 64);
