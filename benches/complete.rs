@@ -11,7 +11,8 @@
 //! `speed`: random compositions (seed 004 §7: K queens of a random full board, K uniform in
 //! 1..N−1 unless `--k` is given); only the completion is timed (not the generation, not the
 //! text I/O). `quality`: compositions with N uniform in `--min-n..=--max-n` (default 10..=1000)
-//! completed at the default budget; every one is completable, so any NO is a false negative.
+//! completed at the default budget; every one is completable, so any NO is a false negative
+//! (with `--nightrider`, K is uniform in 0..=N/2 as in seed 000).
 
 use queenattack::nqueens::complete::{complete, Options, Verdict};
 use queenattack::nqueens::composition::random_composition;
@@ -143,7 +144,12 @@ fn quality(a: &Args) {
     let start = Instant::now();
     for i in 0..a.count {
         let n = rng.random_range(a.min_n..=a.max_n);
-        let k = rng.random_range(1..n);
+        // Seed 000 gives nightriders K <= N/2.
+        let k = if a.nightrider {
+            rng.random_range(0..=n / 2)
+        } else {
+            rng.random_range(1..n)
+        };
         let seed = a.seed * 1_000_003 + i as u64;
         let queens = random_composition(n, k, a.nightrider, seed, Duration::from_secs(3600))
             .expect("random full board");
@@ -161,7 +167,9 @@ fn quality(a: &Args) {
             Verdict::Yes(_) => yes += 1,
             Verdict::Proven(proof) => {
                 proven_no += 1;
-                println!("BUG: proven NO on a completable composition n={n} k={k} seed={seed}: {proof}");
+                println!(
+                    "BUG: proven NO on a completable composition n={n} k={k} seed={seed}: {proof}"
+                );
             }
             Verdict::NotFound => {
                 not_found += 1;
@@ -169,16 +177,22 @@ fn quality(a: &Args) {
             }
         }
         if (i + 1) % 1000 == 0 {
-            eprintln!("{} / {} done, {:.1} s", i + 1, a.count, start.elapsed().as_secs_f64());
+            eprintln!(
+                "{} / {} done, {:.1} s",
+                i + 1,
+                a.count,
+                start.elapsed().as_secs_f64()
+            );
         }
     }
     println!(
-        "quality: {} compositions, n uniform in {}..={}, k uniform in 1..n-1, nightrider={}: \
+        "quality: {} compositions, n uniform in {}..={}, k uniform in {}, nightrider={}: \
          YES {yes}, false NO {not_found} (not found), proven NO {proven_no}; \
          mean {:.6} s, max {:.3} s",
         a.count,
         a.min_n,
         a.max_n,
+        if a.nightrider { "0..=n/2" } else { "1..n-1" },
         a.nightrider,
         total / a.count as f64,
         worst

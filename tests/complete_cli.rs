@@ -27,7 +27,9 @@ fn text(b: &[u8]) -> String {
 
 /// Parses seed 000's `N K` + pairs input into 1-based `(row, col)`.
 fn given(input: &str) -> (usize, Vec<(usize, usize)>) {
-    let mut it = input.split_whitespace().map(|w| w.parse::<usize>().unwrap());
+    let mut it = input
+        .split_whitespace()
+        .map(|w| w.parse::<usize>().unwrap());
     let n = it.next().unwrap();
     let k = it.next().unwrap();
     let q = (0..k)
@@ -51,11 +53,18 @@ fn expect_yes(input: &str, extra: &[&str]) -> Vec<usize> {
     }
     let board = format!(
         "{n}\n{}\n",
-        cols.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("\n")
+        cols.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     let nightrider = extra.contains(&"--nightrider");
     let v = nqueens(
-        if nightrider { &["verify", "--nightrider"] } else { &["verify"] },
+        if nightrider {
+            &["verify", "--nightrider"]
+        } else {
+            &["verify"]
+        },
         &board,
     );
     assert_eq!(text(&v.stdout).trim(), "OK", "{board}");
@@ -98,10 +107,18 @@ fn hand_made_impossible_inputs_are_proven_no() {
     expect_proven_no("3 1\n2 2\n", &[], "free row 1 has no free cell");
     // 6×6, free rows 4, 5 and free columns 2, 3: (4,2) is on a diagonal of (3,1) and (4,3)
     // on one of (6,5), so free row 4 has no free cell.
-    expect_proven_no("6 4\n1 4\n2 6\n3 1\n6 5\n", &[], "free row 4 has no free cell");
+    expect_proven_no(
+        "6 4\n1 4\n2 6\n3 1\n6 5\n",
+        &[],
+        "free row 4 has no free cell",
+    );
     // 7×7, free rows 1, 3, 5, 7: (1,2) and (3,2) are on a diagonal of (2,1), (5,2) and (7,2)
     // on one of (6,3), so free column 2 has no free cell (every free row has one).
-    expect_proven_no("7 3\n2 1\n4 4\n6 3\n", &[], "free column 2 has no free cell");
+    expect_proven_no(
+        "7 3\n2 1\n4 4\n6 3\n",
+        &[],
+        "free column 2 has no free cell",
+    );
     // 8×8, free rows 1, 2, 3, 7 and free columns 2, 4, 5, 7: row 2 can only use (2,5) and
     // row 7 only (7,5) (every other cell is on a given queen's diagonal), so no matching.
     expect_proven_no(
@@ -110,7 +127,11 @@ fn hand_made_impossible_inputs_are_proven_no() {
         "at most 3 of the 4 free rows",
     );
     // Every free row and column has a free cell and a matching exists, yet no completion.
-    expect_proven_no("8 3\n4 2\n6 8\n7 3\n", &[], "exhaustive search over all 5 free rows");
+    expect_proven_no(
+        "8 3\n4 2\n6 8\n7 3\n",
+        &[],
+        "exhaustive search over all 5 free rows",
+    );
 }
 
 #[test]
@@ -141,7 +162,10 @@ fn inconsistent_inputs_exit_2_naming_the_problem() {
         assert_eq!(out.status.code(), Some(2), "{input}");
         assert!(out.stdout.is_empty());
         let err = text(&out.stderr);
-        assert!(err.contains(needle), "{input}: expected `{needle}` in {err}");
+        assert!(
+            err.contains(needle),
+            "{input}: expected `{needle}` in {err}"
+        );
     }
 }
 
@@ -161,7 +185,13 @@ fn json_reports_verdict_proof_and_timings() {
 
 #[test]
 fn generated_compositions_complete() {
-    for (n, k, nr) in [(50, 20, false), (500, 400, false), (2000, 100, false), (20, 8, true), (1000, 500, true)] {
+    for (n, k, nr) in [
+        (50, 20, false),
+        (500, 400, false),
+        (2000, 100, false),
+        (20, 8, true),
+        (1000, 500, true),
+    ] {
         let mut args = vec!["gen-composition".to_string(), n.to_string()];
         args.extend(["--k".into(), k.to_string(), "--seed".into(), "3".into()]);
         if nr {
@@ -175,7 +205,10 @@ fn generated_compositions_complete() {
         expect_yes(&input, if nr { &["--nightrider"] } else { &[] });
     }
     // `cols` format round trip.
-    let out = nqueens(&["gen-composition", "30", "--k", "10", "--format", "cols"], "");
+    let out = nqueens(
+        &["gen-composition", "30", "--k", "10", "--format", "cols"],
+        "",
+    );
     let s = text(&out.stdout);
     assert_eq!(s.lines().count(), 31);
     assert_eq!(s.lines().skip(1).filter(|l| *l != "0").count(), 10);

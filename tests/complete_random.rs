@@ -25,7 +25,10 @@ fn check(n: usize, k: usize, nightrider: bool, seed: u64) {
     };
     let done = complete(&p, &opts).unwrap();
     let Verdict::Yes(cols) = done.verdict else {
-        panic!("n={n} k={k} nightrider={nightrider} seed={seed}: {:?}", done.verdict);
+        panic!(
+            "n={n} k={k} nightrider={nightrider} seed={seed}: {:?}",
+            done.verdict
+        );
     };
     for (r, c) in queens {
         assert_eq!(cols[r as usize], c + 1, "given queen moved");

@@ -209,7 +209,10 @@ fn complete_cmd(args: CompleteArgs) -> ExitCode {
     let read_time = t0.elapsed();
     let big = n >= 1_000_000;
     if big {
-        eprintln!("nqueens complete: read N = {n} in {:.2} s", read_time.as_secs_f64());
+        eprintln!(
+            "nqueens complete: read N = {n} in {:.2} s",
+            read_time.as_secs_f64()
+        );
     }
     let opts = Options {
         nightrider: args.nightrider,
@@ -221,7 +224,11 @@ fn complete_cmd(args: CompleteArgs) -> ExitCode {
         Err(conflict) => {
             eprintln!(
                 "nqueens complete: inconsistent input: the given {conflict}{}",
-                if args.nightrider { " (nightrider rules)" } else { "" }
+                if args.nightrider {
+                    " (nightrider rules)"
+                } else {
+                    ""
+                }
             );
             return ExitCode::from(2);
         }
@@ -313,14 +320,14 @@ fn gen_composition_cmd(args: GenArgs) -> ExitCode {
         eprintln!("nqueens gen-composition: N must be at least 1");
         return ExitCode::from(2);
     }
-    let queens = match random_composition(n, k, nightrider, seed, Duration::from_secs_f64(time_limit))
-    {
-        Ok(q) => q,
-        Err(e) => {
-            eprintln!("nqueens gen-composition: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let queens =
+        match random_composition(n, k, nightrider, seed, Duration::from_secs_f64(time_limit)) {
+            Ok(q) => q,
+            Err(e) => {
+                eprintln!("nqueens gen-composition: {e}");
+                return ExitCode::from(2);
+            }
+        };
     let result = match format {
         GenFormat::Pairs => {
             let head = format!("{n} {k}\n");

@@ -22,7 +22,10 @@ impl std::fmt::Display for CompositionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CompositionError::TooManyQueens { n, k } => {
-                write!(f, "K = {k} queens cannot be taken from an {n}×{n} board (K > N)")
+                write!(
+                    f,
+                    "K = {k} queens cannot be taken from an {n}×{n} board (K > N)"
+                )
             }
             CompositionError::NoBoard { n } => write!(f, "no full {n}×{n} board exists"),
             CompositionError::TimedOut { n } => {
@@ -63,7 +66,10 @@ pub fn random_board(
         time_limit,
         seed,
     };
-    match complete(&empty, &opts).expect("the empty board is peaceful").verdict {
+    match complete(&empty, &opts)
+        .expect("the empty board is peaceful")
+        .verdict
+    {
         Verdict::Yes(cols) => Ok(cols),
         Verdict::Proven(_) => Err(CompositionError::NoBoard { n }),
         Verdict::NotFound => Err(CompositionError::TimedOut { n }),

@@ -42,7 +42,12 @@ impl Lines {
             off[f] = total;
             total += sizes[f];
         }
-        Lines { n, fams, off, total }
+        Lines {
+            n,
+            fams,
+            off,
+            total,
+        }
     }
 
     /// Number of lines (bits) over all families in use.
@@ -461,7 +466,11 @@ mod tests {
         assert_eq!(left.len(), pool.len());
         let left = b.swap_repair(&mut rng, &mut pool, left, 200, 20);
         assert_eq!(left.len(), pool.len());
-        let cols: Vec<u32> = b.col.iter().map(|&c| if c == NONE { 0 } else { c + 1 }).collect();
+        let cols: Vec<u32> = b
+            .col
+            .iter()
+            .map(|&c| if c == NONE { 0 } else { c + 1 })
+            .collect();
         let p = crate::nqueens::Placement::Cols { n, cols };
         assert_eq!(crate::nqueens::find_conflict(&p, false), None);
         assert!(p.count() + left.len() == n);

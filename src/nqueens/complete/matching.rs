@@ -46,9 +46,9 @@ pub fn maximum_matching(rows: usize, cols: usize, bits: &[u64], words: usize) ->
     };
     // Greedy start: most rows match at once on the dense boards we see.
     let mut size = 0;
-    for i in 0..rows {
+    for (i, mate) in row_mate.iter_mut().enumerate() {
         if let Some(j) = neighbours(i).find(|&j| col_mate[j] == FREE) {
-            row_mate[i] = j as u32;
+            *mate = j as u32;
             col_mate[j] = i as u32;
             size += 1;
         }
@@ -166,11 +166,13 @@ mod tests {
             let cols = rng.random_range(1..8);
             let p = rng.random_range(0.05..0.6);
             let adj: Vec<u64> = (0..rows)
-                .map(|_| {
-                    (0..cols).fold(0u64, |a, j| a | ((rng.random_bool(p) as u64) << j))
-                })
+                .map(|_| (0..cols).fold(0u64, |a, j| a | ((rng.random_bool(p) as u64) << j)))
                 .collect();
-            assert_eq!(maximum_matching(rows, cols, &adj, 1), brute(rows, &adj), "{adj:?}");
+            assert_eq!(
+                maximum_matching(rows, cols, &adj, 1),
+                brute(rows, &adj),
+                "{adj:?}"
+            );
         }
     }
 

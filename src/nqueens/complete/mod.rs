@@ -221,7 +221,11 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
                 *c += 1;
             }
             let full = Placement::Cols { n, cols };
-            assert_eq!(find_conflict(&full, opts.nightrider), None, "built a bad board");
+            assert_eq!(
+                find_conflict(&full, opts.nightrider),
+                None,
+                "built a bad board"
+            );
             let Placement::Cols { cols, .. } = full else {
                 unreachable!()
             };
@@ -347,7 +351,12 @@ impl Run<'_> {
             let b = &self.board;
             // Its own column map: the heuristic's tails use `self.map` meanwhile.
             let mut map = ColMap::new(b.n);
-            self.whole = Some(Tail::build(b, b.free_rows.clone(), b.free_cols.clone(), &mut map));
+            self.whole = Some(Tail::build(
+                b,
+                b.free_rows.clone(),
+                b.free_cols.clone(),
+                &mut map,
+            ));
         }
         let mut tail = self.whole.take().unwrap();
         let m = tail.len();
@@ -405,7 +414,11 @@ impl Run<'_> {
         let cap = TAIL_MAX.min(m / 2).max(left.len());
         let mut size = (2 * left.len()).max(TAIL_MIN).min(cap);
         let far = Instant::now() + Duration::from_secs(3600);
-        let mut deadline = if first { far.max(self.deadline) } else { self.deadline };
+        let mut deadline = if first {
+            far.max(self.deadline)
+        } else {
+            self.deadline
+        };
         loop {
             // Free random placed rows until the tail has `size` rows.
             while left.len() < size {
@@ -482,7 +495,10 @@ mod tests {
     fn placement(cols: &[u32]) -> Placement {
         Placement::Cols {
             n: cols.len(),
-            cols: cols.iter().map(|&c| if c == NONE { 0 } else { c + 1 }).collect(),
+            cols: cols
+                .iter()
+                .map(|&c| if c == NONE { 0 } else { c + 1 })
+                .collect(),
         }
     }
 

@@ -385,8 +385,7 @@ impl Tail {
                 f.next += 1;
                 used += 1;
                 *nodes += 1;
-                if used > node_limit || (used % 256 == 0 && std::time::Instant::now() > deadline)
-                {
+                if used > node_limit || (used % 256 == 0 && std::time::Instant::now() > deadline) {
                     // Put the matrix back as it was built: the top frame has nothing placed,
                     // every frame below holds its current cell.
                     let top = stack.pop().unwrap();
