@@ -151,8 +151,15 @@ fn quality(a: &Args) {
             rng.random_range(1..n)
         };
         let seed = a.seed * 1_000_003 + i as u64;
+        let tg = Instant::now();
         let queens = random_composition(n, k, a.nightrider, seed, Duration::from_secs(3600))
             .expect("random full board");
+        if tg.elapsed() > Duration::from_secs(5) {
+            eprintln!(
+                "slow generation: n={n} seed={seed} {:.1} s",
+                tg.elapsed().as_secs_f64()
+            );
+        }
         let p = Placement::Pairs { n, queens };
         let opts = Options {
             nightrider: a.nightrider,
@@ -176,7 +183,7 @@ fn quality(a: &Args) {
                 println!("false NO (not found): n={n} k={k} seed={seed}");
             }
         }
-        if (i + 1) % 1000 == 0 {
+        if (i + 1) % 1000 == 0 || (a.count <= 1000 && (i + 1) % 50 == 0) {
             eprintln!(
                 "{} / {} done, {:.1} s",
                 i + 1,

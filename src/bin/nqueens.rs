@@ -102,8 +102,9 @@ struct CompleteArgs {
     json: bool,
 }
 
-/// Print a random consistent composition: K queens taken from a random full N×N board, so it
-/// can always be completed (seed 004 §7). Output in seed 000's format (`N K`, then K lines
+/// Print a random consistent composition: K queens of a random full N×N board.
+///
+/// The composition can always be completed (seed 004 §7). Output in seed 000's format (`N K`, then K lines
 /// `row col`, 1-based, by row) or, with `--format cols`, one line per row (0 = empty).
 #[derive(clap::Args)]
 struct GenArgs {

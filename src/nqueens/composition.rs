@@ -24,7 +24,7 @@ impl std::fmt::Display for CompositionError {
             CompositionError::TooManyQueens { n, k } => {
                 write!(
                     f,
-                    "K = {k} queens cannot be taken from an {n}×{n} board (K > N)"
+                    "K = {k} queens cannot be taken from a board of size N = {n} (K > N)"
                 )
             }
             CompositionError::NoBoard { n } => write!(f, "no full {n}×{n} board exists"),

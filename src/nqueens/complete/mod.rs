@@ -323,7 +323,9 @@ impl Run<'_> {
         if 2 * b.lines.fams * given <= m || m > PROOF_ROWS {
             return None;
         }
-        let tail = Tail::build(b, b.free_rows.clone(), b.free_cols.clone(), &mut self.map);
+        // Built on the given queens only, so it doubles as the whole-board search's matrix.
+        let mut map = ColMap::new(b.n);
+        let tail = Tail::build(b, b.free_rows.clone(), b.free_cols.clone(), &mut map);
         let proof = if let Some(i) = tail.row_counts().iter().position(|&c| c == 0) {
             Some(Proof::EmptyRow {
                 row: tail.rows[i] as usize,
@@ -339,7 +341,7 @@ impl Run<'_> {
                 matched,
             })
         };
-        tail.release(&mut self.map);
+        self.whole = Some(tail);
         proof
     }
 
