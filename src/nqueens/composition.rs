@@ -11,11 +11,22 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CompositionError {
     /// `k > n`.
-    TooManyQueens { n: usize, k: usize },
+    TooManyQueens {
+        /// Board size.
+        n: usize,
+        /// Queens asked for.
+        k: usize,
+    },
     /// No full board of this size exists (queens: n = 2, 3; nightrider-queens: n = 2..9).
-    NoBoard { n: usize },
+    NoBoard {
+        /// Board size.
+        n: usize,
+    },
     /// The random full board was not found within the time limit.
-    TimedOut { n: usize },
+    TimedOut {
+        /// Board size.
+        n: usize,
+    },
 }
 
 impl std::fmt::Display for CompositionError {

@@ -54,15 +54,34 @@ impl Default for Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
     /// No nightrider-queens board exists for this `n` (2..=9, by exhaustive counts).
-    NoNightriderBoard { n: usize },
+    NoNightriderBoard {
+        /// Board size.
+        n: usize,
+    },
     /// A free row (0-based) where every free column is attacked by a given queen.
-    EmptyRow { row: usize },
+    EmptyRow {
+        /// The row, 0-based.
+        row: usize,
+    },
     /// A free column (0-based) where every free row is attacked by a given queen.
-    EmptyColumn { col: usize },
+    EmptyColumn {
+        /// The column, 0-based.
+        col: usize,
+    },
     /// Only `matched` of the `free_rows` free rows can get distinct free columns.
-    NoPerfectMatching { free_rows: usize, matched: usize },
+    NoPerfectMatching {
+        /// Rows without a given queen.
+        free_rows: usize,
+        /// Size of a maximum matching.
+        matched: usize,
+    },
     /// The complete search over all free rows found nothing.
-    Exhaustive { free_rows: usize, nodes: u64 },
+    Exhaustive {
+        /// Rows without a given queen.
+        free_rows: usize,
+        /// Placements tried over all restarts of the search.
+        nodes: u64,
+    },
 }
 
 impl fmt::Display for Proof {
@@ -132,7 +151,9 @@ pub struct Stats {
 /// Result of [`complete`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Completion {
+    /// The answer.
     pub verdict: Verdict,
+    /// What it took.
     pub stats: Stats,
 }
 
