@@ -1,6 +1,7 @@
 //! The board being completed: the given queens (fixed), the queens we place on the free rows,
-//! and a queen count per attack line (`u8`: 2 × (2n − 1) bytes for queens, plus 4 × (3n − 2)
-//! for nightriders; 400 MB at n = 10^8, next to the 400 MB column array).
+//! an occupancy bit per attack line (2 × (2n − 1) bits for queens, plus 4 × (3n − 2) for
+//! nightriders: 50 MB at n = 10^8), and, once the swap repair needs them, a `u8` queen count per
+//! line (400 MB at n = 10^8), next to the 400 MB column array.
 //!
 //! Greedy placement only puts queens on free lines; the swap repair then works on a full
 //! assignment of free rows to free columns in which lines may hold several queens (Sosic & Gu,
@@ -83,7 +84,7 @@ pub struct Board {
     pub n: usize,
     /// Line geometry.
     pub lines: Lines,
-    /// Queens on each line.
+    /// Queens on each line; empty until the swap repair first needs it.
     count: Vec<u8>,
     /// One bit per line, set while its count is non-zero: the greedy stage's lookups hit
     /// this 8× smaller array, which mostly stays in cache.
@@ -105,7 +106,7 @@ impl Board {
         let lines = Lines::new(n, nightrider);
         let mut board = Board {
             n,
-            count: vec![0; lines.total()],
+            count: Vec::new(),
             occ: vec![0; lines.total().div_ceil(64)],
             lines,
             col: Vec::new(),
@@ -149,6 +150,11 @@ impl Board {
 
     #[inline(always)]
     fn inc(&mut self, k: usize) {
+        if self.count.is_empty() {
+            // No counts yet: every line holds at most one queen (see `ensure_counts`).
+            self.occ[k / 64] |= 1 << (k % 64);
+            return;
+        }
         if self.count[k] == 0 {
             self.occ[k / 64] |= 1 << (k % 64);
         }
@@ -157,10 +163,32 @@ impl Board {
 
     #[inline(always)]
     fn dec(&mut self, k: usize) {
+        if self.count.is_empty() {
+            self.occ[k / 64] &= !(1 << (k % 64));
+            return;
+        }
         self.count[k] -= 1;
         if self.count[k] == 0 {
             self.occ[k / 64] &= !(1 << (k % 64));
         }
+    }
+
+    /// Builds the per-line counts from the occupancy bits. Until the swap repair needs them
+    /// no line holds two queens, so the bits say everything and the large count array (and
+    /// its cache misses, most of the time at n = 10^8) is skipped.
+    fn ensure_counts(&mut self) {
+        if !self.count.is_empty() {
+            return;
+        }
+        let mut count = vec![0u8; self.lines.total()];
+        for (w, &word) in self.occ.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                count[w * 64 + b.trailing_zeros() as usize] = 1;
+                b &= b - 1;
+            }
+        }
+        self.count = count;
     }
 
     /// Puts a queen on the empty row `r` in column `c`; its lines must be free.
@@ -234,7 +262,7 @@ impl Board {
 
     /// Queens sharing a line with the queen of row `r` (which must hold one).
     #[inline]
-    pub fn conflicts(&self, r: usize) -> u32 {
+    fn conflicts(&self, r: usize) -> u32 {
         let keys = self.lines.keys(r, self.col[r] as usize);
         keys[..self.lines.fams]
             .iter()
@@ -358,6 +386,7 @@ impl Board {
         tries: u32,
         stale: u32,
     ) -> Vec<u32> {
+        self.ensure_counts();
         let m = self.free_rows.len();
         // Attacking pairs on the board, kept exact through every move.
         let mut pairs = 0i64;
