@@ -1,6 +1,8 @@
-//! N-Queens family: placements, an O(N) verifier, and (in later modules) construction,
-//! search and completion.
+//! N-Queens family: placements, an O(N) verifier, the explicit construction, a random search,
+//! completion of partial placements (also for nightrider queens) and random compositions.
 
+pub mod complete;
+pub mod composition;
 pub mod explicit;
 mod mem;
 pub mod output;

@@ -1,0 +1,648 @@
+//! N-Queens Completion: finish a partial placement of peaceful queens (optionally
+//! nightrider-queens, which also attack along slopes ±2 and ±1/2) or show that it cannot be
+//! finished.
+//!
+//! Pipeline (one module per stage):
+//! 1. [`board`]: the given queens are fixed; line occupancy bits.
+//! 2. Cheap proofs: nightrider boards 2..9 do not exist; a free row or column without a free
+//!    cell; no perfect matching of free rows to free columns ([`matching`]).
+//! 3. Few free rows: the exhaustive [`tail`] search over all of them (seed 004's minimum-risk
+//!    and minimum-damage rules with forward checking), restarted with growing node limits; a
+//!    run that explores every branch proves NO.
+//! 4. Many free rows: random greedy placement, swap repair of the rows left over
+//!    ([`board::Board::repair`]), then the tail search on those rows plus a growing random set of
+//!    placed ones; restarts until the time limit.
+//!
+//! Every board returned is checked with [`find_conflict`] and keeps the given queens.
+
+pub mod board;
+pub mod matching;
+pub mod tail;
+
+use super::placement::Placement;
+use super::verify::{find_conflict, Conflict};
+use board::{Board, NONE};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::fmt;
+use std::time::{Duration, Instant};
+use tail::{ColMap, Outcome, Tail};
+
+/// Settings of [`complete`].
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Queens also attack along nightrider lines.
+    pub nightrider: bool,
+    /// Wall-clock budget; after it a NO is reported as not proven.
+    pub time_limit: Duration,
+    /// Seed of the random choices (same seed, same run).
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            nightrider: false,
+            time_limit: Duration::from_secs(10),
+            seed: 1,
+        }
+    }
+}
+
+/// Why a placement cannot be completed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// No nightrider-queens board exists for this `n` (2..=9, by exhaustive counts).
+    NoNightriderBoard {
+        /// Board size.
+        n: usize,
+    },
+    /// A free row (0-based) where every free column is attacked by a given queen.
+    EmptyRow {
+        /// The row, 0-based.
+        row: usize,
+    },
+    /// A free column (0-based) where every free row is attacked by a given queen.
+    EmptyColumn {
+        /// The column, 0-based.
+        col: usize,
+    },
+    /// Only `matched` of the `free_rows` free rows can get distinct free columns.
+    NoPerfectMatching {
+        /// Rows without a given queen.
+        free_rows: usize,
+        /// Size of a maximum matching.
+        matched: usize,
+    },
+    /// The complete search over all free rows found nothing.
+    Exhaustive {
+        /// Rows without a given queen.
+        free_rows: usize,
+        /// Placements tried over all restarts of the search.
+        nodes: u64,
+    },
+}
+
+impl fmt::Display for Proof {
+    /// 1-based rows and columns, like the text formats.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Proof::NoNightriderBoard { n } => write!(
+                f,
+                "no {n}×{n} board of peaceful nightrider-queens exists (none for N = 2..9)"
+            ),
+            Proof::EmptyRow { row } => write!(
+                f,
+                "free row {} has no free cell: every free column is attacked by a given queen",
+                row + 1
+            ),
+            Proof::EmptyColumn { col } => write!(
+                f,
+                "free column {} has no free cell: every free row is attacked by a given queen",
+                col + 1
+            ),
+            Proof::NoPerfectMatching { free_rows, matched } => write!(
+                f,
+                "at most {matched} of the {free_rows} free rows can get distinct free columns \
+                 (maximum bipartite matching over free cells)"
+            ),
+            Proof::Exhaustive { free_rows, nodes } => write!(
+                f,
+                "exhaustive search over all {free_rows} free rows ({nodes} placements tried) \
+                 found no completion"
+            ),
+        }
+    }
+}
+
+/// The answer of [`complete`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A full board: the 1-based column of the queen in each row (already verified).
+    Yes(Vec<u32>),
+    /// Cannot be completed, with the argument.
+    Proven(Proof),
+    /// No completion found within the time limit (the placement may still be completable).
+    NotFound,
+}
+
+/// What [`complete`] did, for reports and `--json`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Given queens.
+    pub given: usize,
+    /// Free rows (`n − given`).
+    pub free_rows: usize,
+    /// Greedy + repair restarts (0 when only the exhaustive search ran).
+    pub restarts: u32,
+    /// Tail searches run.
+    pub tail_searches: u32,
+    /// Largest tail searched.
+    pub max_tail: usize,
+    /// Placements tried by all tail searches.
+    pub nodes: u64,
+    /// Time spent on the cheap proofs.
+    pub proof_time: Duration,
+    /// Time until the verdict (verification included).
+    pub total_time: Duration,
+}
+
+/// Result of [`complete`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    /// The answer.
+    pub verdict: Verdict,
+    /// What it took.
+    pub stats: Stats,
+}
+
+/// Free rows up to which the exhaustive search runs on its own (no greedy stage).
+const DIRECT_ROWS: usize = 24;
+/// The same for nightriders, whose greedy stage does poorly on small boards.
+const DIRECT_ROWS_NIGHTRIDER: usize = 100;
+/// Node limit of the exhaustive search's restarts, per free row, times the Luby sequence.
+const LUBY_BASE: u64 = 64;
+/// Random columns a row tries in the greedy stage before it is left to repair.
+const GREEDY_ATTEMPTS: u32 = 64;
+/// Free rows up to which the cheap matching proofs are computed (dense matrix).
+const PROOF_ROWS: usize = 2048;
+/// Largest tail the heuristic stage grows to before it restarts.
+const TAIL_MAX: usize = 2048;
+/// Swap partners tried per attacked row and round of the swap repair.
+const REPAIR_TRIES: u32 = 64;
+/// Rounds without fewer attacking pairs before the swap repair gives up.
+const REPAIR_STALE: u32 = 50;
+/// Smallest tail handed to the search.
+const TAIL_MIN: usize = 48;
+
+/// Completes `placement` or shows it cannot be completed.
+///
+/// # Errors
+/// The first pair of given queens that attack each other (rows, columns, diagonals, and
+/// nightrider lines with `opts.nightrider`), as [`find_conflict`] reports it.
+///
+/// # Panics
+/// If the board it builds fails verification (a bug, never expected).
+///
+/// # Complexity
+/// Expected O(n) time and memory for random compositions; exponential in the worst case (the
+/// problem is NP-complete), bounded by `opts.time_limit`.
+///
+/// # Examples
+/// ```
+/// use queenattack::nqueens::complete::{complete, Options, Verdict};
+/// use queenattack::nqueens::parse_placement;
+/// // Queens at (1, 2) and (2, 4) on a 4×4 board: the only completion is 2 4 1 3.
+/// let p = parse_placement(b"4 2\n1 2\n2 4\n").unwrap();
+/// let done = complete(&p, &Options::default()).unwrap();
+/// assert_eq!(done.verdict, Verdict::Yes(vec![2, 4, 1, 3]));
+/// // A queen in a corner of a 4×4 board cannot be completed.
+/// let p = parse_placement(b"4 1\n1 1\n").unwrap();
+/// assert!(matches!(complete(&p, &Options::default()).unwrap().verdict, Verdict::Proven(_)));
+/// ```
+pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Conflict> {
+    let start = Instant::now();
+    if let Some(c) = find_conflict(placement, opts.nightrider) {
+        return Err(c);
+    }
+    let n = placement.n();
+    let mut col = vec![NONE; n];
+    for i in 0..placement.slots() {
+        if let Some((r, c)) = placement.queen(i) {
+            col[r] = c as u32;
+        }
+    }
+    let board = Board::new(col, opts.nightrider);
+    let mut stats = Stats {
+        given: n - board.free_rows.len(),
+        free_rows: board.free_rows.len(),
+        ..Stats::default()
+    };
+    let deadline = start + opts.time_limit;
+    let mut run = Run {
+        board,
+        rng: Xoshiro256PlusPlus::seed_from_u64(opts.seed),
+        map: ColMap::new(n),
+        deadline,
+        stats: &mut stats,
+        whole: None,
+        whole_rounds: 0,
+        whole_nodes: 0,
+    };
+    let verdict = if opts.nightrider && (2..=9).contains(&n) {
+        Verdict::Proven(Proof::NoNightriderBoard { n })
+    } else {
+        run.solve()
+    };
+    let verdict = match verdict {
+        Verdict::Yes(_) => {
+            let mut cols = std::mem::take(&mut run.board.col);
+            for c in cols.iter_mut() {
+                *c += 1;
+            }
+            let full = Placement::Cols { n, cols };
+            assert_eq!(
+                find_conflict(&full, opts.nightrider),
+                None,
+                "built a bad board"
+            );
+            let Placement::Cols { cols, .. } = full else {
+                unreachable!()
+            };
+            for i in 0..placement.slots() {
+                if let Some((r, c)) = placement.queen(i) {
+                    assert_eq!(cols[r], c as u32 + 1, "moved a given queen");
+                }
+            }
+            Verdict::Yes(cols)
+        }
+        v => v,
+    };
+    stats.total_time = start.elapsed();
+    Ok(Completion { verdict, stats })
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, … (`i` from 1): restart lengths that waste at
+/// most a log factor against the best fixed length and grow without bound, so that a
+/// complete search eventually runs.
+fn luby(i: u64) -> u64 {
+    let mut i = i;
+    loop {
+        // Smallest k with 2^k − 1 >= i.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
+/// One completion run: board, randomness, budget.
+struct Run<'a> {
+    board: Board,
+    rng: Xoshiro256PlusPlus,
+    map: ColMap,
+    deadline: Instant,
+    stats: &'a mut Stats,
+    /// The search over all free rows (given queens only), kept between its restarts.
+    whole: Option<Tail>,
+    /// Restarts of `whole` so far (index into the Luby sequence).
+    whole_rounds: u64,
+    /// Placements tried by `whole` so far.
+    whole_nodes: u64,
+}
+
+impl Run<'_> {
+    /// Returns `Yes(vec![])` with the board filled in `self.board.col`, or a NO.
+    fn solve(&mut self) -> Verdict {
+        let m = self.board.free_rows.len();
+        if m == 0 {
+            return Verdict::Yes(Vec::new());
+        }
+        let t0 = Instant::now();
+        let proof = self.cheap_proofs();
+        self.stats.proof_time = t0.elapsed();
+        if let Some(p) = proof {
+            return Verdict::Proven(p);
+        }
+        let direct = if self.board.lines.fams == 6 {
+            DIRECT_ROWS_NIGHTRIDER
+        } else {
+            DIRECT_ROWS
+        };
+        // The first heuristic pass always runs (it is linear); later work stops at the deadline.
+        let mut first = true;
+        loop {
+            if !first && Instant::now() > self.deadline {
+                return Verdict::NotFound;
+            }
+            // Portfolio: few rows — only the complete search; up to TAIL_MAX rows — heuristic
+            // restarts and complete-search restarts in turn; more — heuristic only.
+            if m > direct {
+                if let Some(v) = self.heuristic_pass(first) {
+                    return v;
+                }
+            }
+            first = false;
+            if m <= TAIL_MAX {
+                if let Some(v) = self.whole_round() {
+                    return v;
+                }
+            }
+        }
+    }
+
+    /// A free row or column without a free cell, or no perfect matching. Skipped when every
+    /// free row and column keeps at least half its cells free (each given queen closes at most
+    /// one cell per line family in a free row or column), since then Hall's condition holds,
+    /// and when the dense matrix would be too large.
+    fn cheap_proofs(&mut self) -> Option<Proof> {
+        let b = &self.board;
+        let m = b.free_rows.len();
+        let given = b.n - m;
+        if 2 * b.lines.fams * given <= m || m > PROOF_ROWS {
+            return None;
+        }
+        // Built on the given queens only, so it doubles as the whole-board search's matrix.
+        let mut map = ColMap::new(b.n);
+        let tail = Tail::build(b, b.free_rows.clone(), b.free_cols.clone(), &mut map);
+        let proof = if let Some(i) = tail.row_counts().iter().position(|&c| c == 0) {
+            Some(Proof::EmptyRow {
+                row: tail.rows[i] as usize,
+            })
+        } else if let Some(j) = tail.col_counts().iter().position(|&c| c == 0) {
+            Some(Proof::EmptyColumn {
+                col: tail.cols[j] as usize,
+            })
+        } else {
+            let matched = matching::maximum_matching(m, m, tail.bits(), tail.words());
+            (matched < m).then_some(Proof::NoPerfectMatching {
+                free_rows: m,
+                matched,
+            })
+        };
+        self.whole = Some(tail);
+        proof
+    }
+
+    /// One restart of the search over all free rows, with the next Luby node limit; a run
+    /// that explores every branch within its limit proves NO.
+    fn whole_round(&mut self) -> Option<Verdict> {
+        if self.whole.is_none() {
+            self.board.clear_placed();
+            let b = &self.board;
+            // Its own column map: the heuristic's tails use `self.map` meanwhile.
+            let mut map = ColMap::new(b.n);
+            self.whole = Some(Tail::build(
+                b,
+                b.free_rows.clone(),
+                b.free_cols.clone(),
+                &mut map,
+            ));
+        }
+        let mut tail = self.whole.take().unwrap();
+        let m = tail.len();
+        self.whole_rounds += 1;
+        let limit = (LUBY_BASE * m as u64).saturating_mul(luby(self.whole_rounds));
+        self.stats.tail_searches += 1;
+        self.stats.max_tail = self.stats.max_tail.max(m);
+        let mut nodes = 0;
+        let out = tail.search(&mut self.rng, limit, self.deadline, &mut nodes);
+        self.stats.nodes += nodes;
+        self.whole_nodes += nodes;
+        let verdict = match out {
+            Outcome::Found(assign) => {
+                self.board.clear_placed();
+                self.apply(&tail, &assign);
+                Some(Verdict::Yes(Vec::new()))
+            }
+            Outcome::Exhausted => Some(Verdict::Proven(Proof::Exhaustive {
+                free_rows: m,
+                nodes: self.whole_nodes,
+            })),
+            Outcome::Aborted => None,
+        };
+        self.whole = Some(tail);
+        verdict
+    }
+
+    fn apply(&mut self, tail: &Tail, assign: &[u32]) {
+        for (i, &j) in assign.iter().enumerate() {
+            self.board
+                .place(tail.rows[i] as usize, tail.cols[j as usize]);
+        }
+    }
+
+    /// One heuristic restart: greedy placement, swap repair, then tail searches on growing
+    /// sets of rows. `Some(Yes)` when it completes the board, `None` otherwise (the deadline
+    /// only stops it between tails, and never in the `first` pass before its first tail).
+    fn heuristic_pass(&mut self, first: bool) -> Option<Verdict> {
+        let m = self.board.free_rows.len();
+        self.stats.restarts += 1;
+        self.board.clear_placed();
+        let mut pool = self.board.free_cols.clone();
+        let left = self.board.greedy(&mut self.rng, &mut pool, GREEDY_ATTEMPTS);
+        // Few rows left: the tail search places them best. Many (or every other restart):
+        // swap repair first, which moves queens anywhere on the board.
+        let mut left = if left.len() > TAIL_MAX / 4 || self.stats.restarts % 2 == 0 {
+            self.board
+                .swap_repair(&mut self.rng, &mut pool, left, REPAIR_TRIES, REPAIR_STALE)
+        } else {
+            left
+        };
+        if left.is_empty() {
+            return Some(Verdict::Yes(Vec::new()));
+        }
+        let cap = TAIL_MAX.min(m / 2).max(left.len());
+        let mut size = (2 * left.len()).max(TAIL_MIN).min(cap);
+        let far = Instant::now() + Duration::from_secs(3600);
+        let mut deadline = if first {
+            far.max(self.deadline)
+        } else {
+            self.deadline
+        };
+        loop {
+            // Free random placed rows until the tail has `size` rows.
+            while left.len() < size {
+                let r = self.board.free_rows[rand::Rng::random_range(&mut self.rng, 0..m)];
+                if self.board.col[r as usize] != NONE {
+                    pool.push(self.board.unplace(r as usize));
+                    left.push(r);
+                }
+            }
+            let mut tail = Tail::build(&self.board, left.clone(), pool.clone(), &mut self.map);
+            let limit = 32 * size as u64 + 2000;
+            let mut nodes = 0;
+            self.stats.tail_searches += 1;
+            self.stats.max_tail = self.stats.max_tail.max(size);
+            let out = tail.search(&mut self.rng, limit, deadline, &mut nodes);
+            deadline = self.deadline;
+            self.stats.nodes += nodes;
+            if let Outcome::Found(assign) = out {
+                self.apply(&tail, &assign);
+                tail.release(&mut self.map);
+                return Some(Verdict::Yes(Vec::new()));
+            }
+            tail.release(&mut self.map);
+            if Instant::now() > self.deadline || size >= cap {
+                return None;
+            }
+            size = (2 * size).min(cap);
+            left.shuffle(&mut self.rng);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    /// Whether the 0-based `cols` (NONE = empty) can be completed, by plain backtracking.
+    fn brute_completable(cols: &[u32], nightrider: bool) -> bool {
+        fn attacks(r1: usize, c1: usize, r2: usize, c2: usize, nr: bool) -> bool {
+            let (dr, dc) = (r1.abs_diff(r2), c1.abs_diff(c2));
+            dr == 0 || dc == 0 || dr == dc || (nr && (dr == 2 * dc || dc == 2 * dr))
+        }
+        fn go(row: usize, cols: &mut Vec<u32>, given: &[u32], nr: bool) -> bool {
+            let n = given.len();
+            if row == n {
+                return true;
+            }
+            let ok = |cols: &Vec<u32>, c: usize| {
+                (0..row).all(|r| !attacks(r, cols[r] as usize, row, c, nr))
+                    && (row + 1..n)
+                        .filter(|&r| given[r] != NONE)
+                        .all(|r| !attacks(r, given[r] as usize, row, c, nr))
+            };
+            let choices: Vec<usize> = if given[row] != NONE {
+                vec![given[row] as usize]
+            } else {
+                (0..n).collect()
+            };
+            for c in choices {
+                if ok(cols, c) {
+                    cols.push(c as u32);
+                    if go(row + 1, cols, given, nr) {
+                        return true;
+                    }
+                    cols.pop();
+                }
+            }
+            false
+        }
+        go(0, &mut Vec::new(), cols, nightrider)
+    }
+
+    fn placement(cols: &[u32]) -> Placement {
+        Placement::Cols {
+            n: cols.len(),
+            cols: cols
+                .iter()
+                .map(|&c| if c == NONE { 0 } else { c + 1 })
+                .collect(),
+        }
+    }
+
+    /// Random peaceful partial placements of small boards: YES exactly when brute force
+    /// completes them, NO always proven, YES boards keep the given queens.
+    #[test]
+    fn agrees_with_brute_force_on_small_boards() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut seen = [0usize; 3];
+        for case in 0..3000 {
+            let nightrider = case % 3 == 0;
+            let n = if nightrider {
+                rng.random_range(1..=11)
+            } else {
+                rng.random_range(1..=9)
+            };
+            // Peaceful random queens: try random cells, keep those that fit.
+            let mut cols = vec![NONE; n];
+            for _ in 0..rng.random_range(0..=n) {
+                let (r, c) = (rng.random_range(0..n), rng.random_range(0..n) as u32);
+                if cols[r] != NONE {
+                    continue;
+                }
+                cols[r] = c;
+                if find_conflict(&placement(&cols), nightrider).is_some() {
+                    cols[r] = NONE;
+                }
+            }
+            let opts = Options {
+                nightrider,
+                seed: case,
+                ..Options::default()
+            };
+            let done = complete(&placement(&cols), &opts).unwrap();
+            let expected = brute_completable(&cols, nightrider);
+            match done.verdict {
+                Verdict::Yes(full) => {
+                    assert!(expected, "{cols:?} nr={nightrider}");
+                    for (r, &c) in cols.iter().enumerate() {
+                        assert!(c == NONE || full[r] == c + 1);
+                    }
+                    seen[0] += 1;
+                }
+                Verdict::Proven(p) => {
+                    assert!(!expected, "{cols:?} nr={nightrider}: false proof {p}");
+                    seen[1] += 1;
+                }
+                Verdict::NotFound => panic!("small board not decided: {cols:?}"),
+            }
+            seen[2] += 1;
+        }
+        // Both answers occur often enough for the comparison to mean something.
+        assert!(seen[0] > 300 && seen[1] > 300, "{seen:?}");
+    }
+
+    #[test]
+    fn nightrider_shortcut_agrees_with_the_search() {
+        // The search itself (no shortcut) finds nothing for N = 2..9 and a board for 10..=14.
+        for n in 2..=14 {
+            let board = Board::new(vec![NONE; n], true);
+            let mut map = ColMap::new(n);
+            let mut tail = Tail::build(
+                &board,
+                board.free_rows.clone(),
+                board.free_cols.clone(),
+                &mut map,
+            );
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+            let far = Instant::now() + Duration::from_secs(3600);
+            let out = tail.search(&mut rng, u64::MAX, far, &mut 0);
+            if n <= 9 {
+                assert_eq!(out, Outcome::Exhausted, "n = {n}");
+            } else {
+                assert!(matches!(out, Outcome::Found(_)), "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn luby_sequence() {
+        let v: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(v, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn attacking_input_is_an_error() {
+        let p = Placement::Pairs {
+            n: 6,
+            queens: vec![(0, 0), (2, 1)],
+        };
+        assert!(complete(&p, &Options::default()).is_ok());
+        let opts = Options {
+            nightrider: true,
+            ..Options::default()
+        };
+        let c = complete(&p, &opts).unwrap_err();
+        assert_eq!((c.first, c.second), ((0, 0), (2, 1)));
+    }
+
+    #[test]
+    fn large_random_compositions_complete() {
+        for (n, k, seed) in [(20_000, 1_000, 1), (20_000, 15_000, 2), (3_000, 2_990, 3)] {
+            let queens = crate::nqueens::composition::random_composition(
+                n,
+                k,
+                false,
+                seed,
+                Duration::from_secs(600),
+            )
+            .unwrap();
+            let p = Placement::Pairs {
+                n,
+                queens: queens.clone(),
+            };
+            let done = complete(&p, &Options::default()).unwrap();
+            let Verdict::Yes(cols) = done.verdict else {
+                panic!("n={n} k={k}: {:?}", done.verdict)
+            };
+            for (r, c) in queens {
+                assert_eq!(cols[r as usize], c + 1);
+            }
+        }
+    }
+}

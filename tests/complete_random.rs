@@ -1,0 +1,64 @@
+//! Random compositions (seed 004 §7) are completable by construction: the library must
+//! complete every one, keep the given queens, and return a board the verifier accepts.
+//! (A small version of the 10 000-composition experiment in `benches/complete.rs`.)
+
+use queenattack::nqueens::complete::{complete, Options, Verdict};
+use queenattack::nqueens::composition::random_composition;
+use queenattack::nqueens::{find_conflict, Placement};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::time::Duration;
+
+fn check(n: usize, k: usize, nightrider: bool, seed: u64) {
+    let queens = random_composition(n, k, nightrider, seed, Duration::from_secs(600)).unwrap();
+    assert_eq!(queens.len(), k);
+    let p = Placement::Pairs {
+        n,
+        queens: queens.clone(),
+    };
+    assert_eq!(find_conflict(&p, nightrider), None);
+    let opts = Options {
+        nightrider,
+        seed,
+        // Generous: a loaded machine must not turn into a false NO here.
+        time_limit: Duration::from_secs(120),
+    };
+    let done = complete(&p, &opts).unwrap();
+    let Verdict::Yes(cols) = done.verdict else {
+        panic!(
+            "n={n} k={k} nightrider={nightrider} seed={seed}: {:?}",
+            done.verdict
+        );
+    };
+    for (r, c) in queens {
+        assert_eq!(cols[r as usize], c + 1, "given queen moved");
+    }
+    let full = Placement::Cols { n, cols };
+    assert_eq!(find_conflict(&full, nightrider), None);
+    assert_eq!(full.count(), n);
+}
+
+#[test]
+fn random_queen_compositions_complete() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
+    for i in 0..400 {
+        let n = rng.random_range(10..=400);
+        let k = rng.random_range(1..n);
+        check(n, k, false, i);
+    }
+    for (i, n) in [10_000usize, 100_000].into_iter().enumerate() {
+        let k = rng.random_range(1..n);
+        check(n, k, false, 1000 + i as u64);
+    }
+}
+
+#[test]
+fn random_nightrider_compositions_complete() {
+    // K <= N/2 as in seed 000; sizes where the search is quick.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for i in 0..6 {
+        let n = [10, 12, 16, 20, 400, 2000][i];
+        let k = rng.random_range(0..=n / 2);
+        check(n, k, true, i as u64);
+    }
+}
