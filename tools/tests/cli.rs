@@ -6,6 +6,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+use common::official;
+
 fn tester() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tester"))
 }
@@ -23,21 +26,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The official reference folder: `$QA_OFFICIAL` or `<workspace>/../shared/official`.
-fn official() -> PathBuf {
-    if let Ok(dir) = std::env::var("QA_OFFICIAL") {
-        return PathBuf::from(dir);
-    }
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    [
-        workspace.join("../shared/official"),
-        PathBuf::from("/work/shared/official"),
-    ]
-    .into_iter()
-    .find(|p| p.join("inputs").is_dir())
-    .expect("official reference data not found")
 }
 
 fn ok_text(out: &Output) -> String {

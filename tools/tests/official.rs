@@ -1,5 +1,5 @@
 //! The judge and the generator against the official tester's own results
-//! (`../shared/official`, beside the workspace: see its README.md).
+//! (`tools/tests/official/`, a copy of the project's `shared/official`: see its README.md).
 //!
 //! Every expected value here was printed by the official Java tester; none is ours.
 
@@ -11,21 +11,8 @@ use tools::input::Input;
 use tools::java::double_to_string;
 use tools::judge::judge;
 
-/// The official reference folder: `$QA_OFFICIAL` or `<workspace>/../shared/official`.
-fn official() -> PathBuf {
-    if let Ok(dir) = std::env::var("QA_OFFICIAL") {
-        return PathBuf::from(dir);
-    }
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let candidates = [
-        workspace.join("../shared/official"),
-        PathBuf::from("/work/shared/official"),
-    ];
-    candidates
-        .into_iter()
-        .find(|p| p.join("scorer_cases.csv").is_file())
-        .expect("official reference data not found: set QA_OFFICIAL to shared/official")
-}
+mod common;
+use common::official;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -403,12 +403,13 @@ function differential(seeds, perSeed) {
 
 /**
  * judge.js against the official tester's own verdicts on 155 hand-made outputs (the reference
- * data in shared/official, found like the Rust tests find it: $QA_OFFICIAL or ../shared/official).
+ * data, found like the Rust tests find it: $QA_OFFICIAL or tools/tests/official).
  */
 function officialCases() {
-  const dir = [process.env.QA_OFFICIAL, path.join(ROOT, '..', 'shared', 'official'), '/work/shared/official']
+  const dir = [process.env.QA_OFFICIAL, path.join(ROOT, 'tools', 'tests', 'official')]
     .find((d) => d && fs.existsSync(path.join(d, 'scorer_cases.csv')));
-  if (!dir) { log('official scorer cases not found (set QA_OFFICIAL): that comparison is skipped'); return; }
+  check('official scorer cases found', Boolean(dir), 'set QA_OFFICIAL to the reference data');
+  if (!dir) return;
   const rows = fs.readFileSync(path.join(dir, 'scorer_cases.csv'), 'utf8').trim().split('\n').slice(1);
   let same = 0;
   const diffs = [];
