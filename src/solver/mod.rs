@@ -128,14 +128,51 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
             break;
         }
         runs += 1;
+        let env = |k: &str, d: f64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
         let schedule = Schedule {
             error_weight: n as f64,
-            iterations: (4000 * nq as u64).max(100_000),
-            t0: 3.0,
-            t1: 0.05,
+            error_weight_start: env("QA_W0", 1.0) * n as f64,
+            iterations: ((env("QA_IT", 4000.0) as u64) * nq as u64).max(100_000),
+            t0: env("QA_T0", 3.0),
+            t1: env("QA_T1", 0.05),
         };
+        let t_anneal = Instant::now();
         let mut found = anneal(problem, &starts, schedule, &mut rng, Some(end));
         assign::assign(&queens, &mut found.cells, |q, cell| dist[q * nn + cell]);
+        // Refinement: the queens that stay are obstacles for all others; re-anneal from the
+        // board found with distances that know it.
+        let rounds = env("QA_REFINE", 1.0) as usize;
+        let mut refined = vec![0f32; nq * nn];
+        let mut search = paths::Search::new(n);
+        for _ in 0..rounds {
+            let mut blocked = walls.clone();
+            for (q, &t) in found.cells.iter().enumerate() {
+                if t == starts[q] {
+                    blocked[t] = true;
+                }
+            }
+            for (q, &s) in starts.iter().enumerate() {
+                search.run(s, |c| blocked[c] && c != s, None);
+                search.copy_dist(&mut refined[q * nn..(q + 1) * nn]);
+            }
+            let problem2 = Problem { dist: &refined, ..problem };
+            let schedule2 = Schedule {
+                error_weight_start: n as f64,
+                t0: env("QA_RT0", 1.0),
+                iterations: schedule.iterations / 2,
+                ..schedule
+            };
+            let before = found.move_cost;
+            let cells = found.cells.clone();
+            // cells unreachable with the new obstacles: keep the old board
+            if cells.iter().enumerate().any(|(q, &t)| !refined[q * nn + t].is_finite()) {
+                break;
+            }
+            found = anneal(problem2, &cells, schedule2, &mut rng, Some(end));
+            assign::assign(&queens, &mut found.cells, |q, cell| refined[q * nn + cell]);
+            log(format!("refine: walls-only cost {before:.3} → refined cost {:.3}, errors {}", found.move_cost, found.errors));
+        }
+        let anneal_secs = t_anneal.elapsed().as_secs_f64();
         if !seen.insert(zobrist.hash(&queens, &found.cells)) {
             continue;
         }
@@ -147,10 +184,11 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
         order.sort_by(|&a, &b| {
             dist[a * nn + found.cells[a]].total_cmp(&dist[b * nn + found.cells[b]])
         });
+        let t_route = Instant::now();
         let routed = evaluate(board, &walls, &starts, found.cells.clone(), order, &home);
         log(format!(
-            "board {runs}: errors {} path cost {:.3} → routed score {:.3}",
-            found.errors, found.move_cost, routed.score
+            "board {runs}: errors {} path cost {:.3} → routed score {:.3} (anneal {:.3}s, route {:.3}s)",
+            found.errors, found.move_cost, routed.score, anneal_secs, t_route.elapsed().as_secs_f64()
         ));
         if best.as_ref().is_none_or(|b| routed.score < b.score) {
             best = Some(routed);

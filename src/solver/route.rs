@@ -85,6 +85,10 @@ pub struct Router<'a> {
     stack: Vec<usize>,
     forbidden: Vec<u32>,
     forbid_stamp: u32,
+    /// `traffic[cell]`: how many planned routes of travelling queens cross the cell.
+    traffic: Vec<u32>,
+    /// The cells of each travelling queen's planned route (empty once it has arrived).
+    planned: Vec<Vec<usize>>,
 }
 
 impl<'a> Router<'a> {
@@ -117,6 +121,8 @@ impl<'a> Router<'a> {
             stack: Vec::new(),
             forbidden: vec![0; nn],
             forbid_stamp: 0,
+            traffic: vec![0; nn],
+            planned: vec![Vec::new(); plan.starts.len()],
         }
     }
 
@@ -142,6 +148,11 @@ impl<'a> Router<'a> {
         self.board[from] = EMPTY;
         self.pos[q as usize] = to;
         self.moves.push(Move { from, to });
+        if self.done(q as usize) {
+            for cell in std::mem::take(&mut self.planned[q as usize]) {
+                self.traffic[cell] -= 1;
+            }
+        }
     }
 
     fn play_route(&mut self, route: &[usize]) {
@@ -410,22 +421,54 @@ impl<'a> Router<'a> {
     }
 
     /// Moves every queen that has a clear cheapest route, in `order`, until none has.
+    ///
+    /// A queen whose target lies on the planned route of another travelling queen waits while
+    /// other free moves exist: arriving early would wall the other one off.
     fn free_moves(&mut self, order: &[usize], limits: Limits) {
         loop {
             let mut moved = false;
+            let mut waiting = None;
             for &q in order {
                 if self.moves.len() >= limits.max_moves {
                     return;
                 }
                 if !self.done(q) {
                     if let Some(route) = self.free_route(q) {
+                        let t = self.plan.targets[q];
+                        let own = u32::from(!self.planned[q].is_empty());
+                        if self.traffic[t] > own {
+                            if waiting.is_none() {
+                                waiting = Some(route);
+                            }
+                            continue;
+                        }
                         self.play_route(&route);
                         moved = true;
                     }
                 }
             }
             if !moved {
-                return;
+                // nothing moved in this pass, so the waiting route is still clear
+                match waiting {
+                    Some(route) => self.play_route(&route),
+                    None => return,
+                }
+            }
+        }
+    }
+
+    /// Plans a route per travelling queen (cheapest, fewest blockers) and counts the traffic.
+    fn plan_routes(&mut self) {
+        for q in 0..self.pos.len() {
+            if self.done(q) {
+                continue;
+            }
+            if let Some(route) = self.clear_route(q) {
+                let cells = self.route_cells(&route);
+                for &cell in &cells {
+                    self.traffic[cell] += 1;
+                }
+                self.planned[q] = cells;
             }
         }
     }
@@ -434,6 +477,9 @@ impl<'a> Router<'a> {
     /// The sequence may stop short of the targets when a limit is hit.
     pub fn run(mut self, order: &[usize], limits: Limits) -> Vec<Move> {
         let mut stuck = 0;
+        if std::env::var("QA_NODEFER").is_err() {
+            self.plan_routes();
+        }
         loop {
             self.free_moves(order, limits);
             if self.moves.len() >= limits.max_moves || stuck >= limits.max_stuck {
@@ -445,6 +491,15 @@ impl<'a> Router<'a> {
             stuck += 1;
             match self.best_action(order) {
                 Some(action) => {
+                    if std::env::var("QA_DEBUG").is_ok() {
+                        let before = self.moves.len();
+                        let kind = matches!(action, Action::Detour(_));
+                        let ok = self.apply(action);
+                        let cost: f32 = self.moves[before..].iter().map(|m| self.sqrt[crate::solver::board::line_length(self.plan.n, m.from, m.to).unwrap()]).sum();
+                        eprintln!("stuck {stuck}: {} moves {} cost {cost:.2} pending {}", if kind {"detour"} else {"clear"}, self.moves.len()-before, order.iter().filter(|&&q| !self.done(q)).count());
+                        if !ok { break; }
+                        continue;
+                    }
                     if !self.apply(action) {
                         break;
                     }

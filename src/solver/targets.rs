@@ -50,8 +50,12 @@ pub struct Problem<'a> {
 /// Annealing schedule.
 #[derive(Clone, Copy, Debug)]
 pub struct Schedule {
-    /// Cost of one attacking pair (the contest charges `N`).
+    /// Cost of one attacking pair at the end (the contest charges `N`); the best board met is
+    /// judged with it.
     pub error_weight: f64,
+    /// Cost of one attacking pair at the start; it grows linearly to `error_weight`, so early
+    /// on the search may cross boards with errors to reach cheaper ones.
+    pub error_weight_start: f64,
     /// Number of proposed moves.
     pub iterations: u64,
     /// Start temperature.
@@ -122,11 +126,6 @@ impl<'a> State<'a> {
         self.p.dist[q * self.nn + cell] as f64
     }
 
-    #[inline]
-    fn free(&self, cell: usize, q: usize) -> bool {
-        !self.p.walls[cell] && self.owner[cell] == 0 && self.d(q, cell).is_finite()
-    }
-
     /// Moves the target of `q` to `cell`; returns the change in errors.
     #[inline]
     fn set(&mut self, q: usize, cell: usize) -> i64 {
@@ -167,7 +166,7 @@ impl<'a> State<'a> {
 /// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
 /// let walls = board.walls();
 /// let problem = Problem { n: 4, colours: 1, queens: &queens, walls: &walls, dist: &dist };
-/// let schedule = Schedule { error_weight: 4.0, iterations: 200_000, t0: 2.0, t1: 0.05 };
+/// let schedule = Schedule { error_weight: 4.0, error_weight_start: 1.0, iterations: 200_000, t0: 2.0, t1: 0.05 };
 /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
 /// let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
 /// let best = anneal(problem, &start, schedule, &mut rng, None);
@@ -196,10 +195,10 @@ pub fn anneal(
     for (q, queen) in p.queens.iter().enumerate() {
         by_colour[queen.colour].push(q);
     }
-    let w = schedule.error_weight;
-    let mut cost = w * s.lines.errors as f64 + s.move_cost;
+    let w_end = schedule.error_weight;
+    let mut w = schedule.error_weight_start;
     let mut best = s.board();
-    let mut best_cost = cost;
+    let mut best_cost = w_end * s.lines.errors as f64 + s.move_cost;
     let mut temp = schedule.t0;
     let ratio = schedule.t1 / schedule.t0;
     let total = schedule.iterations.max(1);
@@ -208,7 +207,9 @@ pub fn anneal(
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            temp = schedule.t0 * ratio.powf(it as f64 / total as f64);
+            let progress = it as f64 / total as f64;
+            temp = schedule.t0 * ratio.powf(progress);
+            w = schedule.error_weight_start + (w_end - schedule.error_weight_start) * progress;
         }
         let q = rng.random_range(0..nq);
         let k = p.queens[q].colour;
@@ -233,7 +234,6 @@ pub fn anneal(
                     s.owner[t2] = q as u32 + 1;
                     s.owner[t1] = q2 as u32 + 1;
                     s.move_cost += delta;
-                    cost += delta;
                 }
                 continue;
             }
@@ -259,14 +259,14 @@ pub fn anneal(
             let de = s.set(qa, a) + s.set(qb, b);
             let delta = w * de as f64 + s.move_cost - before;
             if delta <= threshold {
-                cost += delta;
             } else {
                 s.set(qb, old_b);
                 s.set(qa, old_a);
                 s.move_cost = before;
             }
         } else {
-            // relocation along the row or column of the target, or home
+            // relocation along the row or column of the target, or home; when the cell is
+            // another queen's target, the two queens exchange targets
             let t = s.target[q];
             let (r, c) = (t / n, t % n);
             let cell = match kind % 3 {
@@ -274,19 +274,46 @@ pub fn anneal(
                 1 => rng.random_range(0..n) * n + c,
                 _ => p.queens[q].start,
             };
-            if cell == t || !s.free(cell, q) {
+            if cell == t || p.walls[cell] || !s.d(q, cell).is_finite() {
                 continue;
             }
-            let before = s.move_cost;
-            let de = s.set(q, cell);
-            let delta = w * de as f64 + s.move_cost - before;
-            if delta <= threshold {
-                cost += delta;
+            let other = s.owner[cell];
+            if other == 0 {
+                let before = s.move_cost;
+                let de = s.set(q, cell);
+                let delta = w * de as f64 + s.move_cost - before;
+                if delta <= threshold {
+                } else {
+                    s.set(q, t);
+                    s.move_cost = before;
+                }
             } else {
-                s.set(q, t);
-                s.move_cost = before;
+                let q2 = other as usize - 1;
+                if !s.d(q2, t).is_finite() {
+                    continue;
+                }
+                let before = s.move_cost;
+                // q2 to a parking cell is avoided: exchange via the colour counters directly
+                let k2 = p.queens[q2].colour;
+                let de = s.lines.remove(t, k) as i64 + s.lines.remove(cell, k2) as i64;
+                let dg = s.lines.add(cell, k) as i64 + s.lines.add(t, k2) as i64;
+                let dcost = s.d(q, cell) + s.d(q2, t) - s.d(q, t) - s.d(q2, cell);
+                let delta = w * (dg - de) as f64 + dcost;
+                if delta <= threshold {
+                    s.target[q] = cell;
+                    s.target[q2] = t;
+                    s.owner[cell] = q as u32 + 1;
+                    s.owner[t] = q2 as u32 + 1;
+                    s.move_cost = before + dcost;
+                } else {
+                    s.lines.remove(cell, k);
+                    s.lines.remove(t, k2);
+                    s.lines.add(t, k);
+                    s.lines.add(cell, k2);
+                }
             }
         }
+        let cost = w_end * s.lines.errors as f64 + s.move_cost;
         if cost < best_cost - 1e-9 {
             best_cost = cost;
             best.cells.copy_from_slice(&s.target);
@@ -352,6 +379,7 @@ mod tests {
                 };
                 let schedule = Schedule {
                     error_weight: n as f64,
+                    error_weight_start: 2.0,
                     iterations: 300_000,
                     t0: 3.0,
                     t1: 0.05,
