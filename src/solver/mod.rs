@@ -61,6 +61,46 @@ pub struct Solution {
 const COMPUTE_SHARE: f64 = 0.85;
 /// Share of the compute time spent making candidate target boards (the rest: reordering).
 const BOARD_SHARE: f64 = 0.5;
+/// The board phase is cut into this many annealing runs (each also routed).
+const RUNS_PER_PHASE: f64 = 6.0;
+/// Iterations of one annealing run per queen: the shortest and the longest runs.
+const ITERATIONS_PER_QUEEN_MIN: f64 = 3_000.0;
+const ITERATIONS_PER_QUEEN_MAX: f64 = 60_000.0;
+/// Annealing temperatures (in units of path cost; an error costs `N`): each run starts at a
+/// random temperature between these two (log-uniform) and cools to `T1`.
+const T0_MIN: f64 = 1.0;
+const T0_MAX: f64 = 10.0;
+const T1: f64 = 0.05;
+/// Weight of the initial-board distances in the second distance table.
+const PIECES_SHARE: f32 = 0.5;
+
+fn tune(k: &str, d: f64) -> f64 {
+    std::env::var(k)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(d)
+}
+
+/// `share` × (distance on the initial board, all other pieces in the way) + the rest ×
+/// walls-only distance, per queen; cells the pieces cut off count 1.5 × walls-only.
+fn blend_with_pieces(board: &Board, starts: &[usize], walls_only: &[f32], share: f32) -> Vec<f32> {
+    let n = board.n;
+    let nn = n * n;
+    let occupied: Vec<bool> = board.cells.iter().map(|&v| v != 0).collect();
+    let mut search = paths::Search::new(n);
+    let mut row = vec![0f32; nn];
+    let mut out = walls_only.to_vec();
+    for (q, &s) in starts.iter().enumerate() {
+        search.run(s, |c| occupied[c] && c != s, None);
+        search.copy_dist(&mut row);
+        for (cell, &b) in row.iter().enumerate() {
+            let w = walls_only[q * nn + cell];
+            let b = if b.is_finite() { b } else { w * 1.5 };
+            out[q * nn + cell] = (1.0 - share) * w + share * b;
+        }
+    }
+    out
+}
 
 /// Solves `board` within `options.time_limit` seconds counted from `started`.
 ///
@@ -97,82 +137,63 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
         board.colours, empty.outcome.score
     ));
 
-    // Stage 1: walls-only distances from every queen's start.
+    // Stage 1: walls-only distances from every queen's start, and a second table that also
+    // knows the pieces of the initial board (half of each), since many of them never move.
     let mut paths = Paths::new(n, walls.clone());
-    let mut dist = vec![0f32; nq * nn];
+    let mut walls_only = vec![0f32; nq * nn];
     for (q, &s) in starts.iter().enumerate() {
         if Instant::now() >= end {
             log("out of time in paths".into());
             return empty;
         }
-        dist[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
+        walls_only[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
     }
+    let with_pieces = blend_with_pieces(
+        board,
+        &starts,
+        &walls_only,
+        tune("QA_MIX", PIECES_SHARE as f64) as f32,
+    );
+    let tables = [walls_only, with_pieces];
     log("paths done".into());
 
     // Stages 2-4: candidate target boards, matched and routed; keep the best.
-    let problem = Problem {
-        n,
-        colours: board.colours,
-        queens: &queens,
-        walls: &walls,
-        dist: &dist,
-    };
     let zobrist = Zobrist::new(nn, board.colours, &mut rng);
     let mut seen = AHashSet::new();
     let boards_end = started + budget.mul_f64(BOARD_SHARE);
+    let slice = boards_end
+        .saturating_duration_since(Instant::now())
+        .div_f64(tune("QA_RUNS", RUNS_PER_PHASE));
     let mut best: Option<Routed> = None;
     let mut runs = 0;
-    let base_order: Vec<usize> = (0..nq).collect();
-    while Instant::now() < boards_end || best.is_none() {
-        if Instant::now() >= end {
-            break;
-        }
+    // Run length adapts: short runs give more diverse boards (best for easy cases), but a run
+    // that ends with errors asks for longer ones (crowded boards).
+    let mut per_queen = ITERATIONS_PER_QUEEN_MIN;
+    while Instant::now() < boards_end || (best.is_none() && Instant::now() < end) {
+        let dist = &tables[runs % tables.len()];
         runs += 1;
-        let env = |k: &str, d: f64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+        let problem = Problem {
+            n,
+            colours: board.colours,
+            queens: &queens,
+            walls: &walls,
+            dist,
+        };
         let schedule = Schedule {
             error_weight: n as f64,
-            error_weight_start: env("QA_W0", 1.0) * n as f64,
-            iterations: ((env("QA_IT", 4000.0) as u64) * nq as u64).max(100_000),
-            t0: env("QA_T0", 3.0),
-            t1: env("QA_T1", 0.05),
+            error_weight_start: n as f64,
+            iterations: (per_queen as u64 * nq as u64).max(50_000),
+            t0: T0_MIN * (T0_MAX / T0_MIN).powf(rng.random::<f64>()),
+            t1: tune("QA_T1", T1),
+            duration: Some(slice.min(end.saturating_duration_since(Instant::now()) / 2)),
         };
-        let t_anneal = Instant::now();
-        let mut found = anneal(problem, &starts, schedule, &mut rng, Some(end));
+        let mut found = anneal(problem, &starts, schedule, &mut rng);
+        per_queen = if found.errors > 0 {
+            (per_queen * 1.5).min(ITERATIONS_PER_QUEEN_MAX)
+        } else {
+            (per_queen * 0.9).max(ITERATIONS_PER_QUEEN_MIN)
+        };
         assign::assign(&queens, &mut found.cells, |q, cell| dist[q * nn + cell]);
-        // Refinement: the queens that stay are obstacles for all others; re-anneal from the
-        // board found with distances that know it.
-        let rounds = env("QA_REFINE", 1.0) as usize;
-        let mut refined = vec![0f32; nq * nn];
-        let mut search = paths::Search::new(n);
-        for _ in 0..rounds {
-            let mut blocked = walls.clone();
-            for (q, &t) in found.cells.iter().enumerate() {
-                if t == starts[q] {
-                    blocked[t] = true;
-                }
-            }
-            for (q, &s) in starts.iter().enumerate() {
-                search.run(s, |c| blocked[c] && c != s, None);
-                search.copy_dist(&mut refined[q * nn..(q + 1) * nn]);
-            }
-            let problem2 = Problem { dist: &refined, ..problem };
-            let schedule2 = Schedule {
-                error_weight_start: n as f64,
-                t0: env("QA_RT0", 1.0),
-                iterations: schedule.iterations / 2,
-                ..schedule
-            };
-            let before = found.move_cost;
-            let cells = found.cells.clone();
-            // cells unreachable with the new obstacles: keep the old board
-            if cells.iter().enumerate().any(|(q, &t)| !refined[q * nn + t].is_finite()) {
-                break;
-            }
-            found = anneal(problem2, &cells, schedule2, &mut rng, Some(end));
-            assign::assign(&queens, &mut found.cells, |q, cell| refined[q * nn + cell]);
-            log(format!("refine: walls-only cost {before:.3} → refined cost {:.3}, errors {}", found.move_cost, found.errors));
-        }
-        let anneal_secs = t_anneal.elapsed().as_secs_f64();
         if !seen.insert(zobrist.hash(&queens, &found.cells)) {
             continue;
         }
@@ -180,26 +201,36 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
             paths.ensure(t);
         }
         let home = |cell: usize| paths.get(cell).expect("target rows are built");
-        let mut order = base_order.clone();
+        let mut order: Vec<usize> = (0..nq).collect();
         order.sort_by(|&a, &b| {
             dist[a * nn + found.cells[a]].total_cmp(&dist[b * nn + found.cells[b]])
         });
-        let t_route = Instant::now();
-        let routed = evaluate(board, &walls, &starts, found.cells.clone(), order, &home);
+        let routed = evaluate(
+            board,
+            &walls,
+            &starts,
+            found.cells.clone(),
+            order,
+            &home,
+            Some(end),
+        );
         log(format!(
-            "board {runs}: errors {} path cost {:.3} → routed score {:.3} (anneal {:.3}s, route {:.3}s)",
-            found.errors, found.move_cost, routed.score, anneal_secs, t_route.elapsed().as_secs_f64()
+            "board {runs} (table {}): errors {} estimate {:.3} → routed score {:.3}",
+            (runs - 1) % tables.len(),
+            found.errors,
+            found.move_cost,
+            routed.score
         ));
         if best.as_ref().is_none_or(|b| routed.score < b.score) {
             best = Some(routed);
         }
-        let _ = rng.random::<u64>();
     }
     let Some(best) = best else {
         return empty;
     };
     log(format!(
-        "{runs} boards, best routed score {:.3}",
+        "{runs} boards ({} distinct), best routed score {:.3}",
+        seen.len(),
         best.score
     ));
 

@@ -31,6 +31,7 @@ pub fn evaluate<'a>(
     targets: Vec<usize>,
     order: Vec<usize>,
     home: &impl Fn(usize) -> &'a [f32],
+    deadline: Option<Instant>,
 ) -> Routed {
     let homes: Vec<&[f32]> = targets.iter().map(|&t| home(t)).collect();
     let plan = Plan {
@@ -40,7 +41,11 @@ pub fn evaluate<'a>(
         targets: &targets,
         home: &homes,
     };
-    let mut moves = route(plan, &order, Limits::for_board(board.n, starts.len()));
+    let limits = Limits {
+        deadline,
+        ..Limits::for_board(board.n, starts.len())
+    };
+    let mut moves = route(plan, &order, limits);
     let (keep, score) = best_prefix(board, &moves);
     moves.truncate(keep);
     Routed {
@@ -89,7 +94,10 @@ pub fn improve<'a>(
             let b = mates[rng.random_range(0..mates.len())];
             targets.swap(a, b);
         }
-        let candidate = evaluate(board, walls, starts, targets, order, home);
+        let candidate = evaluate(board, walls, starts, targets, order, home, Some(deadline));
+        if Instant::now() >= deadline {
+            break; // the last simulation may have been cut short
+        }
         sims += 1;
         if candidate.score <= current.score + 1e-9 {
             current = candidate;

@@ -18,6 +18,7 @@
 
 use super::board::{Move, DIRS};
 use super::paths::{sqrt_table, Search};
+use std::time::Instant;
 
 const EMPTY: u32 = u32::MAX;
 const WALL: u32 = u32::MAX - 1;
@@ -46,6 +47,8 @@ pub struct Limits {
     pub max_moves: usize,
     /// Stop after this many blocked situations resolved by a detour or by clearing the way.
     pub max_stuck: usize,
+    /// Stop at this instant (the moves so far are still legal).
+    pub deadline: Option<Instant>,
 }
 
 impl Limits {
@@ -54,6 +57,7 @@ impl Limits {
         Limits {
             max_moves: 2 * n * n * n,
             max_stuck: 8 * queens + 64,
+            deadline: None,
         }
     }
 }
@@ -426,6 +430,9 @@ impl<'a> Router<'a> {
     /// other free moves exist: arriving early would wall the other one off.
     fn free_moves(&mut self, order: &[usize], limits: Limits) {
         loop {
+            if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                return;
+            }
             let mut moved = false;
             let mut waiting = None;
             for &q in order {
@@ -477,12 +484,13 @@ impl<'a> Router<'a> {
     /// The sequence may stop short of the targets when a limit is hit.
     pub fn run(mut self, order: &[usize], limits: Limits) -> Vec<Move> {
         let mut stuck = 0;
-        if std::env::var("QA_NODEFER").is_err() {
-            self.plan_routes();
-        }
+        self.plan_routes();
         loop {
             self.free_moves(order, limits);
-            if self.moves.len() >= limits.max_moves || stuck >= limits.max_stuck {
+            if self.moves.len() >= limits.max_moves
+                || stuck >= limits.max_stuck
+                || limits.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 break;
             }
             if order.iter().all(|&q| self.done(q)) {
@@ -491,15 +499,6 @@ impl<'a> Router<'a> {
             stuck += 1;
             match self.best_action(order) {
                 Some(action) => {
-                    if std::env::var("QA_DEBUG").is_ok() {
-                        let before = self.moves.len();
-                        let kind = matches!(action, Action::Detour(_));
-                        let ok = self.apply(action);
-                        let cost: f32 = self.moves[before..].iter().map(|m| self.sqrt[crate::solver::board::line_length(self.plan.n, m.from, m.to).unwrap()]).sum();
-                        eprintln!("stuck {stuck}: {} moves {} cost {cost:.2} pending {}", if kind {"detour"} else {"clear"}, self.moves.len()-before, order.iter().filter(|&&q| !self.done(q)).count());
-                        if !ok { break; }
-                        continue;
-                    }
                     if !self.apply(action) {
                         break;
                     }

@@ -19,7 +19,7 @@
 use super::board::Queen;
 use super::score::LineCounts;
 use rand::Rng;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A target board: the target cell of every queen.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +62,9 @@ pub struct Schedule {
     pub t0: f64,
     /// End temperature.
     pub t1: f64,
+    /// Wall-clock length of the run: the schedule follows whichever of iterations and time
+    /// runs out first.
+    pub duration: Option<Duration>,
 }
 
 /// Zobrist keys: one random 64-bit word per (colour, cell), for deduplicating target boards.
@@ -150,7 +153,7 @@ impl<'a> State<'a> {
 }
 
 /// Anneals from `start` (a valid target assignment: distinct, non-wall, reachable cells) and
-/// returns the best target board met. Stops early at `deadline`.
+/// returns the best target board met.
 ///
 /// # Panics
 /// If `start` puts two targets on one cell.
@@ -166,10 +169,10 @@ impl<'a> State<'a> {
 /// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
 /// let walls = board.walls();
 /// let problem = Problem { n: 4, colours: 1, queens: &queens, walls: &walls, dist: &dist };
-/// let schedule = Schedule { error_weight: 4.0, error_weight_start: 1.0, iterations: 200_000, t0: 2.0, t1: 0.05 };
+/// let schedule = Schedule { error_weight: 4.0, error_weight_start: 1.0, iterations: 200_000, t0: 2.0, t1: 0.05, duration: None };
 /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
 /// let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
-/// let best = anneal(problem, &start, schedule, &mut rng, None);
+/// let best = anneal(problem, &start, schedule, &mut rng);
 /// assert_eq!(best.errors, 0); // a 4-queens solution
 /// ```
 pub fn anneal(
@@ -177,8 +180,8 @@ pub fn anneal(
     start: &[usize],
     schedule: Schedule,
     rng: &mut impl Rng,
-    deadline: Option<Instant>,
 ) -> TargetBoard {
+    let began = Instant::now();
     let nq = p.queens.len();
     let n = p.n;
     let mut s = State::new(p, start);
@@ -204,10 +207,13 @@ pub fn anneal(
     let total = schedule.iterations.max(1);
     for it in 0..total {
         if it & 1023 == 0 {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            let mut progress = it as f64 / total as f64;
+            if let Some(d) = schedule.duration {
+                progress = progress.max(began.elapsed().as_secs_f64() / d.as_secs_f64());
+            }
+            if progress >= 1.0 {
                 break;
             }
-            let progress = it as f64 / total as f64;
             temp = schedule.t0 * ratio.powf(progress);
             w = schedule.error_weight_start + (w_end - schedule.error_weight_start) * progress;
         }
@@ -383,9 +389,10 @@ mod tests {
                     iterations: 300_000,
                     t0: 3.0,
                     t1: 0.05,
+                    duration: None,
                 };
                 let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
-                let best = anneal(problem, &start, schedule, &mut rng, None);
+                let best = anneal(problem, &start, schedule, &mut rng);
                 // hard rules: distinct, no wall
                 let mut cells = vec![0i8; n * n];
                 for (q, &t) in best.cells.iter().enumerate() {
