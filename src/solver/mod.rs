@@ -22,7 +22,7 @@ use board::{Board, Move};
 use paths::Paths;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use reorder::{evaluate, improve, Routed};
+use reorder::{Context, Routed};
 use score::{replay, Outcome};
 use std::time::{Duration, Instant};
 use targets::{anneal, Problem, Schedule, Zobrist};
@@ -71,6 +71,8 @@ const ITERATIONS_PER_QUEEN_MAX: f64 = 60_000.0;
 const T0_MIN: f64 = 1.0;
 const T0_MAX: f64 = 10.0;
 const T1: f64 = 0.05;
+/// How many of the best routed boards get a first round of reordering.
+const TOP_BOARDS: usize = 3;
 /// Weight of the initial-board distances in the second distance table.
 const PIECES_SHARE: f32 = 0.5;
 
@@ -164,12 +166,20 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     let slice = boards_end
         .saturating_duration_since(Instant::now())
         .div_f64(tune("QA_RUNS", RUNS_PER_PHASE));
-    let mut best: Option<Routed> = None;
+    let mut ctx = Context {
+        board,
+        walls: &walls,
+        starts: &starts,
+        colour: &colour,
+        paths: &mut paths,
+    };
+    // The best few distinct routed boards, best first.
+    let mut top: Vec<Routed> = Vec::new();
     let mut runs = 0;
     // Run length adapts: short runs give more diverse boards (best for easy cases), but a run
     // that ends with errors asks for longer ones (crowded boards).
     let mut per_queen = ITERATIONS_PER_QUEEN_MIN;
-    while Instant::now() < boards_end || (best.is_none() && Instant::now() < end) {
+    while Instant::now() < boards_end || (top.is_empty() && Instant::now() < end) {
         let dist = &tables[runs % tables.len()];
         runs += 1;
         let problem = Problem {
@@ -197,23 +207,11 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
         if !seen.insert(zobrist.hash(&queens, &found.cells)) {
             continue;
         }
-        for &t in &found.cells {
-            paths.ensure(t);
-        }
-        let home = |cell: usize| paths.get(cell).expect("target rows are built");
         let mut order: Vec<usize> = (0..nq).collect();
         order.sort_by(|&a, &b| {
             dist[a * nn + found.cells[a]].total_cmp(&dist[b * nn + found.cells[b]])
         });
-        let routed = evaluate(
-            board,
-            &walls,
-            &starts,
-            found.cells.clone(),
-            order,
-            &home,
-            Some(end),
-        );
+        let routed = ctx.evaluate(found.cells.clone(), order, Some(end));
         log(format!(
             "board {runs} (table {}): errors {} estimate {:.3} → routed score {:.3}",
             (runs - 1) % tables.len(),
@@ -221,24 +219,38 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
             found.move_cost,
             routed.score
         ));
-        if best.as_ref().is_none_or(|b| routed.score < b.score) {
-            best = Some(routed);
-        }
+        top.push(routed);
+        top.sort_by(|a, b| a.score.total_cmp(&b.score));
+        top.truncate(TOP_BOARDS);
     }
-    let Some(best) = best else {
+    if top.is_empty() {
         return empty;
-    };
+    }
     log(format!(
         "{runs} boards ({} distinct), best routed score {:.3}",
         seen.len(),
-        best.score
+        top[0].score
     ));
 
-    // Stage 5: reorder until the end.
-    let home = |cell: usize| paths.get(cell).expect("target rows are built");
-    let (best, sims) = improve(board, &walls, &starts, &colour, best, &home, &mut rng, end);
+    // Stage 5: a short local search on each of the best boards, then the rest of the time on
+    // the one that came out best.
+    let share = end.saturating_duration_since(Instant::now()).div_f64(3.0 * top.len() as f64);
+    let mut improved: Vec<Routed> = Vec::new();
+    let mut sims = 0;
+    for candidate in top {
+        let (better, s) = ctx.improve(candidate, &mut rng, Instant::now() + share);
+        sims += s;
+        log(format!("reordering a top board: score {:.3}", better.score));
+        improved.push(better);
+    }
+    let winner = improved
+        .into_iter()
+        .min_by(|a, b| a.score.total_cmp(&b.score))
+        .expect("at least one board");
+    let (best, s) = ctx.improve(winner, &mut rng, end);
     log(format!(
-        "reordering: {sims} simulations, score {:.3}",
+        "reordering: {} simulations, score {:.3}",
+        sims + s,
         best.score
     ));
 

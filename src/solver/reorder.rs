@@ -1,7 +1,9 @@
-//! Stage 5, reordering: local search over the routing priority order and the assignment,
-//! re-simulating each change and keeping it when the real score does not get worse.
+//! Stage 5, reordering: local search over the routing priority order, the assignment and the
+//! target board itself, re-simulating every change and keeping it when the real score does
+//! not get worse.
 
-use super::board::Board;
+use super::board::{Board, Move};
+use super::paths::Paths;
 use super::route::{route, Limits, Plan};
 use super::score::best_prefix;
 use rand::Rng;
@@ -16,92 +18,137 @@ pub struct Routed {
     /// Priority order of the queens in routing.
     pub order: Vec<usize>,
     /// The moves, cut to their best-scoring prefix.
-    pub moves: Vec<super::board::Move>,
+    pub moves: Vec<Move>,
     /// Real score of `moves`.
     pub score: f64,
 }
 
-/// Routes `targets` with `order` and scores the best prefix of the moves.
-///
-/// `home(cell)` must give the walls-only distances to `cell` for every target cell.
-pub fn evaluate<'a>(
-    board: &Board,
-    walls: &[bool],
-    starts: &[usize],
-    targets: Vec<usize>,
-    order: Vec<usize>,
-    home: &impl Fn(usize) -> &'a [f32],
-    deadline: Option<Instant>,
-) -> Routed {
-    let homes: Vec<&[f32]> = targets.iter().map(|&t| home(t)).collect();
-    let plan = Plan {
-        n: board.n,
-        walls,
-        starts,
-        targets: &targets,
-        home: &homes,
-    };
-    let limits = Limits {
-        deadline,
-        ..Limits::for_board(board.n, starts.len())
-    };
-    let mut moves = route(plan, &order, limits);
-    let (keep, score) = best_prefix(board, &moves);
-    moves.truncate(keep);
-    Routed {
-        targets,
-        order,
-        moves,
-        score,
-    }
+/// The fixed data of a search: the board, its queens and the walls-only distance cache.
+pub struct Context<'a> {
+    /// The initial board.
+    pub board: &'a Board,
+    /// Wall flags per cell.
+    pub walls: &'a [bool],
+    /// Start cell of every queen.
+    pub starts: &'a [usize],
+    /// Colour of every queen.
+    pub colour: &'a [usize],
+    /// Walls-only distances; rows of all start cells must be built.
+    pub paths: &'a mut Paths,
 }
 
-/// Local search from `current` until `deadline`: move one queen earlier or later in the
-/// order, or swap the targets of two same-colour queens; keep changes that do not worsen the
-/// score. Returns the best candidate and the number of simulations run.
-#[allow(clippy::too_many_arguments)]
-pub fn improve<'a>(
-    board: &Board,
-    walls: &[bool],
-    starts: &[usize],
-    colour: &[usize],
-    mut current: Routed,
-    home: &impl Fn(usize) -> &'a [f32],
-    rng: &mut impl Rng,
-    deadline: Instant,
-) -> (Routed, usize) {
-    let nq = starts.len();
-    let mut sims = 0;
-    if nq < 2 {
-        return (current, sims);
+impl Context<'_> {
+    /// Routes `targets` with `order` and scores the best prefix of the moves (cut there).
+    pub fn evaluate(
+        &mut self,
+        targets: Vec<usize>,
+        order: Vec<usize>,
+        deadline: Option<Instant>,
+    ) -> Routed {
+        for &t in &targets {
+            self.paths.ensure(t);
+        }
+        let paths = &*self.paths;
+        let homes: Vec<&[f32]> = targets
+            .iter()
+            .map(|&t| paths.get(t).expect("row was just built"))
+            .collect();
+        let plan = Plan {
+            n: self.board.n,
+            walls: self.walls,
+            starts: self.starts,
+            targets: &targets,
+            home: &homes,
+        };
+        let limits = Limits {
+            deadline,
+            ..Limits::for_board(self.board.n, self.starts.len())
+        };
+        let mut moves = route(plan, &order, limits);
+        let (keep, score) = best_prefix(self.board, &moves);
+        moves.truncate(keep);
+        Routed {
+            targets,
+            order,
+            moves,
+            score,
+        }
     }
-    while Instant::now() < deadline {
+
+    /// Walls-only distance from queen `q`'s start to `cell`.
+    fn dist(&self, q: usize, cell: usize) -> f32 {
+        self.paths.get(self.starts[q]).expect("start rows are built")[cell]
+    }
+
+    /// A random neighbour of `current`: one queen moved in the order (most often), two
+    /// same-colour queens exchanging targets, or a column swap of two same-colour targets
+    /// (a new target board, assigned the cheaper way round).
+    fn neighbour(&self, current: &Routed, rng: &mut impl Rng) -> Option<(Vec<usize>, Vec<usize>)> {
+        let nq = self.starts.len();
+        let n = self.board.n;
         let mut order = current.order.clone();
         let mut targets = current.targets.clone();
-        if rng.random_range(0..100) < 70 {
+        let kind = rng.random_range(0..100);
+        if kind < 60 {
             let from = rng.random_range(0..nq);
             let to = rng.random_range(0..nq);
             let q = order.remove(from);
             order.insert(to, q);
-        } else {
-            let a = rng.random_range(0..nq);
-            let mates: Vec<usize> = (0..nq)
-                .filter(|&b| b != a && colour[b] == colour[a])
-                .collect();
-            if mates.is_empty() {
-                continue;
-            }
-            let b = mates[rng.random_range(0..mates.len())];
+            return Some((targets, order));
+        }
+        let a = rng.random_range(0..nq);
+        let b = rng.random_range(0..nq);
+        if a == b || self.colour[a] != self.colour[b] {
+            return None;
+        }
+        if kind < 80 {
             targets.swap(a, b);
+            return Some((targets, order));
         }
-        let candidate = evaluate(board, walls, starts, targets, order, home, Some(deadline));
-        if Instant::now() >= deadline {
-            break; // the last simulation may have been cut short
+        let (ta, tb) = (targets[a], targets[b]);
+        let (x, y) = ((ta / n) * n + tb % n, (tb / n) * n + ta % n);
+        let occupied = |cell: usize| self.walls[cell] || targets.contains(&cell);
+        if ta / n == tb / n || ta % n == tb % n || occupied(x) || occupied(y) {
+            return None;
         }
-        sims += 1;
-        if candidate.score <= current.score + 1e-9 {
-            current = candidate;
+        if self.dist(a, x) + self.dist(b, y) <= self.dist(a, y) + self.dist(b, x) {
+            targets[a] = x;
+            targets[b] = y;
+        } else {
+            targets[a] = y;
+            targets[b] = x;
         }
+        if !(self.dist(a, targets[a]) + self.dist(b, targets[b])).is_finite() {
+            return None;
+        }
+        Some((targets, order))
     }
-    (current, sims)
+
+    /// Local search from `current` until `deadline`, keeping changes that do not worsen the
+    /// real score. Returns the best candidate and the number of simulations run.
+    pub fn improve(
+        &mut self,
+        mut current: Routed,
+        rng: &mut impl Rng,
+        deadline: Instant,
+    ) -> (Routed, usize) {
+        let mut sims = 0;
+        if self.starts.len() < 2 {
+            return (current, sims);
+        }
+        while Instant::now() < deadline {
+            let Some((targets, order)) = self.neighbour(&current, rng) else {
+                continue;
+            };
+            let candidate = self.evaluate(targets, order, Some(deadline));
+            if Instant::now() >= deadline {
+                break; // the last simulation may have been cut short
+            }
+            sims += 1;
+            if candidate.score <= current.score + 1e-9 {
+                current = candidate;
+            }
+        }
+        (current, sims)
+    }
 }
