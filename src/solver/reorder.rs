@@ -21,6 +21,8 @@ pub struct Routed {
     pub moves: Vec<Move>,
     /// Real score of `moves`.
     pub score: f64,
+    /// Queens that paid more than their walls-only distance (detours, steps aside).
+    pub delayed: Vec<usize>,
 }
 
 /// The fixed data of a search: the board, its queens and the walls-only distance cache.
@@ -67,11 +69,29 @@ impl Context<'_> {
         let mut moves = route(plan, &order, limits);
         let (keep, score) = best_prefix(self.board, &moves);
         moves.truncate(keep);
+        // what each queen paid, to aim the search at the queens that were held up
+        let n = self.board.n;
+        let mut at: Vec<u32> = vec![u32::MAX; n * n];
+        for (q, &s) in self.starts.iter().enumerate() {
+            at[s] = q as u32;
+        }
+        let mut paid = vec![0f32; self.starts.len()];
+        for mv in &moves {
+            let q = at[mv.from];
+            at[mv.from] = u32::MAX;
+            at[mv.to] = q;
+            let len = super::board::line_length(n, mv.from, mv.to).unwrap_or(0);
+            paid[q as usize] += (len as f32).sqrt();
+        }
+        let delayed = (0..self.starts.len())
+            .filter(|&q| paid[q] > self.dist(q, targets[q]) + 1e-3)
+            .collect();
         Routed {
             targets,
             order,
             moves,
             score,
+            delayed,
         }
     }
 
@@ -89,6 +109,15 @@ impl Context<'_> {
         let mut order = current.order.clone();
         let mut targets = current.targets.clone();
         let kind = rng.random_range(0..100);
+        if kind < 30 && !current.delayed.is_empty() {
+            // a held-up queen goes earlier
+            let q = current.delayed[rng.random_range(0..current.delayed.len())];
+            let from = order.iter().position(|&x| x == q).expect("q is in the order");
+            let to = rng.random_range(0..=from);
+            order.remove(from);
+            order.insert(to, q);
+            return Some((targets, order));
+        }
         if kind < 60 {
             let from = rng.random_range(0..nq);
             let to = rng.random_range(0..nq);
