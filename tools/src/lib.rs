@@ -1,1 +1,34 @@
-//! The QueenAttack judge: an exact twin of the official Topcoder tester.
+//! The QueenAttack judge: an exact local twin of the official Topcoder tester (Marathon Match
+//! 150), and the `tester` command line built on it.
+//!
+//! * [`gen`]: the official generator, byte for byte ([`sha1prng`] reproduces Java's SHA1PRNG);
+//! * [`input`]: the test case and its text form;
+//! * [`output`]: reading a solution's output like the official tester;
+//! * [`replay`]: playing moves one at a time with the official checks (for visualizers too);
+//! * [`judge`]: the verdict and score of a whole output;
+//! * [`java`]: the Java library behaviours the verdict depends on;
+//! * [`cli`]: the `tester` subcommands.
+//!
+//! # Examples
+//!
+//! ```
+//! use tools::gen::{generate, Ranges};
+//! use tools::judge::judge;
+//!
+//! let case = generate(1, &Ranges::default());
+//! // Doing nothing scores errors × N on the initial board.
+//! let verdict = judge(&case.input, "0\n");
+//! assert_eq!(verdict.score, (verdict.errors * 8) as f64);
+//! assert_eq!(verdict.report(), format!("Score = {:.1}\n", verdict.score));
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod gen;
+pub mod input;
+pub mod java;
+pub mod judge;
+pub mod output;
+pub mod replay;
+pub mod sha1prng;

@@ -1,4 +1,11 @@
+//! `tester`: the command line of the QueenAttack judge. See `tester --help`.
+
+use clap::Parser;
+
 fn main() {
-    eprintln!("tester: not built yet");
-    std::process::exit(2);
+    let cli = tools::cli::Cli::parse();
+    if let Err(message) = tools::cli::run(&cli) {
+        eprintln!("tester: error: {message}");
+        std::process::exit(2);
+    }
 }

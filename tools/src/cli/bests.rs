@@ -1,0 +1,168 @@
+//! The bests file: the best known score of each seed, with where it came from.
+//!
+//! Format (`testcases/bests.json`):
+//!
+//! ```json
+//! {
+//!   "about": "free text",
+//!   "bests": [
+//!     {"seed": 1, "score": 17.528596717383735, "source": "where it came from"}
+//!   ]
+//! }
+//! ```
+//!
+//! Scores are costs: lower is better.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+/// One best known score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Best {
+    /// The score (lower is better).
+    pub score: f64,
+    /// Where it came from (a publication, or `tester run DATE` and the command).
+    pub source: String,
+}
+
+/// The best known score of each seed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bests {
+    /// Free text kept at the top of the file.
+    pub about: String,
+    /// Bests by seed.
+    pub seeds: BTreeMap<u64, Best>,
+}
+
+impl Bests {
+    /// Reads a bests file.
+    pub fn load(path: &Path) -> Result<Bests, String> {
+        let text = fs::read_to_string(path)
+            .map_err(|e| format!("cannot read bests file {}: {e}", path.display()))?;
+        Bests::parse(&text).map_err(|e| format!("bests file {}: {e}", path.display()))
+    }
+
+    /// Reads the JSON text of a bests file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tools::cli::bests::Bests;
+    ///
+    /// let b = Bests::parse(r#"{"bests": [{"seed": 3, "score": 42.5, "source": "x"}]}"#).unwrap();
+    /// assert_eq!(b.seeds[&3].score, 42.5);
+    /// assert_eq!(Bests::parse(&b.to_json()).unwrap(), b);
+    /// ```
+    pub fn parse(text: &str) -> Result<Bests, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let about = value
+            .get("about")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let list = value
+            .get("bests")
+            .and_then(Value::as_array)
+            .ok_or("expected an object with a `bests` array")?;
+        let mut seeds = BTreeMap::new();
+        for (i, entry) in list.iter().enumerate() {
+            let seed = entry
+                .get("seed")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| format!("entry {i}: `seed` must be a non-negative integer"))?;
+            let score = entry
+                .get("score")
+                .and_then(Value::as_f64)
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| format!("entry {i}: `score` must be a number >= 0"))?;
+            let source = entry
+                .get("source")
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("entry {i}: `source` must be a string"))?
+                .to_string();
+            if seeds.insert(seed, Best { score, source }).is_some() {
+                return Err(format!("seed {seed} is listed twice"));
+            }
+        }
+        Ok(Bests { about, seeds })
+    }
+
+    /// The JSON text: one entry per line, sorted by seed.
+    pub fn to_json(&self) -> String {
+        let mut text = String::from("{\n");
+        text.push_str(&format!(
+            "  \"about\": {},\n",
+            Value::from(self.about.as_str())
+        ));
+        text.push_str("  \"bests\": [\n");
+        let entries: Vec<String> = self
+            .seeds
+            .iter()
+            .map(|(seed, best)| {
+                format!(
+                    "    {{\"seed\": {seed}, \"score\": {}, \"source\": {}}}",
+                    Value::from(best.score),
+                    Value::from(best.source.as_str())
+                )
+            })
+            .collect();
+        text.push_str(&entries.join(",\n"));
+        text.push_str("\n  ]\n}\n");
+        text
+    }
+
+    /// Writes the file.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        fs::write(path, self.to_json())
+            .map_err(|e| format!("cannot write bests file {}: {e}", path.display()))
+    }
+
+    /// The best score of `seed`, if known.
+    pub fn score(&self, seed: u64) -> Option<f64> {
+        self.seeds.get(&seed).map(|b| b.score)
+    }
+
+    /// Records `score` for `seed` if it beats the known best (or none is known). Returns whether
+    /// it did.
+    pub fn improve(&mut self, seed: u64, score: f64, source: &str) -> bool {
+        if self.score(seed).is_some_and(|best| best <= score) {
+            return false;
+        }
+        self.seeds.insert(
+            seed,
+            Best {
+                score,
+                source: source.to_string(),
+            },
+        );
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn improve_only_when_better() {
+        let mut b = Bests::default();
+        assert!(b.improve(1, 10.0, "a"));
+        assert!(!b.improve(1, 10.0, "b"));
+        assert!(!b.improve(1, 11.0, "b"));
+        assert!(b.improve(1, 9.5, "c"));
+        assert_eq!(b.seeds[&1].source, "c");
+    }
+
+    #[test]
+    fn rejects_bad_files() {
+        assert!(Bests::parse("[]").is_err());
+        assert!(Bests::parse(r#"{"bests": [{"seed": 1, "score": -1, "source": ""}]}"#).is_err());
+        assert!(Bests::parse(r#"{"bests": [{"seed": 1, "score": 1}]}"#).is_err());
+        let twice = r#"{"bests": [{"seed": 1, "score": 1, "source": ""},
+                                  {"seed": 1, "score": 2, "source": ""}]}"#;
+        assert!(Bests::parse(twice).is_err());
+    }
+}

@@ -1,0 +1,226 @@
+//! Running a solver on one case under a wall-clock limit.
+//!
+//! The solver runs in its own process group with the input file on stdin and its stdout and
+//! stderr going straight to files, so nothing it prints is lost and no pipe can block. On
+//! timeout the whole group is killed (a shell `--exec` and everything it started).
+
+use std::fs::File;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How to start the solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solver {
+    /// A program with arguments, started directly.
+    Program {
+        /// The executable.
+        path: PathBuf,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+    /// A command line run with `sh -c`.
+    Shell(String),
+}
+
+impl Solver {
+    fn command(&self) -> Command {
+        match self {
+            Solver::Program { path, args } => {
+                let mut cmd = Command::new(path);
+                cmd.args(args);
+                cmd
+            }
+            Solver::Shell(line) => {
+                let mut cmd = Command::new("sh");
+                cmd.arg("-c").arg(line);
+                cmd
+            }
+        }
+    }
+
+    /// The command as a person would type it.
+    pub fn describe(&self) -> String {
+        match self {
+            Solver::Program { path, args } => {
+                let mut s = path.display().to_string();
+                for a in args {
+                    s.push(' ');
+                    s.push_str(a);
+                }
+                s
+            }
+            Solver::Shell(line) => line.clone(),
+        }
+    }
+}
+
+/// How a solver run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// It exited with this code.
+    Exited(i32),
+    /// A signal killed it (not us).
+    Signaled(i32),
+    /// It was still running at the limit and we killed it.
+    TimedOut,
+}
+
+/// The result of one solver run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// How it ended.
+    pub ending: Ending,
+    /// Wall time from start to exit (or to the kill).
+    pub wall: Duration,
+}
+
+/// Kills the process group led by `pid`.
+fn kill_group(pid: u32) {
+    // SAFETY: a plain syscall on a process group we created; an error (group already gone) is
+    // fine.
+    unsafe {
+        libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+/// Waits in a thread until `child` exits, kills what is left of its process group, reaps it and
+/// sends the exit status with the moment it exited.
+///
+/// The exit is first awaited *without* reaping (`waitid` with `WNOWAIT`): until the child is
+/// reaped its pid cannot be reused, so killing the group by that id cannot hit anyone else.
+fn watch(mut child: Child, tx: mpsc::Sender<(std::io::Result<ExitStatus>, Instant)>) {
+    let pid = child.id();
+    loop {
+        // SAFETY: `waitid` only writes into the zeroed `siginfo_t` we pass.
+        let rc = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if rc == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+    let exited = Instant::now();
+    kill_group(pid);
+    let _ = tx.send((child.wait(), exited));
+}
+
+/// Runs `solver` with `stdin` as its standard input, writing its standard output and error to
+/// the files `stdout` and `stderr`, and kills it (with its whole process group) once it has run
+/// longer than `limit`. Whatever the solver left running in its group is killed when it exits.
+pub fn run_solver(
+    solver: &Solver,
+    stdin: &Path,
+    stdout: &Path,
+    stderr: &Path,
+    limit: Duration,
+) -> Result<RunOutcome, String> {
+    let open = |p: &Path| File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()));
+    let create =
+        |p: &Path| File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()));
+    let mut cmd = solver.command();
+    cmd.stdin(Stdio::from(open(stdin)?))
+        .stdout(Stdio::from(create(stdout)?))
+        .stderr(Stdio::from(create(stderr)?))
+        .process_group(0);
+    let start = Instant::now();
+    let child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start `{}`: {e}", solver.describe()))?;
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || watch(child, tx));
+    let (status, exited, timed_out) = match rx.recv_timeout(limit) {
+        Ok((status, exited)) => (status, exited, false),
+        Err(_) => {
+            kill_group(pid);
+            let (status, exited) = rx
+                .recv()
+                .map_err(|_| "the solver's watcher thread stopped".to_string())?;
+            (status, exited, true)
+        }
+    };
+    let status = status.map_err(|e| format!("cannot wait for the solver: {e}"))?;
+    let wall = exited.saturating_duration_since(start);
+    let ending = match (status.code(), status.signal()) {
+        _ if timed_out || wall > limit => Ending::TimedOut,
+        (Some(code), _) => Ending::Exited(code),
+        (None, Some(signal)) => Ending::Signaled(signal),
+        (None, None) => Ending::Exited(-1),
+    };
+    Ok(RunOutcome { ending, wall })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_shell(line: &str, limit_ms: u64) -> (RunOutcome, String) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let id = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("qa-exec-{}-{id}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (i, o, e) = (dir.join("in"), dir.join("out"), dir.join("err"));
+        std::fs::write(&i, "hello\n").unwrap();
+        let outcome = run_solver(
+            &Solver::Shell(line.into()),
+            &i,
+            &o,
+            &e,
+            Duration::from_millis(limit_ms),
+        )
+        .unwrap();
+        let out = std::fs::read_to_string(&o).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        (outcome, out)
+    }
+
+    #[test]
+    fn stdin_goes_in_and_stdout_comes_out() {
+        let (outcome, out) = run_shell("cat; echo done >&2", 20_000);
+        assert_eq!(outcome.ending, Ending::Exited(0));
+        assert_eq!(out, "hello\n");
+    }
+
+    #[test]
+    fn exit_codes_and_signals() {
+        assert_eq!(run_shell("exit 3", 20_000).0.ending, Ending::Exited(3));
+        assert_eq!(
+            run_shell("kill -SEGV $$", 20_000).0.ending,
+            Ending::Signaled(11)
+        );
+    }
+
+    #[test]
+    fn leftovers_are_killed_when_the_solver_exits() {
+        let flag = std::env::temp_dir().join(format!("qa-exec-late-{}", std::process::id()));
+        let _ = std::fs::remove_file(&flag);
+        let line = format!("(sleep 1; echo late > '{}') & echo 0", flag.display());
+        let (outcome, out) = run_shell(&line, 20_000);
+        assert_eq!(outcome.ending, Ending::Exited(0));
+        assert_eq!(out, "0\n");
+        std::thread::sleep(Duration::from_millis(2500));
+        assert!(
+            !flag.exists(),
+            "a background child of the solver outlived it"
+        );
+    }
+
+    #[test]
+    fn timeout_kills_the_whole_group() {
+        // The background sleep keeps running unless the group is killed; the run must still end
+        // right after the limit.
+        let (outcome, _) = run_shell("sleep 30 & sleep 30", 300);
+        assert_eq!(outcome.ending, Ending::TimedOut);
+        assert!(outcome.wall < Duration::from_secs(20));
+    }
+}

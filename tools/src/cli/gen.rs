@@ -1,0 +1,71 @@
+//! `tester gen`: write official test cases.
+
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{ArgGroup, Args as ClapArgs};
+
+use super::args::{parse_seed_list, RangeArgs, SeedList};
+use crate::gen::generate;
+use crate::java::double_to_string;
+
+/// Options of `tester gen`.
+#[derive(ClapArgs, Debug)]
+#[command(group(ArgGroup::new("which").required(true).args(["seed", "seeds"])))]
+pub struct Args {
+    /// Seed of the one case to print on standard output (or to write with --dir).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Seeds to write, as a list like `1-100`, `1,4,9` or `1-10,20`; needs --dir.
+    #[arg(long, value_name = "LIST", value_parser = parse_seed_list, requires = "dir")]
+    pub seeds: Option<SeedList>,
+    /// Folder to write `SEED.in` files into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Also print `seed N C P` of each case on standard error.
+    #[arg(long)]
+    pub params: bool,
+    /// Parameter overrides (`--n`, `--c`, `--p`).
+    #[command(flatten)]
+    pub ranges: RangeArgs,
+}
+
+/// Runs `tester gen`.
+pub fn run(args: &Args) -> Result<(), String> {
+    let seeds = match (&args.seeds, args.seed) {
+        (Some(list), _) => list.0.clone(),
+        (None, Some(seed)) => vec![seed],
+        (None, None) => return Err("give --seed or --seeds".into()),
+    };
+    let ranges = args.ranges.ranges();
+    if let Some(dir) = &args.dir {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    for seed in seeds {
+        let case = generate(seed, &ranges);
+        if args.params {
+            eprintln!(
+                "seed {seed} N {} C {} P {}",
+                case.input.n,
+                case.input.c,
+                double_to_string(case.p)
+            );
+        }
+        let text = case.input.to_string();
+        match &args.dir {
+            Some(dir) => {
+                let path = dir.join(format!("{seed}.in"));
+                fs::write(&path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+            None => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(|e| format!("cannot write to standard output: {e}"))?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,73 @@
+//! The `tester` command line: one module per subcommand, each with its clap `Args` and a
+//! `run(&Args)` function; [`Command`] ties them together and the binary only calls [`run()`].
+//!
+//! To add a subcommand, add a module with `Args` and `run`, a variant to [`Command`] and an
+//! arm to [`run()`].
+
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand};
+
+pub mod args;
+pub mod bests;
+pub mod date;
+pub mod exec;
+pub mod gen;
+pub mod progress;
+pub mod report;
+pub mod rescore;
+pub mod run;
+pub mod score;
+
+/// Local twin of the official QueenAttack tester (Topcoder Marathon Match 150): generate the
+/// official cases byte for byte, judge outputs exactly like the official judge, and run a solver
+/// on many seeds.
+#[derive(Parser, Debug)]
+#[command(name = "tester", version)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print the case of one seed, or write SEED.in files for a list of seeds.
+    Gen(gen::Args),
+    /// Judge one output: prints `Score = X` like the official tester (after the error message
+    /// if the output is invalid).
+    Score(score::Args),
+    /// Run a solver on many seeds in parallel, judge each output, print a table and a summary.
+    Run(run::Args),
+    /// Judge the saved outputs of a `tester run` folder again.
+    Rescore(rescore::Args),
+}
+
+/// Runs a parsed command line. `Err` is a message for the user (the binary prints it and exits
+/// with code 2).
+pub fn run(cli: &Cli) -> Result<(), String> {
+    match &cli.command {
+        Command::Gen(args) => gen::run(args),
+        Command::Score(args) => score::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Rescore(args) => rescore::run(args),
+    }
+}
+
+/// The bests file to use: `path` if given (it must exist), else `testcases/bests.json` in the
+/// current folder if it exists, else none.
+pub fn load_bests(path: Option<&Path>) -> Result<(Option<PathBuf>, Option<bests::Bests>), String> {
+    match path {
+        Some(p) => Ok((Some(p.to_path_buf()), Some(bests::Bests::load(p)?))),
+        None => {
+            let default = PathBuf::from("testcases/bests.json");
+            if default.is_file() {
+                let loaded = bests::Bests::load(&default)?;
+                Ok((Some(default), Some(loaded)))
+            } else {
+                Ok((None, None))
+            }
+        }
+    }
+}

@@ -1,0 +1,458 @@
+//! Per-seed results of a batch run, their JSON form, the results table and the summary.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use super::bests::Bests;
+use crate::input::Input;
+use crate::judge::judge;
+
+/// How a seed's run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// A valid output, scored.
+    Ok,
+    /// The output broke a rule; the judge's message says which.
+    Invalid,
+    /// The solver ran past the time limit and was killed.
+    Timeout,
+    /// The solver exited with a non-zero code or died by a signal (its output is not scored).
+    Crash,
+}
+
+impl Status {
+    /// The status as written in tables and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Invalid => "invalid",
+            Status::Timeout => "timeout",
+            Status::Crash => "crash",
+        }
+    }
+
+    /// Reads [`Status::as_str`] back.
+    pub fn parse(text: &str) -> Option<Status> {
+        [Status::Ok, Status::Invalid, Status::Timeout, Status::Crash]
+            .into_iter()
+            .find(|s| s.as_str() == text)
+    }
+}
+
+/// The result of one seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeedResult {
+    /// The seed.
+    pub seed: u64,
+    /// Board side.
+    pub n: usize,
+    /// Colours.
+    pub c: usize,
+    /// Wall probability, when known (it is not in the input text).
+    pub p: Option<f64>,
+    /// How the run ended.
+    pub status: Status,
+    /// Official score, `-1` unless `status` is ok.
+    pub score: f64,
+    /// Errors on the final board (on an invalid output: when the fatal happened; 0 for a
+    /// timeout or crash, which are not judged).
+    pub errors: u64,
+    /// Moves played.
+    pub moves: usize,
+    /// Move penalty.
+    pub penalty: f64,
+    /// Wall time of the solver in milliseconds, when it was run.
+    pub wall_ms: Option<u64>,
+    /// The judge's message, or what went wrong with the process.
+    pub message: Option<String>,
+}
+
+impl SeedResult {
+    /// Judges `output` for a solver that exited normally: status ok or invalid.
+    pub fn judged(seed: u64, input: &Input, p: Option<f64>, output: &str) -> SeedResult {
+        let verdict = judge(input, output);
+        SeedResult {
+            seed,
+            n: input.n,
+            c: input.c,
+            p,
+            status: if verdict.fatal.is_some() {
+                Status::Invalid
+            } else {
+                Status::Ok
+            },
+            score: verdict.score,
+            errors: verdict.errors,
+            moves: verdict.moves,
+            penalty: verdict.penalty,
+            wall_ms: None,
+            message: verdict.error().map(str::to_string),
+        }
+    }
+
+    /// A run that was not judged (timeout or crash): score `-1`.
+    pub fn failed(
+        seed: u64,
+        input: &Input,
+        p: Option<f64>,
+        status: Status,
+        message: String,
+    ) -> SeedResult {
+        SeedResult {
+            seed,
+            n: input.n,
+            c: input.c,
+            p,
+            status,
+            score: -1.0,
+            errors: 0,
+            moves: 0,
+            penalty: 0.0,
+            wall_ms: None,
+            message: Some(message),
+        }
+    }
+
+    /// The JSON object of `results.json`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "seed": self.seed,
+            "N": self.n,
+            "C": self.c,
+            "P": self.p,
+            "status": self.status.as_str(),
+            "score": self.score,
+            "errors": self.errors,
+            "moves": self.moves,
+            "penalty": self.penalty,
+            "wall_ms": self.wall_ms,
+            "message": self.message,
+        })
+    }
+
+    /// Reads [`SeedResult::to_json`] back.
+    pub fn from_json(v: &Value) -> Result<SeedResult, String> {
+        let num = |key: &str| {
+            v.get(key)
+                .and_then(Value::as_f64)
+                .ok_or_else(|| format!("result without a numeric `{key}`"))
+        };
+        let int = |key: &str| {
+            v.get(key)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| format!("result without an integer `{key}`"))
+        };
+        let status = v
+            .get("status")
+            .and_then(Value::as_str)
+            .and_then(Status::parse)
+            .ok_or("result without a valid `status`")?;
+        Ok(SeedResult {
+            seed: int("seed")?,
+            n: int("N")? as usize,
+            c: int("C")? as usize,
+            p: v.get("P").and_then(Value::as_f64),
+            status,
+            score: num("score")?,
+            errors: int("errors")?,
+            moves: int("moves")? as usize,
+            penalty: num("penalty")?,
+            wall_ms: v.get("wall_ms").and_then(Value::as_u64),
+            message: v.get("message").and_then(Value::as_str).map(str::to_string),
+        })
+    }
+
+    /// `100 · best / score` against the best known score (the better of the file's and this
+    /// one), 0 for a failed run, `None` when there is no bests file.
+    pub fn relative(&self, bests: Option<&Bests>) -> Option<f64> {
+        let bests = bests?;
+        if self.status != Status::Ok {
+            return Some(0.0);
+        }
+        let best = bests
+            .score(self.seed)
+            .map_or(self.score, |b| b.min(self.score));
+        Some(if self.score <= 0.0 {
+            100.0
+        } else {
+            100.0 * best / self.score
+        })
+    }
+}
+
+/// The N bands of the summary.
+pub const N_BANDS: [(usize, usize); 4] = [(8, 12), (13, 18), (19, 24), (25, 30)];
+
+fn band_label(n: usize) -> String {
+    N_BANDS
+        .iter()
+        .find(|(a, b)| (*a..=*b).contains(&n))
+        .map_or_else(|| format!("{n}"), |(a, b)| format!("{a}-{b}"))
+}
+
+/// Aggregates of a group of results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// Seeds in the group.
+    pub seeds: usize,
+    /// Seeds with status ok.
+    pub ok: usize,
+    /// Mean score over the ok seeds (`None` if none).
+    pub mean: Option<f64>,
+    /// Mean relative score over all seeds, failed ones counting 0 (`None` without bests).
+    pub relative: Option<f64>,
+}
+
+impl Group {
+    /// Aggregates `results`.
+    pub fn of<'a>(
+        results: impl IntoIterator<Item = &'a SeedResult>,
+        bests: Option<&Bests>,
+    ) -> Group {
+        let (mut seeds, mut ok, mut sum, mut rel) = (0, 0, 0.0, 0.0);
+        for r in results {
+            seeds += 1;
+            if r.status == Status::Ok {
+                ok += 1;
+                sum += r.score;
+            }
+            rel += r.relative(bests).unwrap_or(0.0);
+        }
+        Group {
+            seeds,
+            ok,
+            mean: (ok > 0).then(|| sum / ok as f64),
+            relative: (bests.is_some() && seeds > 0).then(|| rel / seeds as f64),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        json!({"seeds": self.seeds, "ok": self.ok, "mean": self.mean, "relative": self.relative})
+    }
+}
+
+fn opt(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+/// The per-seed table (one line per seed), then the messages of failed seeds.
+pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12} {:>6} {:>6} {:>10} {:>7} {:>12} {:>7}",
+        "seed", "N", "C", "P", "status", "score", "errors", "moves", "penalty", "ms", "best", "rel"
+    );
+    for r in results {
+        let best = bests.and_then(|b| b.score(r.seed));
+        let _ = writeln!(
+            s,
+            "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12.3} {:>6} {:>6} {:>10.3} {:>7} {:>12} {:>7}",
+            r.seed,
+            r.n,
+            r.c,
+            opt(r.p, 3),
+            r.status.as_str(),
+            r.score,
+            r.errors,
+            r.moves,
+            r.penalty,
+            r.wall_ms
+                .map_or_else(|| "-".to_string(), |ms| ms.to_string()),
+            opt(best, 3),
+            opt(r.relative(bests), 2),
+        );
+    }
+    for r in results.iter().filter(|r| r.status != Status::Ok) {
+        let _ = writeln!(
+            s,
+            "seed {} {}: {}",
+            r.seed,
+            r.status.as_str(),
+            r.message.as_deref().unwrap_or("")
+        );
+    }
+    s
+}
+
+/// The summary: counts by status, mean score, relative score, and both grouped by C and by N
+/// band.
+pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
+    let mut s = String::new();
+    let count = |st: Status| results.iter().filter(|r| r.status == st).count();
+    let _ = writeln!(
+        s,
+        "seeds {}  ok {}  invalid {}  timeout {}  crash {}",
+        results.len(),
+        count(Status::Ok),
+        count(Status::Invalid),
+        count(Status::Timeout),
+        count(Status::Crash)
+    );
+    let all = Group::of(results, bests);
+    let _ = writeln!(s, "mean score (ok seeds): {}", opt(all.mean, 3));
+    // fold from +0.0: an empty f64 `sum()` is -0.0, which would print as "-0.000".
+    let ok_sum = results
+        .iter()
+        .filter(|r| r.status == Status::Ok)
+        .fold(0.0, |acc, r| acc + r.score);
+    let _ = writeln!(s, "sum of scores (ok seeds): {ok_sum:.3}");
+    match all.relative {
+        Some(rel) => {
+            let _ = writeln!(
+                s,
+                "relative score: {rel:.3}  (100 * mean of best/yours; failed seeds count 0)"
+            );
+        }
+        None => {
+            let _ = writeln!(s, "relative score: - (no bests file)");
+        }
+    }
+    let _ = writeln!(
+        s,
+        "{:>8} {:>6} {:>4} {:>12} {:>9}",
+        "group", "seeds", "ok", "mean", "relative"
+    );
+    let mut cs: Vec<usize> = results.iter().map(|r| r.c).collect();
+    cs.sort_unstable();
+    cs.dedup();
+    for c in cs {
+        let g = Group::of(results.iter().filter(|r| r.c == c), bests);
+        let _ = writeln!(
+            s,
+            "{:>8} {:>6} {:>4} {:>12} {:>9}",
+            format!("C={c}"),
+            g.seeds,
+            g.ok,
+            opt(g.mean, 3),
+            opt(g.relative, 3)
+        );
+    }
+    let mut bands: Vec<String> = Vec::new();
+    for r in results {
+        let label = band_label(r.n);
+        if !bands.contains(&label) {
+            bands.push(label);
+        }
+    }
+    bands.sort_by_key(|b| b.split('-').next().and_then(|x| x.parse::<usize>().ok()));
+    for band in bands {
+        let g = Group::of(results.iter().filter(|r| band_label(r.n) == band), bests);
+        let _ = writeln!(
+            s,
+            "{:>8} {:>6} {:>4} {:>12} {:>9}",
+            format!("N={band}"),
+            g.seeds,
+            g.ok,
+            opt(g.mean, 3),
+            opt(g.relative, 3)
+        );
+    }
+    s
+}
+
+/// The summary as JSON (for `results.json` and `--json`).
+pub fn summary_json(results: &[SeedResult], bests: Option<&Bests>) -> Value {
+    let count = |st: Status| results.iter().filter(|r| r.status == st).count();
+    let mut by_c = serde_json::Map::new();
+    let mut cs: Vec<usize> = results.iter().map(|r| r.c).collect();
+    cs.sort_unstable();
+    cs.dedup();
+    for c in cs {
+        by_c.insert(
+            c.to_string(),
+            Group::of(results.iter().filter(|r| r.c == c), bests).to_json(),
+        );
+    }
+    let mut by_n = serde_json::Map::new();
+    for (a, b) in N_BANDS {
+        let group: Vec<&SeedResult> = results.iter().filter(|r| (a..=b).contains(&r.n)).collect();
+        if !group.is_empty() {
+            by_n.insert(format!("{a}-{b}"), Group::of(group, bests).to_json());
+        }
+    }
+    let all = Group::of(results, bests);
+    json!({
+        "seeds": results.len(),
+        "ok": count(Status::Ok),
+        "invalid": count(Status::Invalid),
+        "timeout": count(Status::Timeout),
+        "crash": count(Status::Crash),
+        "mean": all.mean,
+        "relative": all.relative,
+        "by_c": by_c,
+        "by_n": by_n,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(seed: u64, n: usize, c: usize, status: Status, score: f64) -> SeedResult {
+        SeedResult {
+            seed,
+            n,
+            c,
+            p: Some(0.1),
+            status,
+            score,
+            errors: 0,
+            moves: 3,
+            penalty: 1.5,
+            wall_ms: Some(12),
+            message: (status != Status::Ok).then(|| "boom".to_string()),
+        }
+    }
+
+    #[test]
+    fn relative_scores() {
+        let bests = Bests::parse(
+            r#"{"bests": [{"seed": 1, "score": 50, "source": ""}, {"seed": 2, "score": 10, "source": ""}]}"#,
+        )
+        .unwrap();
+        let rs = [
+            result(1, 8, 1, Status::Ok, 100.0),      // 50
+            result(2, 30, 1, Status::Ok, 5.0),       // better than the best: 100
+            result(3, 20, 2, Status::Timeout, -1.0), // 0
+            result(4, 20, 2, Status::Ok, 7.0),       // no best known: 100
+        ];
+        assert_eq!(rs[0].relative(Some(&bests)), Some(50.0));
+        assert_eq!(rs[1].relative(Some(&bests)), Some(100.0));
+        assert_eq!(rs[2].relative(Some(&bests)), Some(0.0));
+        assert_eq!(rs[3].relative(None), None);
+        let g = Group::of(&rs, Some(&bests));
+        assert_eq!((g.seeds, g.ok), (4, 3));
+        assert_eq!(g.relative, Some(62.5));
+        assert!((g.mean.unwrap() - 112.0 / 3.0).abs() < 1e-12);
+        let text = summary(&rs, Some(&bests));
+        assert!(text.contains("sum of scores (ok seeds): 112.000"), "{text}");
+        let failed = summary(&rs[2..3], Some(&bests));
+        assert!(
+            failed.contains("sum of scores (ok seeds): 0.000"),
+            "{failed}"
+        );
+        assert!(
+            text.contains("seeds 4  ok 3  invalid 0  timeout 1  crash 0"),
+            "{text}"
+        );
+        assert!(text.contains("relative score: 62.500"), "{text}");
+        assert!(text.contains("C=2"), "{text}");
+        assert!(text.contains("N=19-24"), "{text}");
+        let js = summary_json(&rs, Some(&bests));
+        assert_eq!(js["by_c"]["2"]["seeds"], 2);
+        assert_eq!(js["by_n"]["25-30"]["relative"], 100.0);
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let r = result(7, 9, 3, Status::Invalid, -1.0);
+        assert_eq!(SeedResult::from_json(&r.to_json()).unwrap(), r);
+        let t = table(&[r], None);
+        assert!(
+            t.contains("invalid") && t.contains("seed 7 invalid: boom"),
+            "{t}"
+        );
+    }
+}
