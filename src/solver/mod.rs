@@ -206,7 +206,16 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
             iterations: (per_queen as u64 * nq as u64).max(20_000),
             t0: T0_MIN * (T0_MAX / T0_MIN).powf(rng.random::<f64>()),
             t1: tune("QA_T1", T1),
-            duration: Some(slice.min(end.saturating_duration_since(Instant::now()) / 2)),
+            duration: Some({
+                let left = end.saturating_duration_since(Instant::now());
+                // the first board must come even when the paths took the board phase's time
+                let slice = if top.is_empty() {
+                    slice.max(left / 4)
+                } else {
+                    slice
+                };
+                slice.min(left / 2)
+            }),
         };
         let mut found = anneal(problem, &starts, schedule, &mut rng);
         per_queen = if found.errors > 0 {

@@ -97,7 +97,9 @@ impl Context<'_> {
 
     /// Walls-only distance from queen `q`'s start to `cell`.
     fn dist(&self, q: usize, cell: usize) -> f32 {
-        self.paths.get(self.starts[q]).expect("start rows are built")[cell]
+        self.paths
+            .get(self.starts[q])
+            .expect("start rows are built")[cell]
     }
 
     /// A random neighbour of `current`: one queen moved in the order (most often), two
@@ -112,7 +114,10 @@ impl Context<'_> {
         if kind < 30 && !current.delayed.is_empty() {
             // a held-up queen goes earlier
             let q = current.delayed[rng.random_range(0..current.delayed.len())];
-            let from = order.iter().position(|&x| x == q).expect("q is in the order");
+            let from = order
+                .iter()
+                .position(|&x| x == q)
+                .expect("q is in the order");
             let to = rng.random_range(0..=from);
             order.remove(from);
             order.insert(to, q);

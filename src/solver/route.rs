@@ -24,6 +24,8 @@ const EMPTY: u32 = u32::MAX;
 const WALL: u32 = u32::MAX - 1;
 /// Two path costs closer than this are equal (sums of square roots in `f32`).
 const EPS: f32 = 1e-3;
+/// At most this many travelling queens are weighed when the board is blocked.
+const MAX_CONSIDERED: usize = 48;
 
 /// Everything routing needs to know about a target board.
 #[derive(Clone, Copy, Debug)]
@@ -373,9 +375,15 @@ impl<'a> Router<'a> {
     /// The cheapest way out of a blocked situation, over the pending queens.
     fn best_action(&mut self, order: &[usize]) -> Option<Action> {
         let mut best: Option<(f32, Action)> = None;
+        let mut considered = 0;
         for &q in order {
             if self.done(q) {
                 continue;
+            }
+            // on big boards, the first travelling queens of the order are enough
+            considered += 1;
+            if considered > MAX_CONSIDERED {
+                break;
             }
             let t = self.plan.targets[q];
             let lower = self.plan.home[q][self.pos[q]];
@@ -436,7 +444,9 @@ impl<'a> Router<'a> {
             let mut moved = false;
             let mut waiting = None;
             for &q in order {
-                if self.moves.len() >= limits.max_moves {
+                if self.moves.len() >= limits.max_moves
+                    || limits.deadline.is_some_and(|d| Instant::now() >= d)
+                {
                     return;
                 }
                 if !self.done(q) {

@@ -200,8 +200,8 @@ mod tests {
     fn errors_count_pairs_through_pieces() {
         // 3×3, colour 1 on the whole first row with a wall in the middle: still 3 pairs.
         let cells = [1, -1, 1, 0, 0, 0, 0, 0, 1];
-        // row pair (0,2); diagonal pair (0,8)
-        assert_eq!(errors(3, 1, &cells), 2);
+        // row pair (0,2), column pair (2,8), diagonal pair (0,8)
+        assert_eq!(errors(3, 1, &cells), 3);
     }
 
     #[test]
@@ -211,9 +211,12 @@ mod tests {
         assert!(replay(&board, &[Move { from: 0, to: 5 }]).is_err()); // knight-like
         assert!(replay(&board, &[Move { from: 3, to: 6 }]).is_err()); // not a queen
         assert!(replay(&board, &[Move { from: 0, to: 2 }]).is_err()); // onto a queen
-        let ok = replay(&board, &[Move { from: 0, to: 6 }]).unwrap();
+        let ok = replay(&board, &[Move { from: 0, to: 3 }]).unwrap();
         assert_eq!(ok.errors, 0);
-        assert!((ok.score - 2f64.sqrt()).abs() < 1e-12);
+        assert_eq!(ok.score, 1.0);
+        let far = replay(&board, &[Move { from: 0, to: 6 }]).unwrap();
+        assert_eq!(far.errors, 1); // (2,0) and (0,2) share an anti-diagonal
+        assert!((far.score - 3.0 - 2f64.sqrt()).abs() < 1e-12);
     }
 
     #[test]
