@@ -59,11 +59,15 @@ pub struct Solution {
 
 /// Share of the time limit spent computing; the rest covers output and process start/exit
 /// (the contest allows 95 %; short limits keep a wider margin for a loaded machine).
-const COMPUTE_SHARE: f64 = 0.85;
+const COMPUTE_SHARE: f64 = 0.80;
 /// The same for limits of 5 s and more.
 const COMPUTE_SHARE_LONG: f64 = 0.91;
 /// Share of the compute time spent making candidate target boards (the rest: reordering).
 const BOARD_SHARE: f64 = 0.5;
+/// The board phase's share when a routing simulation is slow: slower than the rest of the
+/// time divided by `SLOW_SIMULATIONS`.
+const BOARD_SHARE_SLOW: f64 = 0.8;
+const SLOW_SIMULATIONS: f64 = 1000.0;
 /// The board phase is cut into this many annealing runs (each also routed).
 const RUNS_PER_PHASE: f64 = 6.0;
 /// Iterations of one annealing run per queen: the shortest and the longest runs.
@@ -172,7 +176,8 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     // Stages 2-4: candidate target boards, matched and routed; keep the best.
     let zobrist = Zobrist::new(nn, board.colours, &mut rng);
     let mut seen = AHashSet::new();
-    let boards_end = started + budget.mul_f64(BOARD_SHARE);
+    let mut boards_end = started + budget.mul_f64(BOARD_SHARE);
+    let mut extended = false;
     let slice = boards_end
         .saturating_duration_since(Instant::now())
         .div_f64(tune("QA_RUNS", RUNS_PER_PHASE));
@@ -190,7 +195,20 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     // Run length adapts: short runs give more diverse boards (best for easy cases), but a run
     // that ends with errors asks for longer ones (crowded boards).
     let mut per_queen = ITERATIONS_PER_QUEEN_MIN;
-    while Instant::now() < boards_end || (top.is_empty() && Instant::now() < end) {
+    loop {
+        let now = Instant::now();
+        if now >= boards_end && !extended && sim_count > 0 {
+            // When a simulation is so slow that reordering gets only a few hundred of them,
+            // new boards are worth more: lengthen the board phase once.
+            extended = true;
+            let per_sim = sim_time / sim_count;
+            if per_sim.as_secs_f64() * SLOW_SIMULATIONS > end.saturating_duration_since(now).as_secs_f64() {
+                boards_end = started + budget.mul_f64(BOARD_SHARE_SLOW);
+            }
+        }
+        if !(now < boards_end || (top.is_empty() && now < end)) {
+            break;
+        }
         let dist = &tables[runs % tables.len()];
         runs += 1;
         let problem = Problem {

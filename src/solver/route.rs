@@ -11,6 +11,7 @@
 //!      the target), move each blocker one step aside, off the route, then go. A blocker that
 //!      still has to travel is preferably moved towards its own target, so its step is often
 //!      no loss at all; a blocker that had arrived will come back by a free move later.
+//!
 //!    Cycles (queens waiting for each other's cells) are broken by the same action.
 //!
 //! Every emitted move is legal when it is made: it starts on a queen, ends on an empty cell
@@ -346,7 +347,7 @@ impl<'a> Router<'a> {
                         _ => 1.5,
                     };
                     let excess = self.sqrt[len] + home[v] - home[from] + parked;
-                    if best.is_none_or(|(_, e)| excess < e) {
+                    if best.map_or(true, |(_, e)| excess < e) {
                         best = Some((v, excess));
                     }
                 }
@@ -382,14 +383,14 @@ impl<'a> Router<'a> {
             }
             // on big boards, the first travelling queens of the order are enough
             considered += 1;
-            if considered > MAX_CONSIDERED {
+            if considered > MAX_CONSIDERED && best.is_some() {
                 break;
             }
             let t = self.plan.targets[q];
             let lower = self.plan.home[q][self.pos[q]];
             if let Some(route) = self.clear_route(q) {
                 if let Some(excess) = self.clear_excess(&route) {
-                    if best.as_ref().is_none_or(|(e, _)| excess < *e - EPS) {
+                    if best.as_ref().map_or(true, |(e, _)| excess < *e - EPS) {
                         best = Some((excess, Action::Clear(route)));
                     }
                 }
@@ -399,7 +400,7 @@ impl<'a> Router<'a> {
                 self.search.run(self.pos[q], |c| board[c] != EMPTY, Some(t));
                 if self.search.settled(t) {
                     let excess = self.search.dist(t) - lower;
-                    if best.as_ref().is_none_or(|(e, _)| excess < *e - EPS) {
+                    if best.as_ref().map_or(true, |(e, _)| excess < *e - EPS) {
                         best = Some((excess, Action::Detour(self.search.route(t))));
                     }
                 }
@@ -551,7 +552,6 @@ impl<'a> Router<'a> {
 ///     &moves,
 /// ).unwrap();
 /// assert!(outcome.move_cost >= 3.0); // 2 + 1 at least; queen 1 must first step aside or wait
-
 /// ```
 pub fn route(plan: Plan<'_>, order: &[usize], limits: Limits) -> Vec<Move> {
     Router::new(plan).run(order, limits)

@@ -222,7 +222,7 @@ pub fn anneal(
         let mates = &by_colour[k];
         let kind = rng.random_range(0..100u32);
         let threshold = -temp * rng.random::<f64>().max(1e-300).ln();
-        if kind < 45 || kind >= 80 {
+        if !(45..80).contains(&kind) {
             if mates.len() < 2 {
                 continue;
             }
