@@ -60,6 +60,8 @@ pub struct Solution {
 /// Share of the time limit spent computing; the rest covers output and process start/exit
 /// (the contest allows 95 %; short limits keep a wider margin for a loaded machine).
 const COMPUTE_SHARE: f64 = 0.80;
+/// Extra share of the compute budget the final polish may use.
+const POLISH_SHARE: f64 = 0.02;
 /// The same for limits of 5 s and more.
 const COMPUTE_SHARE_LONG: f64 = 0.91;
 /// Share of the compute time spent making candidate target boards (the rest: reordering).
@@ -78,12 +80,19 @@ const ITERATIONS_PER_QUEEN_MAX: f64 = 60_000.0;
 const T0_MIN: f64 = 1.0;
 const T0_MAX: f64 = 10.0;
 const T1: f64 = 0.05;
+/// Start temperature (± 50 %) of a run that refines the best board so far.
+const WARM_T0: f64 = 0.7;
 /// How many of the best routed boards get a first round of reordering (more when the
 /// simulations are cheap).
 const TOP_BOARDS_MIN: usize = 3;
 const TOP_BOARDS_MAX: usize = 40;
 /// Weight of the initial-board distances in the second distance table.
 const PIECES_SHARE: f32 = 0.5;
+
+/// The polish runs after the search, inside the margin between the compute share and 95 %.
+fn polish_budget(budget: Duration) -> Duration {
+    budget.mul_f64(1.0 + POLISH_SHARE)
+}
 
 fn tune(k: &str, d: f64) -> f64 {
     std::env::var(k)
@@ -202,14 +211,17 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
             // new boards are worth more: lengthen the board phase once.
             extended = true;
             let per_sim = sim_time / sim_count;
-            if per_sim.as_secs_f64() * SLOW_SIMULATIONS > end.saturating_duration_since(now).as_secs_f64() {
+            if per_sim.as_secs_f64() * SLOW_SIMULATIONS
+                > end.saturating_duration_since(now).as_secs_f64()
+            {
                 boards_end = started + budget.mul_f64(BOARD_SHARE_SLOW);
             }
         }
         if !(now < boards_end || (top.is_empty() && now < end)) {
             break;
         }
-        let dist = &tables[runs % tables.len()];
+        let table = rng.random_range(0..tables.len());
+        let dist = &tables[table];
         runs += 1;
         let problem = Problem {
             n,
@@ -235,8 +247,22 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
                 slice.min(left / 2)
             }),
         };
-        let mut found = anneal(problem, &starts, schedule, &mut rng);
-        per_queen = if found.errors > 0 {
+        // Every other run refines the best board so far (cooler, shorter) instead of
+        // starting again from the initial board.
+        let warm = tune("QA_WARM", 1.0) > 0.5 && runs % 2 == 0 && !top.is_empty();
+        let mut found = if warm {
+            let schedule = Schedule {
+                t0: WARM_T0 * (0.5 + rng.random::<f64>()),
+                iterations: schedule.iterations / 2,
+                ..schedule
+            };
+            anneal(problem, &top[0].targets, schedule, &mut rng)
+        } else {
+            anneal(problem, &starts, schedule, &mut rng)
+        };
+        per_queen = if warm {
+            per_queen
+        } else if found.errors > 0 {
             (per_queen * 2.0).min(ITERATIONS_PER_QUEEN_MAX)
         } else {
             (per_queen * 0.8).max(ITERATIONS_PER_QUEEN_MIN)
@@ -255,10 +281,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
         sim_count += 1;
         log(format!(
             "board {runs} (table {}): errors {} estimate {:.3} → routed score {:.3}",
-            (runs - 1) % tables.len(),
-            found.errors,
-            found.move_cost,
-            routed.score
+            table, found.errors, found.move_cost, routed.score
         ));
         top.push(routed);
         top.sort_by(|a, b| a.score.total_cmp(&b.score));
@@ -300,11 +323,15 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
         best.score
     ));
 
-    match replay(board, &best.moves) {
-        Ok(outcome) if outcome.score <= empty.outcome.score => Solution {
-            moves: best.moves,
-            outcome,
-        },
+    let before = best.score;
+    let moves = reorder::polish(board, best.moves, Some(started + polish_budget(budget)));
+    log(format!(
+        "polish: {before:.3} → {:.3}",
+        replay(board, &moves).map_or(f64::NAN, |o| o.score)
+    ));
+
+    match replay(board, &moves) {
+        Ok(outcome) if outcome.score <= empty.outcome.score => Solution { moves, outcome },
         Ok(_) => empty,
         Err(e) => {
             eprintln!("queenattack: internal error, falling back to no moves: {e}");

@@ -186,3 +186,75 @@ impl Context<'_> {
         (current, sims)
     }
 }
+
+/// Polishes a legal move sequence: a queen's move and its next move become one move (played
+/// at the time of either) when its two ends share a line, and a queen's trip out and back is
+/// dropped; each change is kept only if the whole sequence stays legal and scores lower.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::{board::{Board, Move}, reorder::polish};
+/// let board = Board::parse("3 1  1 0 0  0 0 0  0 0 0").unwrap();
+/// // two unit moves along the first row, then nothing in between: one move of length 2
+/// let moves = vec![Move { from: 0, to: 1 }, Move { from: 1, to: 2 }];
+/// assert_eq!(polish(&board, moves, None), vec![Move { from: 0, to: 2 }]);
+/// ```
+pub fn polish(board: &Board, mut moves: Vec<Move>, deadline: Option<Instant>) -> Vec<Move> {
+    use super::board::line_length;
+    use super::score::replay;
+    let Ok(outcome) = replay(board, &moves) else {
+        return moves;
+    };
+    let mut score = outcome.score;
+    let n = board.n;
+    'restart: loop {
+        // the next move of the same queen, for every move
+        let mut last_move_at: Vec<usize> = vec![usize::MAX; n * n];
+        let mut next = vec![usize::MAX; moves.len()];
+        for (i, mv) in moves.iter().enumerate() {
+            let prev = last_move_at[mv.from];
+            if prev != usize::MAX {
+                next[prev] = i;
+            }
+            last_move_at[mv.from] = usize::MAX;
+            last_move_at[mv.to] = i;
+        }
+        for i in 0..moves.len() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break 'restart;
+            }
+            let j = next[i];
+            if j == usize::MAX {
+                continue;
+            }
+            let (a, c) = (moves[i].from, moves[j].to);
+            let mut candidates = Vec::new();
+            if a == c {
+                let mut v = moves.clone();
+                v.remove(j);
+                v.remove(i);
+                candidates.push(v);
+            } else if line_length(n, a, c).is_some() {
+                let mut late = moves.clone();
+                late[j] = Move { from: a, to: c };
+                late.remove(i);
+                candidates.push(late);
+                let mut early = moves.clone();
+                early[i] = Move { from: a, to: c };
+                early.remove(j);
+                candidates.push(early);
+            }
+            for v in candidates {
+                if let Ok(o) = replay(board, &v) {
+                    if o.score < score - 1e-9 {
+                        score = o.score;
+                        moves = v;
+                        continue 'restart;
+                    }
+                }
+            }
+        }
+        break;
+    }
+    moves
+}
