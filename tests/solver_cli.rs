@@ -120,12 +120,16 @@ fn big_boards_work_within_the_limit() {
     }
     let input = Input::parse(&text).unwrap();
     let started = std::time::Instant::now();
-    let out = run(&["--time-limit", "3"], text.as_bytes());
+    let out = run(&["--time-limit", "6", "--verbose"], text.as_bytes());
     let elapsed = started.elapsed().as_secs_f64();
     assert!(out.status.success());
     let verdict = judge(&input, &String::from_utf8_lossy(&out.stdout));
     assert_eq!(verdict.error(), None);
-    assert!(verdict.score < judge(&input, "0\n").score);
+    assert!(
+        verdict.score < judge(&input, "0\n").score,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // generous: the machine running the tests may be loaded
-    assert!(elapsed < 10.0, "took {elapsed} s");
+    assert!(elapsed < 15.0, "took {elapsed} s");
 }

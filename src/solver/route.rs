@@ -476,10 +476,13 @@ impl<'a> Router<'a> {
     }
 
     /// Plans a route per travelling queen (cheapest, fewest blockers) and counts the traffic.
-    fn plan_routes(&mut self) {
+    fn plan_routes(&mut self, deadline: Option<Instant>) {
         for q in 0..self.pos.len() {
             if self.done(q) {
                 continue;
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return; // unplanned queens simply never wait for others
             }
             if let Some(route) = self.clear_route(q) {
                 let cells = self.route_cells(&route);
@@ -495,7 +498,7 @@ impl<'a> Router<'a> {
     /// The sequence may stop short of the targets when a limit is hit.
     pub fn run(mut self, order: &[usize], limits: Limits) -> Vec<Move> {
         let mut stuck = 0;
-        self.plan_routes();
+        self.plan_routes(limits.deadline);
         loop {
             self.free_moves(order, limits);
             if self.moves.len() >= limits.max_moves

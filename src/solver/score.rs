@@ -140,10 +140,10 @@ pub fn check_move(n: usize, cells: &[i8], mv: Move) -> Result<usize, String> {
 /// # Examples
 /// ```
 /// use queenattack::solver::{board::{Board, Move}, score::replay};
-/// let board = Board::parse("2 1  1 1  0 0").unwrap();
-/// let outcome = replay(&board, &[Move { from: 1, to: 3 }]).unwrap();
+/// let board = Board::parse("3 1  1 1 0  0 0 0  0 0 0").unwrap();
+/// let outcome = replay(&board, &[Move { from: 1, to: 7 }]).unwrap();
 /// assert_eq!(outcome.errors, 0);
-/// assert_eq!(outcome.score, 1.0);
+/// assert_eq!(outcome.score, 2f64.sqrt());
 /// assert!(replay(&board, &[Move { from: 0, to: 1 }]).is_err());
 /// ```
 pub fn replay(board: &Board, moves: &[Move]) -> Result<Outcome, String> {
