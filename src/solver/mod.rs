@@ -98,13 +98,6 @@ fn polish_budget(budget: Duration) -> Duration {
     budget.mul_f64(1.0 + POLISH_SHARE)
 }
 
-fn tune(k: &str, d: f64) -> f64 {
-    std::env::var(k)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(d)
-}
-
 /// `share` × (distance on the initial board, all other pieces in the way) + the rest ×
 /// walls-only distance, per queen; cells the pieces cut off count 1.5 × walls-only.
 fn blend_with_pieces(board: &Board, starts: &[usize], walls_only: &[f32], share: f32) -> Vec<f32> {
@@ -179,12 +172,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
         }
         walls_only[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
     }
-    let with_pieces = blend_with_pieces(
-        board,
-        &starts,
-        &walls_only,
-        tune("QA_MIX", PIECES_SHARE as f64) as f32,
-    );
+    let with_pieces = blend_with_pieces(board, &starts, &walls_only, PIECES_SHARE);
     let tables = [walls_only, with_pieces];
     log("paths done".into());
 
@@ -195,7 +183,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     let mut extended = false;
     let slice = boards_end
         .saturating_duration_since(Instant::now())
-        .div_f64(tune("QA_RUNS", RUNS_PER_PHASE));
+        .div_f64(RUNS_PER_PHASE);
     let mut ctx = Context {
         board,
         walls: &walls,
@@ -209,119 +197,132 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     let mut runs = 0;
     // Run length adapts: short runs give more diverse boards (best for easy cases), but a run
     // that ends with errors asks for longer ones (crowded boards).
-    let mut per_queen = ITERATIONS_PER_QUEEN_MIN;
-    loop {
-        let now = Instant::now();
-        if now >= boards_end && !extended && sim_count > 0 {
-            // When a simulation is so slow that reordering gets only a few hundred of them,
-            // new boards are worth more: lengthen the board phase once.
-            extended = true;
-            let per_sim = sim_time / sim_count;
-            if per_sim.as_secs_f64() * SLOW_SIMULATIONS
-                > end.saturating_duration_since(now).as_secs_f64()
-            {
-                boards_end = started + budget.mul_f64(BOARD_SHARE_SLOW);
+    let min_per_queen = ITERATIONS_PER_QUEEN_MIN;
+    let mut per_queen = min_per_queen;
+    let mut second_round = false;
+    let mut sims = 0;
+    let winner = loop {
+        loop {
+            let now = Instant::now();
+            if now >= boards_end && !extended && sim_count > 0 {
+                // When a simulation is so slow that reordering gets only a few hundred of them,
+                // new boards are worth more: lengthen the board phase once.
+                extended = true;
+                let per_sim = sim_time / sim_count;
+                if per_sim.as_secs_f64() * SLOW_SIMULATIONS
+                    > end.saturating_duration_since(now).as_secs_f64()
+                {
+                    boards_end = started + budget.mul_f64(BOARD_SHARE_SLOW);
+                }
             }
-        }
-        if !(now < boards_end || (top.is_empty() && now < end)) {
-            break;
-        }
-        let table = rng.random_range(0..tables.len());
-        let dist = &tables[table];
-        runs += 1;
-        let problem = Problem {
-            n,
-            colours: board.colours,
-            queens: &queens,
-            walls: &walls,
-            dist,
-        };
-        let schedule = Schedule {
-            error_weight: n as f64,
-            error_weight_start: n as f64,
-            iterations: (per_queen as u64 * nq as u64).max(20_000),
-            t0: T0_MIN * (T0_MAX / T0_MIN).powf(rng.random::<f64>()),
-            t1: tune("QA_T1", T1),
-            duration: Some({
-                let left = end.saturating_duration_since(Instant::now());
-                // the first board must come even when the paths took the board phase's time
-                let slice = if top.is_empty() {
-                    slice.max(left / 4)
-                } else {
-                    slice
-                };
-                slice.min(left / 2)
-            }),
-        };
-        // Every other run refines the best board so far (cooler, shorter) instead of
-        // starting again from the initial board.
-        let warm = tune("QA_WARM", 1.0) > 0.5 && runs % 2 == 0 && !top.is_empty();
-        let mut found = if warm {
-            let schedule = Schedule {
-                t0: WARM_T0 * (0.5 + rng.random::<f64>()),
-                iterations: schedule.iterations / 2,
-                ..schedule
+            if !(now < boards_end || (top.is_empty() && now < end)) {
+                break;
+            }
+            let table = rng.random_range(0..tables.len());
+            let dist = &tables[table];
+            runs += 1;
+            let problem = Problem {
+                n,
+                colours: board.colours,
+                queens: &queens,
+                walls: &walls,
+                dist,
             };
-            anneal(problem, &top[0].targets, schedule, &mut rng)
-        } else {
-            anneal(problem, &starts, schedule, &mut rng)
-        };
-        per_queen = if warm {
-            per_queen
-        } else if found.errors > 0 {
-            (per_queen * 2.0).min(ITERATIONS_PER_QUEEN_MAX)
-        } else {
-            (per_queen * 0.8).max(ITERATIONS_PER_QUEEN_MIN)
-        };
-        assign::assign(&queens, &mut found.cells, |q, cell| dist[q * nn + cell]);
-        if !seen.insert(zobrist.hash(&queens, &found.cells)) {
+            let schedule = Schedule {
+                error_weight: n as f64,
+                error_weight_start: n as f64,
+                iterations: (per_queen as u64 * nq as u64).max(20_000),
+                t0: T0_MIN * (T0_MAX / T0_MIN).powf(rng.random::<f64>()),
+                t1: T1,
+                duration: Some({
+                    let left = end.saturating_duration_since(Instant::now());
+                    // the first board must come even when the paths took the board phase's time
+                    let slice = if top.is_empty() {
+                        slice.max(left / 4)
+                    } else {
+                        slice
+                    };
+                    slice.min(left / 2)
+                }),
+            };
+            // Every other run refines the best board so far (cooler, shorter) instead of
+            // starting again from the initial board.
+            let warm = runs % 2 == 0 && !top.is_empty();
+            let mut found = if warm {
+                let schedule = Schedule {
+                    t0: WARM_T0 * (0.5 + rng.random::<f64>()),
+                    iterations: schedule.iterations / 2,
+                    ..schedule
+                };
+                anneal(problem, &top[0].targets, schedule, &mut rng)
+            } else {
+                anneal(problem, &starts, schedule, &mut rng)
+            };
+            per_queen = if warm {
+                per_queen
+            } else if found.errors > 0 {
+                (per_queen * 2.0).min(ITERATIONS_PER_QUEEN_MAX)
+            } else {
+                (per_queen * 0.8).max(min_per_queen)
+            };
+            assign::assign(&queens, &mut found.cells, |q, cell| dist[q * nn + cell]);
+            if !seen.insert(zobrist.hash(&queens, &found.cells)) {
+                continue;
+            }
+            let mut order: Vec<usize> = (0..nq).collect();
+            order.sort_by(|&a, &b| {
+                dist[a * nn + found.cells[a]].total_cmp(&dist[b * nn + found.cells[b]])
+            });
+            let sim_started = Instant::now();
+            let routed = ctx.evaluate(found.cells.clone(), order, Some(end));
+            sim_time += sim_started.elapsed();
+            sim_count += 1;
+            log(format!(
+                "board {runs} (table {}): errors {} estimate {:.3} → routed score {:.3}",
+                table, found.errors, found.move_cost, routed.score
+            ));
+            top.push(routed);
+            top.sort_by(|a, b| a.score.total_cmp(&b.score));
+            top.truncate(TOP_BOARDS_MAX);
+        }
+        if top.is_empty() {
+            return empty;
+        }
+        log(format!(
+            "{runs} boards ({} distinct), best routed score {:.3}",
+            seen.len(),
+            top[0].score
+        ));
+
+        // Stage 5: a short local search on each of the best boards, then the rest of the time on
+        // the one that came out best.
+        // As many boards as get a few hundred simulations each in a third of the time left.
+        let left = end.saturating_duration_since(Instant::now());
+        let per_sim = sim_time / sim_count.max(1);
+        let affordable = left.as_secs_f64() / 3.0 / (per_sim.as_secs_f64() * 300.0).max(1e-9);
+        top.truncate((affordable as usize).clamp(TOP_BOARDS_MIN, TOP_BOARDS_MAX));
+        let share = left.div_f64(3.0 * top.len() as f64);
+        let best_routed = top[0].score;
+        let mut improved: Vec<Routed> = Vec::new();
+        for candidate in top {
+            let (better, s) = ctx.improve(candidate, &mut rng, Instant::now() + share);
+            sims += s;
+            log(format!("reordering a top board: score {:.3}", better.score));
+            improved.push(better);
+        }
+        improved.sort_by(|a, b| a.score.total_cmp(&b.score));
+        let now = Instant::now();
+        if !second_round && improved[0].score >= best_routed - 1e-9 && now < end {
+            // Reordering found nothing (routing already meets the estimate, as with one
+            // colour): new boards are worth more, so most of the time left goes to them.
+            second_round = true;
+            boards_end = now + end.saturating_duration_since(now).mul_f64(0.8);
+            log("reordering gains nothing: back to making boards".into());
+            top = improved;
             continue;
         }
-        let mut order: Vec<usize> = (0..nq).collect();
-        order.sort_by(|&a, &b| {
-            dist[a * nn + found.cells[a]].total_cmp(&dist[b * nn + found.cells[b]])
-        });
-        let sim_started = Instant::now();
-        let routed = ctx.evaluate(found.cells.clone(), order, Some(end));
-        sim_time += sim_started.elapsed();
-        sim_count += 1;
-        log(format!(
-            "board {runs} (table {}): errors {} estimate {:.3} → routed score {:.3}",
-            table, found.errors, found.move_cost, routed.score
-        ));
-        top.push(routed);
-        top.sort_by(|a, b| a.score.total_cmp(&b.score));
-        top.truncate(TOP_BOARDS_MAX);
-    }
-    if top.is_empty() {
-        return empty;
-    }
-    log(format!(
-        "{runs} boards ({} distinct), best routed score {:.3}",
-        seen.len(),
-        top[0].score
-    ));
-
-    // Stage 5: a short local search on each of the best boards, then the rest of the time on
-    // the one that came out best.
-    // As many boards as get a few hundred simulations each in a third of the time left.
-    let left = end.saturating_duration_since(Instant::now());
-    let per_sim = sim_time / sim_count.max(1);
-    let affordable = left.as_secs_f64() / 3.0 / (per_sim.as_secs_f64() * 300.0).max(1e-9);
-    top.truncate((affordable as usize).clamp(TOP_BOARDS_MIN, TOP_BOARDS_MAX));
-    let share = left.div_f64(3.0 * top.len() as f64);
-    let mut improved: Vec<Routed> = Vec::new();
-    let mut sims = 0;
-    for candidate in top {
-        let (better, s) = ctx.improve(candidate, &mut rng, Instant::now() + share);
-        sims += s;
-        log(format!("reordering a top board: score {:.3}", better.score));
-        improved.push(better);
-    }
-    let winner = improved
-        .into_iter()
-        .min_by(|a, b| a.score.total_cmp(&b.score))
-        .expect("at least one board");
+        break improved.swap_remove(0);
+    };
     let (best, s) = ctx.improve(winner, &mut rng, end);
     log(format!(
         "reordering: {} simulations, score {:.3}",
