@@ -14,6 +14,8 @@
 //!   N-Queens permutation swap, keeping rows and columns intact; the cheaper of the two
 //!   assignments of the new cells to the two queens is taken;
 //! * **relocation** of one target along its row or column, or back to the queen's start;
+//! * **three-cycle** of the columns of three same-colour targets (valid boards are often
+//!   connected only through it);
 //! * **assignment swap**: two same-colour queens exchange targets.
 
 use super::board::Queen;
@@ -222,7 +224,39 @@ pub fn anneal(
         let mates = &by_colour[k];
         let kind = rng.random_range(0..100u32);
         let threshold = -temp * rng.random::<f64>().max(1e-300).ln();
-        if !(45..80).contains(&kind) {
+        if (40..45).contains(&kind) {
+            // three-cycle of columns: valid boards often connect only through it
+            if mates.len() < 3 {
+                continue;
+            }
+            let q2 = mates[rng.random_range(0..mates.len())];
+            let q3 = mates[rng.random_range(0..mates.len())];
+            if q2 == q || q3 == q || q2 == q3 {
+                continue;
+            }
+            let (t1, t2, t3) = (s.target[q], s.target[q2], s.target[q3]);
+            let (r1, c1, r2, c2, r3, c3) = (t1 / n, t1 % n, t2 / n, t2 % n, t3 / n, t3 % n);
+            if r1 == r2 || r1 == r3 || r2 == r3 || c1 == c2 || c1 == c3 || c2 == c3 {
+                continue;
+            }
+            let (a, b, c) = (r1 * n + c2, r2 * n + c3, r3 * n + c1);
+            let blocked = |x: usize| p.walls[x] || s.owner[x] != 0;
+            if blocked(a) || blocked(b) || blocked(c) {
+                continue;
+            }
+            if !(s.d(q, a) + s.d(q2, b) + s.d(q3, c)).is_finite() {
+                continue;
+            }
+            let before = s.move_cost;
+            let de = s.set(q, a) + s.set(q2, b) + s.set(q3, c);
+            let delta = w * de as f64 + s.move_cost - before;
+            if delta > threshold {
+                s.set(q3, t3);
+                s.set(q2, t2);
+                s.set(q, t1);
+                s.move_cost = before;
+            }
+        } else if !(45..80).contains(&kind) {
             if mates.len() < 2 {
                 continue;
             }
