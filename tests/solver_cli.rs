@@ -120,7 +120,7 @@ fn big_boards_work_within_the_limit() {
     }
     let input = Input::parse(&text).unwrap();
     let started = std::time::Instant::now();
-    let out = run(&["--time-limit", "6", "--verbose"], text.as_bytes());
+    let out = run(&["--time-limit", "10", "--verbose"], text.as_bytes());
     let elapsed = started.elapsed().as_secs_f64();
     assert!(out.status.success());
     let verdict = judge(&input, &String::from_utf8_lossy(&out.stdout));
@@ -131,5 +131,5 @@ fn big_boards_work_within_the_limit() {
         String::from_utf8_lossy(&out.stderr)
     );
     // generous: the machine running the tests may be loaded
-    assert!(elapsed < 15.0, "took {elapsed} s");
+    assert!(elapsed < 20.0, "took {elapsed} s");
 }
