@@ -1,9 +1,15 @@
 //! `nqueens`: N-Queens solutions for any N, completion of partial placements, and a verifier.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use queenattack::nqueens::explicit::{explicit_column, explicit_fill, has_solution};
+use queenattack::nqueens::output::{write_cols, write_matrix, MAX_MATRIX_N};
+use queenattack::nqueens::search::{search_with, Progress};
 use queenattack::nqueens::{find_conflict, parse_placement};
-use std::io::Read;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -18,6 +24,27 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Print one solution for N queens on an N×N board.
+    ///
+    /// N = 1 is the single queen; N = 2 and N = 3 have no solution (message on stderr, exit
+    /// code 1); N = 0 or a bad argument is an error (exit code 2). Progress goes to stderr for
+    /// N ≥ 10^7.
+    Solve {
+        /// Board size (1 ≤ N < 2^32 − 1).
+        n: u64,
+        /// How to find the solution.
+        #[arg(long, value_enum, default_value_t = Method::Explicit)]
+        method: Method,
+        /// Random seed for `--method search` (same seed, same solution).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Cols)]
+        format: Format,
+        /// Write the solution to FILE instead of standard output.
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Check a placement read from standard input: no two queens may share a row, column or
     /// diagonal (and, with --nightrider, a line of slope ±2 or ±1/2).
     ///
@@ -29,22 +56,227 @@ enum Command {
         /// Also forbid two queens on a nightrider line (slopes ±2 and ±1/2).
         #[arg(long)]
         nightrider: bool,
+        /// Print the time spent reading, parsing and checking on stderr.
+        #[arg(long)]
+        timings: bool,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Verify { nightrider } => verify(nightrider),
+        Command::Verify {
+            nightrider,
+            timings,
+        } => verify(nightrider, timings),
+        Command::Solve {
+            n,
+            method,
+            seed,
+            format,
+            output,
+        } => solve(n, method, seed, format, output),
     }
 }
 
-fn verify(nightrider: bool) -> ExitCode {
-    let mut text = Vec::new();
-    if let Err(e) = std::io::stdin().lock().read_to_end(&mut text) {
-        eprintln!("nqueens verify: cannot read standard input: {e}");
+/// How `solve` finds its solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Method {
+    /// The closed-form construction (deterministic, O(1) per row, streamed: no O(N) memory).
+    Explicit,
+    /// A random solution by greedy placement and conflict repair (about 5 bytes per queen).
+    Search,
+}
+
+/// How `solve` prints its solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// First line N, then N lines: the 1-based column of the queen in each row (what
+    /// `nqueens verify` reads).
+    Cols,
+    /// N lines of N characters `0`/`1` (at most N = 20000).
+    Matrix,
+    /// Nothing on stdout; only a summary on stderr (time, memory).
+    None,
+}
+
+/// Boards from this size on get progress lines on stderr.
+const PROGRESS_FROM: usize = 10_000_000;
+
+fn solve(n: u64, method: Method, seed: u64, format: Format, output: Option<PathBuf>) -> ExitCode {
+    if n == 0 || n >= u64::from(u32::MAX) {
+        eprintln!(
+            "nqueens solve: N must be between 1 and {}, got {n}",
+            u32::MAX - 1
+        );
         return ExitCode::from(2);
     }
+    let n = n as usize;
+    if format == Format::Matrix && n > MAX_MATRIX_N {
+        eprintln!(
+            "nqueens solve: --format matrix is limited to N ≤ {MAX_MATRIX_N} \
+             ({n}×{n} characters is too much); use --format cols"
+        );
+        return ExitCode::from(2);
+    }
+    if !has_solution(n) {
+        eprintln!("nqueens solve: no solution exists for N = {n}");
+        return ExitCode::from(1);
+    }
+    let loud = n >= PROGRESS_FROM;
+    let before = usage();
+    let started = Instant::now();
+    // The explicit columns are computed while writing; search needs the whole board first.
+    let searched = match method {
+        Method::Explicit => None,
+        Method::Search => {
+            let report = |p: Progress| {
+                if !loud {
+                    return;
+                }
+                let t = started.elapsed().as_secs_f64();
+                match p {
+                    Progress::Greedy { done, total } => eprintln!(
+                        "[{t:7.2}s] search: greedy {done}/{total} rows ({:.0}%)",
+                        100.0 * done as f64 / total as f64
+                    ),
+                    Progress::Repairing { deferred } => {
+                        eprintln!("[{t:7.2}s] search: repairing {deferred} deferred rows")
+                    }
+                    Progress::Restart { attempt } => {
+                        eprintln!("[{t:7.2}s] search: repair stalled, restart {attempt}")
+                    }
+                }
+            };
+            let Some((cols, stats)) = search_with(n, seed, report) else {
+                eprintln!("nqueens solve: no solution exists for N = {n}");
+                return ExitCode::from(1);
+            };
+            if loud || format == Format::None {
+                eprintln!(
+                    "search: {} greedy tries, {} deferred rows, {} repair swaps of {} tries, {} restarts",
+                    stats.greedy_tries, stats.deferred, stats.repair_swaps, stats.repair_tries, stats.restarts
+                );
+            }
+            Some(cols)
+        }
+    };
+    let solved = started.elapsed();
+    let after_solve = usage();
+    let written = Instant::now();
+    let result = match (&output, format) {
+        (_, Format::None) => Ok(()),
+        (Some(path), _) => match File::create(path) {
+            Ok(file) => emit(file, n, searched.as_deref(), format, loud),
+            Err(e) => {
+                eprintln!("nqueens solve: cannot create {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        (None, _) => emit(std::io::stdout(), n, searched.as_deref(), format, loud),
+    };
+    if let Err(e) = result {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            // The reader stopped early (e.g. `| head`): not our error.
+            return ExitCode::SUCCESS;
+        }
+        eprintln!("nqueens solve: cannot write the solution: {e}");
+        return ExitCode::from(2);
+    }
+    if loud || format == Format::None {
+        let method = match method {
+            Method::Explicit => "explicit",
+            Method::Search => "search",
+        };
+        let end = usage();
+        eprintln!(
+            "nqueens solve: N = {n}, method {method}: solve {:.3} s (cpu {:.3} s), \
+             write {:.3} s (cpu {:.3} s), total {:.3} s, peak memory {:.1} MB \
+             ({:.2} bytes/queen)",
+            solved.as_secs_f64(),
+            after_solve.cpu - before.cpu,
+            written.elapsed().as_secs_f64(),
+            end.cpu - after_solve.cpu,
+            started.elapsed().as_secs_f64(),
+            end.peak as f64 / 1e6,
+            end.peak as f64 / n as f64,
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes the solution (`searched`, or the explicit construction when `None`).
+///
+/// The writers hand over blocks of hundreds of kilobytes: `out` gets no buffering layer
+/// (which would only copy them once more).
+fn emit(
+    mut out: impl Write + Send,
+    n: usize,
+    searched: Option<&[u32]>,
+    format: Format,
+    loud: bool,
+) -> std::io::Result<()> {
+    let started = Instant::now();
+    let mut next_report = n / 10;
+    let progress = |done: usize| {
+        if loud && done >= next_report {
+            eprintln!(
+                "[{:7.2}s] write: {done}/{n} rows",
+                started.elapsed().as_secs_f64()
+            );
+            next_report += n / 10;
+        }
+    };
+    match (format, searched) {
+        (Format::Cols, Some(cols)) => write_cols(
+            &mut out,
+            n,
+            |s, block| block.copy_from_slice(&cols[s..s + block.len()]),
+            progress,
+        ),
+        (Format::Cols, None) => write_cols(&mut out, n, |s, b| explicit_fill(n, s, b), progress),
+        (Format::Matrix, Some(cols)) => write_matrix(&mut out, n, |r| cols[r] as usize),
+        (Format::Matrix, None) => write_matrix(&mut out, n, |r| explicit_column(n, r)),
+        (Format::None, _) => Ok(()),
+    }
+}
+
+/// What this process has used so far: CPU seconds (user + system) and peak resident memory
+/// in bytes, from `getrusage`. CPU time is reported beside wall time because the benchmark
+/// machine is shared: wall time includes waiting for a core.
+#[derive(Clone, Copy)]
+struct Usage {
+    cpu: f64,
+    peak: u64,
+}
+
+fn usage() -> Usage {
+    // SAFETY: getrusage only writes the struct we pass, which is plain data and zeroed.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: RUSAGE_SELF with a valid pointer.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
+        return Usage { cpu: 0.0, peak: 0 };
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    Usage {
+        cpu: secs(ru.ru_utime) + secs(ru.ru_stime),
+        // Linux reports kilobytes.
+        peak: ru.ru_maxrss as u64 * 1024,
+    }
+}
+
+fn verify(nightrider: bool, timings: bool) -> ExitCode {
+    let before = usage();
+    let started = Instant::now();
+    let text = match read_stdin() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("nqueens verify: cannot read standard input: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let read = started.elapsed();
+    let after_read = usage();
     let placement = match parse_placement(&text) {
         Ok(p) => p,
         Err(e) => {
@@ -52,8 +284,31 @@ fn verify(nightrider: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let parsed = started.elapsed();
     drop(text);
-    match find_conflict(&placement, nightrider) {
+    let after_parse = usage();
+    let conflict = find_conflict(&placement, nightrider);
+    let checked = started.elapsed();
+    let end = usage();
+    if timings {
+        eprintln!(
+            "nqueens verify: N = {}, {} queens: read {:.3} s (cpu {:.3} s), parse {:.3} s \
+             (cpu {:.3} s), check {:.3} s (cpu {:.3} s), total {:.3} s (cpu {:.3} s), \
+             peak memory {:.1} MB",
+            placement.n(),
+            placement.count(),
+            read.as_secs_f64(),
+            after_read.cpu - before.cpu,
+            (parsed - read).as_secs_f64(),
+            after_parse.cpu - after_read.cpu,
+            (checked - parsed).as_secs_f64(),
+            end.cpu - after_parse.cpu,
+            checked.as_secs_f64(),
+            end.cpu - before.cpu,
+            end.peak as f64 / 1e6,
+        );
+    }
+    match conflict {
         None => {
             println!("OK");
             ExitCode::SUCCESS
@@ -61,6 +316,45 @@ fn verify(nightrider: bool) -> ExitCode {
         Some(c) => {
             println!("CONFLICT: {c}");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// Standard input as bytes: a regular file is memory-mapped (no copy, no growing buffer),
+/// anything else (a pipe) is read whole.
+fn read_stdin() -> std::io::Result<Input> {
+    #[cfg(unix)]
+    {
+        use std::io::Seek;
+        use std::os::fd::AsFd;
+        let mut file = File::from(std::io::stdin().as_fd().try_clone_to_owned()?);
+        let regular = file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
+        if regular && file.stream_position().is_ok_and(|p| p == 0) {
+            // SAFETY: the map is read-only and lives only while we parse; if another process
+            // truncated the file meanwhile we could fault, the usual caveat of reading a file
+            // through a map, accepted for the speed on inputs of hundreds of megabytes.
+            if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
+                return Ok(Input::Mapped(map));
+            }
+        }
+    }
+    let mut text = Vec::with_capacity(1 << 24);
+    std::io::stdin().lock().read_to_end(&mut text)?;
+    Ok(Input::Read(text))
+}
+
+/// The bytes of the input, mapped or read.
+enum Input {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for Input {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Input::Mapped(m) => m,
+            Input::Read(v) => v,
         }
     }
 }

@@ -3,9 +3,10 @@
 //! Targets (issue 2): 10 000 inputs generated in < 2 s; a 54 000-move output on a 30×30 board
 //! judged in < 50 ms.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::hint::black_box;
 
 use tools::gen::{generate, Ranges};
 use tools::input::Input;

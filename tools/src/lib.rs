@@ -7,7 +7,8 @@
 //! * [`replay`]: playing moves one at a time with the official checks (for visualizers too);
 //! * [`judge`]: the verdict and score of a whole output;
 //! * [`java`]: the Java library behaviours the verdict depends on;
-//! * [`cli`]: the `tester` subcommands.
+//! * [`cli`]: the `tester` subcommands;
+//! * [`vis`]: self-contained visualizer pages (`visualizer/` with the data inlined).
 //!
 //! # Examples
 //!
@@ -32,3 +33,4 @@ pub mod judge;
 pub mod output;
 pub mod replay;
 pub mod sha1prng;
+pub mod vis;

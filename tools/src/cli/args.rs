@@ -26,22 +26,31 @@ pub fn parse_seeds(text: &str) -> Result<Vec<u64>, String> {
                 .parse::<u64>()
                 .map_err(|_| format!("`{s}` is not a seed (a non-negative integer)"))
         };
-        let (a, b) = match item.split_once('-') {
-            Some((a, b)) => (number(a)?, number(b)?),
-            None => {
-                let s = number(item)?;
-                (s, s)
-            }
-        };
-        if a > b {
-            return Err(format!("empty seed range `{item}`"));
-        }
+        let (a, b) = parse_range(item, number).map_err(|e| e.replace("range", "seed range"))?;
         if (b - a) as usize >= MAX_SEEDS || seeds.len() + ((b - a) as usize) >= MAX_SEEDS {
             return Err(format!("too many seeds (at most {MAX_SEEDS})"));
         }
         seeds.extend(a..=b);
     }
     Ok(seeds)
+}
+
+/// Parses `A` or `A-B` (an inclusive range) with `number` reading each end.
+fn parse_range<T: PartialOrd + Copy>(
+    text: &str,
+    number: impl Fn(&str) -> Result<T, String>,
+) -> Result<(T, T), String> {
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => {
+            let v = number(text)?;
+            (v, v)
+        }
+    };
+    if a > b {
+        return Err(format!("empty range `{text}`"));
+    }
+    Ok((a, b))
 }
 
 /// A parsed seed list (a newtype so that clap takes the list as one value).
@@ -70,17 +79,7 @@ pub fn parse_int_range(text: &str) -> Result<(i32, i32), String> {
             .parse::<i32>()
             .map_err(|_| format!("`{s}` is not an integer"))
     };
-    let (a, b) = match text.split_once('-') {
-        Some((a, b)) => (number(a)?, number(b)?),
-        None => {
-            let v = number(text)?;
-            (v, v)
-        }
-    };
-    if a > b {
-        return Err(format!("empty range `{text}`"));
-    }
-    Ok((a, b))
+    parse_range(text, number)
 }
 
 /// Parses `X` or `X-Y` into an inclusive range of non-negative decimals.
@@ -98,17 +97,7 @@ pub fn parse_float_range(text: &str) -> Result<(f64, f64), String> {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err(format!("`{s}` is not a non-negative number")),
     };
-    let (a, b) = match text.split_once('-') {
-        Some((a, b)) => (number(a)?, number(b)?),
-        None => {
-            let v = number(text)?;
-            (v, v)
-        }
-    };
-    if a > b {
-        return Err(format!("empty range `{text}`"));
-    }
-    Ok((a, b))
+    parse_range(text, number)
 }
 
 /// The `--n`, `--c`, `--p` options that override the drawn parameters.

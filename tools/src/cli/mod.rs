@@ -18,6 +18,7 @@ pub mod report;
 pub mod rescore;
 pub mod run;
 pub mod score;
+pub mod vis;
 
 /// Local twin of the official QueenAttack tester (Topcoder Marathon Match 150): generate the
 /// official cases byte for byte, judge outputs exactly like the official judge, and run a solver
@@ -42,6 +43,9 @@ pub enum Command {
     Run(run::Args),
     /// Judge the saved outputs of a `tester run` folder again.
     Rescore(rescore::Args),
+    /// Write one self-contained HTML page that replays an output move by move (the web
+    /// visualizer with the case and the output inlined; opens offline in any browser).
+    Vis(vis::Args),
 }
 
 /// Runs a parsed command line. `Err` is a message for the user (the binary prints it and exits
@@ -52,6 +56,7 @@ pub fn run(cli: &Cli) -> Result<(), String> {
         Command::Score(args) => score::run(args),
         Command::Run(args) => run::run(args),
         Command::Rescore(args) => rescore::run(args),
+        Command::Vis(args) => vis::run(args),
     }
 }
 

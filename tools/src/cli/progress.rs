@@ -35,9 +35,7 @@ impl Progress {
         self.done += 1;
         self.failed += usize::from(failed);
         let now = Instant::now();
-        let due = self
-            .last
-            .map_or(true, |t| now - t >= Duration::from_secs(10));
+        let due = self.last.is_none_or(|t| now - t >= Duration::from_secs(10));
         if !self.terminal && !due && self.done < self.total {
             return;
         }

@@ -232,6 +232,19 @@ impl Group {
     }
 }
 
+/// One line of the grouped summary: label, seeds, ok count, mean and relative score.
+fn group_row(s: &mut String, label: &str, g: &Group) {
+    let _ = writeln!(
+        s,
+        "{:>8} {:>6} {:>4} {:>12} {:>9}",
+        label,
+        g.seeds,
+        g.ok,
+        opt(g.mean, 3),
+        opt(g.relative, 3)
+    );
+}
+
 fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
 }
@@ -319,15 +332,7 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
     cs.dedup();
     for c in cs {
         let g = Group::of(results.iter().filter(|r| r.c == c), bests);
-        let _ = writeln!(
-            s,
-            "{:>8} {:>6} {:>4} {:>12} {:>9}",
-            format!("C={c}"),
-            g.seeds,
-            g.ok,
-            opt(g.mean, 3),
-            opt(g.relative, 3)
-        );
+        group_row(&mut s, &format!("C={c}"), &g);
     }
     let mut bands: Vec<String> = Vec::new();
     for r in results {
@@ -339,15 +344,7 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
     bands.sort_by_key(|b| b.split('-').next().and_then(|x| x.parse::<usize>().ok()));
     for band in bands {
         let g = Group::of(results.iter().filter(|r| band_label(r.n) == band), bests);
-        let _ = writeln!(
-            s,
-            "{:>8} {:>6} {:>4} {:>12} {:>9}",
-            format!("N={band}"),
-            g.seeds,
-            g.ok,
-            opt(g.mean, 3),
-            opt(g.relative, 3)
-        );
+        group_row(&mut s, &format!("N={band}"), &g);
     }
     s
 }

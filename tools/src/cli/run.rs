@@ -14,8 +14,10 @@ use super::bests::Bests;
 use super::exec::{run_solver, Ending, Solver};
 use super::progress::Progress;
 use super::report::{summary, summary_json, table, SeedResult, Status};
+use super::vis::write_page;
 use super::{date, load_bests};
 use crate::gen::generate;
+use crate::vis::PageData;
 
 /// Options of `tester run`.
 #[derive(ClapArgs, Debug)]
@@ -35,7 +37,8 @@ pub struct Args {
     /// whole process group) and the seed scores -1 with status `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_secs)]
     pub time_limit: f64,
-    /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json`.
+    /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
+    /// --vis).
     /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -50,6 +53,10 @@ pub struct Args {
     /// No progress line on standard error.
     #[arg(long)]
     pub quiet: bool,
+    /// Also write `SEED.html` for every seed: a self-contained visualizer page of its output
+    /// (see `tester vis`).
+    #[arg(long)]
+    pub vis: bool,
     /// Parameter overrides (`--n`, `--c`, `--p`).
     #[command(flatten)]
     pub ranges: RangeArgs,
@@ -144,6 +151,18 @@ fn run_seed(
         ),
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
+    if args.vis {
+        // Whatever the solver printed, even after a timeout or crash, is worth a look.
+        let output = fs::read(&out).ok();
+        let data = PageData {
+            input: case.input.to_string(),
+            output: output.map(|b| String::from_utf8_lossy(&b).into_owned()),
+            seed: Some(seed),
+            p,
+            title: format!("seed {seed}: {} {}", result.status.as_str(), result.score),
+        };
+        write_page(&dir.join(format!("{seed}.html")), &data)?;
+    }
     Ok(result)
 }
 

@@ -1,0 +1,78 @@
+//! `tester vis`: one self-contained visualizer page (page and data in one HTML file).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use clap::{ArgGroup, Args as ClapArgs};
+
+use super::args::RangeArgs;
+use super::score::read_text;
+use crate::gen::generate;
+use crate::input::Input;
+use crate::judge::judge;
+use crate::vis::{render_page, PageData};
+
+/// Options of `tester vis`.
+#[derive(ClapArgs, Debug)]
+#[command(group(ArgGroup::new("case").required(true).args(["seed", "input"])))]
+pub struct Args {
+    /// Show the case of this seed (generated like the official tester; the page also shows P).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Show the case in this file (the official input text).
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// The solution's output to replay; `-` reads standard input. An invalid output plays up to
+    /// the failing move, which the page shows with the judge's message.
+    #[arg(value_name = "OUTPUT")]
+    pub output: PathBuf,
+    /// The HTML file to write. It needs nothing else: open it in any browser, offline, or share
+    /// it; append `#move=123` or `#move=end` to the address to open that move.
+    #[arg(short = 'o', long = "out", value_name = "PAGE")]
+    pub page: PathBuf,
+    /// Parameter overrides (`--n`, `--c`, `--p`) for the case of --seed.
+    #[command(flatten)]
+    pub ranges: RangeArgs,
+}
+
+/// Runs `tester vis`.
+pub fn run(args: &Args) -> Result<(), String> {
+    let output = read_text(&args.output)?;
+    let (input, input_text, seed, p, title) = match (&args.input, args.seed) {
+        (Some(path), _) => {
+            let text = read_text(path)?;
+            let input = Input::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let title = format!("{} + {}", path.display(), args.output.display());
+            (input, text, None, None, title)
+        }
+        (None, Some(seed)) => {
+            let case = generate(seed, &args.ranges.ranges());
+            let title = format!("seed {seed} + {}", args.output.display());
+            let text = case.input.to_string();
+            (case.input, text, Some(seed), Some(case.p), title)
+        }
+        (None, None) => return Err("give --seed or --input".into()),
+    };
+    let verdict = judge(&input, &output);
+    write_page(
+        &args.page,
+        &PageData {
+            input: input_text,
+            output: Some(output),
+            seed,
+            p,
+            title,
+        },
+    )?;
+    let result = match verdict.error() {
+        Some(message) => format!("invalid output: {message}"),
+        None => format!("{} moves, score {}", verdict.moves, verdict.score),
+    };
+    eprintln!("tester vis: wrote {} ({result})", args.page.display());
+    Ok(())
+}
+
+/// Writes the page for `data` to `path`.
+pub fn write_page(path: &Path, data: &PageData) -> Result<(), String> {
+    fs::write(path, render_page(data)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

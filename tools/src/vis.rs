@@ -1,0 +1,259 @@
+//! Self-contained visualizer pages.
+//!
+//! The web visualizer lives in `visualizer/` (HTML, CSS and JavaScript, no build step). This
+//! module builds **one** HTML file from it with the style sheet, the scripts and the data (an
+//! input, an output and what is known about the test case) inlined, so the page can be shared
+//! and opened offline. The page replays the moves itself with the same rules as the judge; the
+//! judge's verdict travels with the data, and the page says so if its own replay disagrees.
+//!
+//! # Example
+//!
+//! ```
+//! use tools::vis::{render_page, PageData};
+//!
+//! let input = "8\n1\n".to_string() + &"0\n".repeat(64);
+//! let page = render_page(&PageData {
+//!     input,
+//!     output: Some("0\n".into()),
+//!     seed: Some(7),
+//!     p: None,
+//!     title: "seed 7".into(),
+//! });
+//! assert!(page.starts_with("<!DOCTYPE html>"));
+//! assert!(page.contains(r#"id="qa-data""#));
+//! ```
+
+use crate::input::Input;
+use crate::judge::judge;
+
+const INDEX_HTML: &str = include_str!("../../visualizer/index.html");
+const STYLE_CSS: &str = include_str!("../../visualizer/style.css");
+const JUDGE_JS: &str = include_str!("../../visualizer/judge.js");
+const APP_JS: &str = include_str!("../../visualizer/app.js");
+
+/// The tags of `visualizer/index.html` that [`render_page`] replaces by inlined content.
+const STYLE_TAG: &str = r#"<link rel="stylesheet" href="style.css">"#;
+const JUDGE_TAG: &str = r#"<script src="judge.js"></script>"#;
+const APP_TAG: &str = r#"<script src="app.js"></script>"#;
+const DATA_MARKER: &str = "<!-- qa-data: tester vis embeds the input and output here -->";
+
+/// What one page shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PageData {
+    /// The input text (N, C, then N*N cells), as the solver read it.
+    pub input: String,
+    /// The output text of the solver, or `None` to show only the starting board.
+    pub output: Option<String>,
+    /// The seed of the test case, if known (shown in the panel and in export names).
+    pub seed: Option<u64>,
+    /// The wall probability P the generator drew, if known.
+    pub p: Option<f64>,
+    /// A title for the page header and the browser tab (plain text; it is escaped).
+    pub title: String,
+}
+
+/// Builds the self-contained HTML page for `data`.
+///
+/// The data travels as a JSON object in a `<script type="application/json">` element; every
+/// `<`, `>` and `&` in it is written as a `\u` escape, so no text of an input or output (say
+/// `</script>`) can end the element early or inject markup.
+///
+/// # Complexity
+///
+/// Linear in the size of the input, the output and the page assets (about 60 KB).
+pub fn render_page(data: &PageData) -> String {
+    let mut json = serde_json::Map::new();
+    json.insert("input".into(), data.input.clone().into());
+    if let Some(out) = &data.output {
+        json.insert("output".into(), out.clone().into());
+    }
+    if let Some(seed) = data.seed {
+        json.insert("seed".into(), seed.into());
+    }
+    if let Some(p) = data.p.and_then(serde_json::Number::from_f64) {
+        json.insert("p".into(), serde_json::Value::Number(p));
+    }
+    json.insert("title".into(), data.title.clone().into());
+    if let Some(verdict) = verdict(data) {
+        json.insert("verdict".into(), verdict);
+    }
+    let json = script_safe_json(&serde_json::Value::Object(json).to_string());
+
+    let title = if data.title.is_empty() {
+        "QueenAttack visualizer".to_string()
+    } else {
+        format!("{} · QueenAttack visualizer", escape_html(&data.title))
+    };
+    INDEX_HTML
+        .replacen(
+            "<title>QueenAttack visualizer</title>",
+            &format!("<title>{title}</title>"),
+            1,
+        )
+        .replacen(STYLE_TAG, &format!("<style>\n{STYLE_CSS}</style>"), 1)
+        .replacen(
+            DATA_MARKER,
+            &format!(r#"<script type="application/json" id="qa-data">{json}</script>"#),
+            1,
+        )
+        .replacen(JUDGE_TAG, &format!("<script>\n{JUDGE_JS}</script>"), 1)
+        .replacen(APP_TAG, &format!("<script>\n{APP_JS}</script>"), 1)
+}
+
+/// The judge's verdict on the page's output, for the page to show and to check its own replay
+/// against: `score`, `error` (null or the message), `moves` and `report` (what `tester score`
+/// prints). `None` without an output or when the input does not parse.
+fn verdict(data: &PageData) -> Option<serde_json::Value> {
+    let input = Input::parse(&data.input).ok()?;
+    let judgement = judge(&input, data.output.as_deref()?);
+    Some(serde_json::json!({
+        "score": judgement.score,
+        "error": judgement.error(),
+        "moves": judgement.moves,
+        "report": judgement.report().trim_end(),
+    }))
+}
+
+/// Rewrites `<`, `>`, `&` and the JavaScript line separators of a JSON text as `\u` escapes.
+///
+/// In a JSON text these characters can only occur inside strings, where the escapes mean the
+/// same characters, so the value is unchanged but the text can sit in a `<script>` element.
+fn script_safe_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 16);
+    for ch in json.chars() {
+        match ch {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// Escapes text for an HTML text node.
+fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> PageData {
+        PageData {
+            input: format!("8\n2\n1\n{}", "0\n".repeat(63)),
+            output: Some("1\n0 0 1 1\n".into()),
+            seed: Some(2),
+            p: Some(0.25),
+            title: "seed 2".into(),
+        }
+    }
+
+    /// The JSON text inside the data element of a page.
+    fn embedded_json(page: &str) -> serde_json::Value {
+        let open = r#"<script type="application/json" id="qa-data">"#;
+        let start = page.find(open).expect("data element") + open.len();
+        let end = start + page[start..].find("</script>").expect("end of data");
+        serde_json::from_str(&page[start..end]).expect("valid JSON")
+    }
+
+    #[test]
+    fn every_template_tag_is_present_once() {
+        for tag in [STYLE_TAG, JUDGE_TAG, APP_TAG, DATA_MARKER] {
+            assert_eq!(INDEX_HTML.matches(tag).count(), 1, "{tag}");
+        }
+    }
+
+    #[test]
+    fn assets_cannot_close_their_elements() {
+        for (name, text) in [
+            ("style.css", STYLE_CSS),
+            ("judge.js", JUDGE_JS),
+            ("app.js", APP_JS),
+        ] {
+            let lower = text.to_ascii_lowercase();
+            assert!(!lower.contains("</script"), "{name}");
+            assert!(!lower.contains("</style"), "{name}");
+            assert!(!lower.contains("<!--"), "{name}");
+        }
+    }
+
+    #[test]
+    fn page_is_self_contained() {
+        let page = render_page(&sample());
+        assert!(!page.contains(STYLE_TAG));
+        assert!(!page.contains(JUDGE_TAG));
+        assert!(!page.contains(APP_TAG));
+        assert!(!page.contains("src=\""), "no external script");
+        assert!(!page.contains("href=\""), "no external style sheet");
+        assert!(page.contains(JUDGE_JS) && page.contains(APP_JS) && page.contains(STYLE_CSS));
+        // The data comes before the scripts that read it.
+        let data = page.find("id=\"qa-data\"").unwrap();
+        assert!(data < page.find("QAJudge").unwrap());
+    }
+
+    #[test]
+    fn data_round_trips() {
+        let d = sample();
+        let v = embedded_json(&render_page(&d));
+        assert_eq!(v["input"], d.input.as_str());
+        assert_eq!(v["output"], "1\n0 0 1 1\n");
+        assert_eq!(v["seed"], 2);
+        assert_eq!(v["p"], 0.25);
+        assert_eq!(v["title"], "seed 2");
+        // (0,0) -> (1,1) on an empty board: no pairs, penalty sqrt(1).
+        assert_eq!(v["verdict"]["score"], 1.0);
+        assert_eq!(v["verdict"]["error"], serde_json::Value::Null);
+        assert_eq!(v["verdict"]["report"], "Score = 1.0");
+    }
+
+    #[test]
+    fn verdict_of_an_invalid_output() {
+        let mut d = sample();
+        d.output = Some("1\n0 0 0 0\n".into());
+        let v = embedded_json(&render_page(&d));
+        assert_eq!(v["verdict"]["score"], -1.0);
+        assert_eq!(
+            v["verdict"]["error"],
+            "Start and end locations cannot be the same: 0 0 0 0"
+        );
+    }
+
+    #[test]
+    fn hostile_output_stays_data() {
+        let mut d = sample();
+        let evil = "1\n</script><script>alert(1)</script> <!-- & \u{2028}\r\n";
+        d.output = Some(evil.into());
+        d.title = "<b>x</b> & y".into();
+        let page = render_page(&d);
+        // Exactly the template's scripts: the output opened none.
+        assert_eq!(page.matches("<script").count(), 3);
+        assert_eq!(page.matches("</script>").count(), 3);
+        assert!(!page.contains("<b>x</b>"));
+        assert!(
+            page.contains("<title>&lt;b&gt;x&lt;/b&gt; &amp; y · QueenAttack visualizer</title>")
+        );
+        let v = embedded_json(&page);
+        assert_eq!(v["output"], evil);
+        assert_eq!(v["title"], "<b>x</b> & y");
+    }
+
+    #[test]
+    fn missing_fields_are_left_out() {
+        let d = PageData {
+            input: "8\n1\n".into(),
+            ..PageData::default()
+        };
+        let v = embedded_json(&render_page(&d));
+        assert!(v.get("output").is_none());
+        assert!(v.get("seed").is_none());
+        assert!(v.get("p").is_none());
+        assert!(v.get("verdict").is_none());
+        assert_eq!(v["input"], "8\n1\n");
+    }
+}
