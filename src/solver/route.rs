@@ -347,7 +347,7 @@ impl<'a> Router<'a> {
                         _ => 1.5,
                     };
                     let excess = self.sqrt[len] + home[v] - home[from] + parked;
-                    if best.map_or(true, |(_, e)| excess < e) {
+                    if best.is_none_or(|(_, e)| excess < e) {
                         best = Some((v, excess));
                     }
                 }
@@ -390,7 +390,7 @@ impl<'a> Router<'a> {
             let lower = self.plan.home[q][self.pos[q]];
             if let Some(route) = self.clear_route(q) {
                 if let Some(excess) = self.clear_excess(&route) {
-                    if best.as_ref().map_or(true, |(e, _)| excess < *e - EPS) {
+                    if best.as_ref().is_none_or(|(e, _)| excess < *e - EPS) {
                         best = Some((excess, Action::Clear(route)));
                     }
                 }
@@ -400,7 +400,7 @@ impl<'a> Router<'a> {
                 self.search.run(self.pos[q], |c| board[c] != EMPTY, Some(t));
                 if self.search.settled(t) {
                     let excess = self.search.dist(t) - lower;
-                    if best.as_ref().map_or(true, |(e, _)| excess < *e - EPS) {
+                    if best.as_ref().is_none_or(|(e, _)| excess < *e - EPS) {
                         best = Some((excess, Action::Detour(self.search.route(t))));
                     }
                 }
