@@ -1,1 +1,348 @@
-//! The QueenAttack solver pipeline.
+//! The QueenAttack solver pipeline, one module per stage:
+//!
+//! 1. [`paths`]: walls-only cheapest routes (`√L` per straight move of length `L`);
+//! 2. [`targets`]: annealed target boards (errors × N + path cost);
+//! 3. [`assign`]: per-colour Hungarian matching of queens to target cells;
+//! 4. [`route`]: playing the moves on the real board (free moves, detours, clearing the way);
+//! 5. [`reorder`]: local search over the routing order and the assignment.
+//!
+//! [`board`] reads the input and [`score`] is the solver's own referee: the answer is replayed
+//! before it is printed, and the empty answer (always legal) replaces anything wrong.
+
+pub mod assign;
+pub mod board;
+pub mod paths;
+pub mod reorder;
+pub mod route;
+pub mod score;
+pub mod targets;
+
+use ahash::AHashSet;
+use board::{Board, Move};
+use paths::Paths;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use reorder::{Context, Routed};
+use score::{replay, Outcome};
+use std::time::{Duration, Instant};
+use targets::{anneal, Problem, Schedule, Zobrist};
+
+/// Solver settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Wall-clock budget in seconds for the whole run, output included.
+    pub time_limit: f64,
+    /// Seed of the random generator (same seed, same machine speed → same answer).
+    pub seed: u64,
+    /// Progress on stderr.
+    pub verbose: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            time_limit: 10.0,
+            seed: 1,
+            verbose: false,
+        }
+    }
+}
+
+/// The answer: legal moves and their score.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The moves to print.
+    pub moves: Vec<Move>,
+    /// Their score under the contest rules.
+    pub outcome: Outcome,
+}
+
+/// Share of the time limit spent computing; the rest covers output, process start/exit and
+/// the stalls of a loaded machine (the target is 95 % of the limit). Measured on a machine
+/// with load average ~6 on 2 cores: with 0.8 at a 1 s limit, 13 of 1000 runs were stalled
+/// past 1 s, so short limits keep a wider margin.
+const COMPUTE_SHARE: f64 = 0.80;
+/// The same for limits of 2 s and less.
+const COMPUTE_SHARE_SHORT: f64 = 0.70;
+/// Extra share of the compute budget the final polish may use.
+const POLISH_SHARE: f64 = 0.02;
+/// The same for limits of 5 s and more.
+const COMPUTE_SHARE_LONG: f64 = 0.88;
+/// Share of the compute time spent making candidate target boards (the rest: reordering).
+const BOARD_SHARE: f64 = 0.5;
+/// The board phase's share when a routing simulation is slow: slower than the rest of the
+/// time divided by `SLOW_SIMULATIONS`.
+const BOARD_SHARE_SLOW: f64 = 0.8;
+const SLOW_SIMULATIONS: f64 = 1000.0;
+/// The board phase is cut into this many annealing runs (each also routed).
+const RUNS_PER_PHASE: f64 = 6.0;
+/// Iterations of one annealing run per queen: the shortest and the longest runs.
+const ITERATIONS_PER_QUEEN_MIN: f64 = 1_500.0;
+const ITERATIONS_PER_QUEEN_MAX: f64 = 60_000.0;
+/// Annealing temperatures (in units of path cost; an error costs `N`): each run starts at a
+/// random temperature between these two (log-uniform) and cools to `T1`.
+const T0_MIN: f64 = 1.0;
+const T0_MAX: f64 = 10.0;
+const T1: f64 = 0.05;
+/// Start temperature (± 50 %) of a run that refines the best board so far.
+const WARM_T0: f64 = 0.7;
+/// How many of the best routed boards get a first round of reordering (more when the
+/// simulations are cheap).
+const TOP_BOARDS_MIN: usize = 3;
+const TOP_BOARDS_MAX: usize = 40;
+/// Weight of the initial-board distances in the second distance table.
+const PIECES_SHARE: f32 = 0.5;
+
+/// The polish runs after the search, inside the margin between the compute share and 95 %.
+fn polish_budget(budget: Duration) -> Duration {
+    budget.mul_f64(1.0 + POLISH_SHARE)
+}
+
+/// `share` × (distance on the initial board, all other pieces in the way) + the rest ×
+/// walls-only distance, per queen; cells the pieces cut off count 1.5 × walls-only.
+fn blend_with_pieces(board: &Board, starts: &[usize], walls_only: &[f32], share: f32) -> Vec<f32> {
+    let n = board.n;
+    let nn = n * n;
+    let occupied: Vec<bool> = board.cells.iter().map(|&v| v != 0).collect();
+    let mut search = paths::Search::new(n);
+    let mut row = vec![0f32; nn];
+    let mut out = walls_only.to_vec();
+    for (q, &s) in starts.iter().enumerate() {
+        search.run(s, |c| occupied[c] && c != s, None);
+        search.copy_dist(&mut row);
+        for (cell, &b) in row.iter().enumerate() {
+            let w = walls_only[q * nn + cell];
+            let b = if b.is_finite() { b } else { w * 1.5 };
+            out[q * nn + cell] = (1.0 - share) * w + share * b;
+        }
+    }
+    out
+}
+
+/// Solves `board` within `options.time_limit` seconds counted from `started`.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::{board::Board, solve, Options};
+/// let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
+/// let options = Options { time_limit: 0.5, ..Options::default() };
+/// let solution = solve(&board, options, std::time::Instant::now());
+/// assert_eq!(solution.outcome.errors, 0);
+/// ```
+pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
+    let log = |msg: String| {
+        if options.verbose {
+            eprintln!("[{:6.3}s] {msg}", started.elapsed().as_secs_f64());
+        }
+    };
+    let share = if options.time_limit >= 5.0 {
+        COMPUTE_SHARE_LONG
+    } else if options.time_limit > 2.0 {
+        COMPUTE_SHARE
+    } else {
+        COMPUTE_SHARE_SHORT
+    };
+    let budget = Duration::from_secs_f64((options.time_limit * share).max(0.0));
+    let end = started + budget;
+    let n = board.n;
+    let nn = n * n;
+    let queens = board.queens();
+    let nq = queens.len();
+    let walls = board.walls();
+    let starts: Vec<usize> = queens.iter().map(|q| q.start).collect();
+    let colour: Vec<usize> = queens.iter().map(|q| q.colour).collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(options.seed);
+    let empty = Solution {
+        moves: Vec::new(),
+        outcome: replay(board, &[]).expect("no moves are legal"),
+    };
+    log(format!(
+        "N={n} C={} queens={nq}, start score {:.3}",
+        board.colours, empty.outcome.score
+    ));
+
+    // Stage 1: walls-only distances from every queen's start, and a second table that also
+    // knows the pieces of the initial board (half of each), since many of them never move.
+    let mut paths = Paths::new(n, walls.clone());
+    let mut walls_only = vec![0f32; nq * nn];
+    for (q, &s) in starts.iter().enumerate() {
+        if Instant::now() >= end {
+            log("out of time in paths".into());
+            return empty;
+        }
+        walls_only[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
+    }
+    let with_pieces = blend_with_pieces(board, &starts, &walls_only, PIECES_SHARE);
+    let tables = [walls_only, with_pieces];
+    log("paths done".into());
+
+    // Stages 2-4: candidate target boards, matched and routed; keep the best.
+    let zobrist = Zobrist::new(nn, board.colours, &mut rng);
+    let mut seen = AHashSet::new();
+    let mut boards_end = started + budget.mul_f64(BOARD_SHARE);
+    let mut extended = false;
+    let slice = boards_end
+        .saturating_duration_since(Instant::now())
+        .div_f64(RUNS_PER_PHASE);
+    let mut ctx = Context {
+        board,
+        walls: &walls,
+        starts: &starts,
+        colour: &colour,
+        paths: &mut paths,
+    };
+    // The best few distinct routed boards, best first.
+    let mut top: Vec<Routed> = Vec::new();
+    let (mut sim_time, mut sim_count) = (Duration::ZERO, 0u32);
+    let mut runs = 0;
+    // Run length adapts: short runs give more diverse boards (best for easy cases), but a run
+    // that ends with errors asks for longer ones (crowded boards).
+    let min_per_queen = ITERATIONS_PER_QUEEN_MIN;
+    let mut per_queen = min_per_queen;
+    let mut second_round = false;
+    let mut sims = 0;
+    let winner = loop {
+        loop {
+            let now = Instant::now();
+            if now >= boards_end && !extended && sim_count > 0 {
+                // When a simulation is so slow that reordering gets only a few hundred of them,
+                // new boards are worth more: lengthen the board phase once.
+                extended = true;
+                let per_sim = sim_time / sim_count;
+                if per_sim.as_secs_f64() * SLOW_SIMULATIONS
+                    > end.saturating_duration_since(now).as_secs_f64()
+                {
+                    boards_end = started + budget.mul_f64(BOARD_SHARE_SLOW);
+                }
+            }
+            if !(now < boards_end || (top.is_empty() && now < end)) {
+                break;
+            }
+            let table = rng.random_range(0..tables.len());
+            let dist = &tables[table];
+            runs += 1;
+            let problem = Problem {
+                n,
+                colours: board.colours,
+                queens: &queens,
+                walls: &walls,
+                dist,
+            };
+            let schedule = Schedule {
+                error_weight: n as f64,
+                error_weight_start: n as f64,
+                iterations: (per_queen as u64 * nq as u64).max(20_000),
+                t0: T0_MIN * (T0_MAX / T0_MIN).powf(rng.random::<f64>()),
+                t1: T1,
+                duration: Some({
+                    let left = end.saturating_duration_since(Instant::now());
+                    // the first board must come even when the paths took the board phase's time
+                    let slice = if top.is_empty() {
+                        slice.max(left / 4)
+                    } else {
+                        slice
+                    };
+                    slice.min(left / 2)
+                }),
+            };
+            // Every other run refines the best board so far (cooler, shorter) instead of
+            // starting again from the initial board.
+            let warm = runs % 2 == 0 && !top.is_empty();
+            let mut found = if warm {
+                let schedule = Schedule {
+                    t0: WARM_T0 * (0.5 + rng.random::<f64>()),
+                    iterations: schedule.iterations / 2,
+                    ..schedule
+                };
+                anneal(problem, &top[0].targets, schedule, &mut rng)
+            } else {
+                anneal(problem, &starts, schedule, &mut rng)
+            };
+            per_queen = if warm {
+                per_queen
+            } else if found.errors > 0 {
+                (per_queen * 2.0).min(ITERATIONS_PER_QUEEN_MAX)
+            } else {
+                (per_queen * 0.8).max(min_per_queen)
+            };
+            assign::assign(&queens, &mut found.cells, |q, cell| dist[q * nn + cell]);
+            if !seen.insert(zobrist.hash(&queens, &found.cells)) {
+                continue;
+            }
+            let mut order: Vec<usize> = (0..nq).collect();
+            order.sort_by(|&a, &b| {
+                dist[a * nn + found.cells[a]].total_cmp(&dist[b * nn + found.cells[b]])
+            });
+            let sim_started = Instant::now();
+            let routed = ctx.evaluate(found.cells.clone(), order, Some(end));
+            sim_time += sim_started.elapsed();
+            sim_count += 1;
+            log(format!(
+                "board {runs} (table {}): errors {} estimate {:.3} → routed score {:.3}",
+                table, found.errors, found.move_cost, routed.score
+            ));
+            top.push(routed);
+            top.sort_by(|a, b| a.score.total_cmp(&b.score));
+            top.truncate(TOP_BOARDS_MAX);
+        }
+        if top.is_empty() {
+            return empty;
+        }
+        log(format!(
+            "{runs} boards ({} distinct), best routed score {:.3}",
+            seen.len(),
+            top[0].score
+        ));
+
+        // Stage 5: a short local search on each of the best boards, then the rest of the time on
+        // the one that came out best.
+        // As many boards as get a few hundred simulations each in a third of the time left.
+        let left = end.saturating_duration_since(Instant::now());
+        let per_sim = sim_time / sim_count.max(1);
+        let affordable = left.as_secs_f64() / 3.0 / (per_sim.as_secs_f64() * 300.0).max(1e-9);
+        top.truncate((affordable as usize).clamp(TOP_BOARDS_MIN, TOP_BOARDS_MAX));
+        let share = left.div_f64(3.0 * top.len() as f64);
+        let best_routed = top[0].score;
+        let mut improved: Vec<Routed> = Vec::new();
+        for candidate in top {
+            let (better, s) = ctx.improve(candidate, &mut rng, Instant::now() + share);
+            sims += s;
+            log(format!("reordering a top board: score {:.3}", better.score));
+            improved.push(better);
+        }
+        improved.sort_by(|a, b| a.score.total_cmp(&b.score));
+        let now = Instant::now();
+        if !second_round && improved[0].score >= best_routed - 1e-9 && now < end {
+            // Reordering found nothing (routing already meets the estimate, as with one
+            // colour): new boards are worth more, so most of the time left goes to them.
+            second_round = true;
+            boards_end = now + end.saturating_duration_since(now).mul_f64(0.8);
+            log("reordering gains nothing: back to making boards".into());
+            top = improved;
+            continue;
+        }
+        break improved.swap_remove(0);
+    };
+    let (best, s) = ctx.improve(winner, &mut rng, end);
+    log(format!(
+        "reordering: {} simulations, score {:.3}",
+        sims + s,
+        best.score
+    ));
+
+    let before = best.score;
+    let moves = reorder::polish(board, best.moves, Some(started + polish_budget(budget)));
+    log(format!(
+        "polish: {before:.3} → {:.3}",
+        replay(board, &moves).map_or(f64::NAN, |o| o.score)
+    ));
+
+    match replay(board, &moves) {
+        Ok(outcome) if outcome.score <= empty.outcome.score => Solution { moves, outcome },
+        Ok(_) => empty,
+        Err(e) => {
+            eprintln!("queenattack: internal error, falling back to no moves: {e}");
+            empty
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! The board of the official input: size, colours, walls and queens, and the queen move.
+//!
+//! Cells are numbered row-major (`cell = row * n + col`), so every per-cell table in the
+//! pipeline is a plain `Vec` indexed by cell.
+
+use std::fmt;
+
+/// Value of a wall cell in the official input.
+pub const WALL: i8 = -1;
+/// Value of an empty cell in the official input.
+pub const EMPTY: i8 = 0;
+
+/// Largest board side the solver accepts (memory of the per-cell tables grows as `n⁴`).
+pub const MAX_N: usize = 128;
+/// Largest number of colours the solver accepts.
+pub const MAX_COLOURS: usize = 100;
+
+/// The eight queen directions as `(dr, dc)`.
+pub const DIRS: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+/// One queen move from cell `from` to cell `to` (row-major cell numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Start cell.
+    pub from: usize,
+    /// End cell.
+    pub to: usize,
+}
+
+/// A queen of the initial board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Queen {
+    /// Cell where the queen starts.
+    pub start: usize,
+    /// Colour, `0..colours` (the input's colour minus one).
+    pub colour: usize,
+}
+
+/// Why an input could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError(pub String);
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// The initial board: side `n`, `colours` colours, and the input value of every cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Side of the board.
+    pub n: usize,
+    /// Number of colours.
+    pub colours: usize,
+    /// Input value of each cell: [`WALL`], [`EMPTY`] or a colour `1..=colours`.
+    pub cells: Vec<i8>,
+}
+
+impl Board {
+    /// Reads the official input: `N`, `C`, then `N*N` cell values, separated by white space.
+    ///
+    /// # Errors
+    /// A message naming the first problem: a missing or non-integer token, a size out of range,
+    /// a cell value outside `-1..=C`, or trailing tokens.
+    ///
+    /// # Examples
+    /// ```
+    /// use queenattack::solver::board::Board;
+    /// let board = Board::parse("2 1\n1\n0\n-1\n1\n").unwrap();
+    /// assert_eq!((board.n, board.colours), (2, 1));
+    /// assert_eq!(board.queens().len(), 2);
+    /// assert!(Board::parse("2 1 1 0").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Board, InputError> {
+        let mut tokens = text.split_ascii_whitespace();
+        let mut next = |what: &str| -> Result<i64, InputError> {
+            let token = tokens
+                .next()
+                .ok_or_else(|| InputError(format!("input ends before {what}")))?;
+            token
+                .parse::<i64>()
+                .map_err(|_| InputError(format!("{what}: `{token}` is not an integer")))
+        };
+        let n = next("N")?;
+        if !(1..=MAX_N as i64).contains(&n) {
+            return Err(InputError(format!("N = {n} is outside 1..={MAX_N}")));
+        }
+        let colours = next("C")?;
+        if !(1..=MAX_COLOURS as i64).contains(&colours) {
+            return Err(InputError(format!(
+                "C = {colours} is outside 1..={MAX_COLOURS}"
+            )));
+        }
+        let n = n as usize;
+        let mut cells = Vec::with_capacity(n * n);
+        for cell in 0..n * n {
+            let value = next(&format!(
+                "cell {cell} (row {}, column {})",
+                cell / n,
+                cell % n
+            ))?;
+            if !(-1..=colours).contains(&value) {
+                return Err(InputError(format!(
+                    "cell {cell} has value {value}, expected -1..={colours}"
+                )));
+            }
+            cells.push(value as i8);
+        }
+        if let Some(extra) = tokens.next() {
+            return Err(InputError(format!(
+                "unexpected token `{extra}` after the {} cells",
+                n * n
+            )));
+        }
+        Ok(Board {
+            n,
+            colours: colours as usize,
+            cells,
+        })
+    }
+
+    /// The queens in row-major order of their start cells.
+    pub fn queens(&self) -> Vec<Queen> {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| v > 0)
+            .map(|(start, &v)| Queen {
+                start,
+                colour: v as usize - 1,
+            })
+            .collect()
+    }
+
+    /// `true` for every wall cell.
+    pub fn walls(&self) -> Vec<bool> {
+        self.cells.iter().map(|&v| v == WALL).collect()
+    }
+
+    /// Row and column of a cell.
+    #[inline]
+    pub fn rc(&self, cell: usize) -> (usize, usize) {
+        (cell / self.n, cell % self.n)
+    }
+}
+
+/// Length of a queen move between two cells on a line (`max(|dr|, |dc|)`), or `None` when
+/// the cells do not share a row, column or diagonal.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::board::line_length;
+/// assert_eq!(line_length(8, 0, 63), Some(7));
+/// assert_eq!(line_length(8, 0, 10), None);
+/// ```
+pub fn line_length(n: usize, a: usize, b: usize) -> Option<usize> {
+    let (ra, ca) = ((a / n) as i64, (a % n) as i64);
+    let (rb, cb) = ((b / n) as i64, (b % n) as i64);
+    let (dr, dc) = (rb - ra, cb - ca);
+    if dr == 0 || dc == 0 || dr.abs() == dc.abs() {
+        Some(dr.abs().max(dc.abs()) as usize)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,456 @@
+//! Stage 2, target boards: where every queen should end.
+//!
+//! The state is the target cell of every queen. Hard rules are kept by construction: no two
+//! targets share a cell and no target is a wall or unreachable. The annealed cost is an
+//! estimate of the real score:
+//!
+//! `error_weight × (same-colour attacking pairs among the targets) + Σ dist(start, target)`
+//!
+//! with walls-only path costs, so a queen that stays where it stands costs nothing and errors
+//! cost `N` each, as in the contest: an error is left where every fix costs more than `N`.
+//!
+//! Moves, all O(1) to evaluate:
+//! * **column swap** of two same-colour targets `(r1,c1),(r2,c2) → (r1,c2),(r2,c1)`: the
+//!   N-Queens permutation swap, keeping rows and columns intact; the cheaper of the two
+//!   assignments of the new cells to the two queens is taken;
+//! * **relocation** of one target along its row or column, or back to the queen's start;
+//! * **three-cycle** of the columns of three same-colour targets (valid boards are often
+//!   connected only through it);
+//! * **assignment swap**: two same-colour queens exchange targets.
+
+use super::board::Queen;
+use super::score::LineCounts;
+use rand::Rng;
+use std::time::{Duration, Instant};
+
+/// A target board: the target cell of every queen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TargetBoard {
+    /// Target cell of every queen (indexed like the queen list).
+    pub cells: Vec<usize>,
+    /// Same-colour attacking pairs among the targets.
+    pub errors: usize,
+    /// Σ walls-only path cost from each queen's start to its target.
+    pub move_cost: f64,
+}
+
+/// What the annealer needs to know about the problem.
+#[derive(Clone, Copy, Debug)]
+pub struct Problem<'a> {
+    /// Side of the board.
+    pub n: usize,
+    /// Number of colours.
+    pub colours: usize,
+    /// The queens.
+    pub queens: &'a [Queen],
+    /// Wall flags per cell.
+    pub walls: &'a [bool],
+    /// `dist[q * n² + cell]`: walls-only path cost from queen `q`'s start to `cell`.
+    pub dist: &'a [f32],
+}
+
+/// Annealing schedule.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    /// Cost of one attacking pair at the end (the contest charges `N`); the best board met is
+    /// judged with it.
+    pub error_weight: f64,
+    /// Cost of one attacking pair at the start; it grows linearly to `error_weight`, so early
+    /// on the search may cross boards with errors to reach cheaper ones.
+    pub error_weight_start: f64,
+    /// Number of proposed moves.
+    pub iterations: u64,
+    /// Start temperature.
+    pub t0: f64,
+    /// End temperature.
+    pub t1: f64,
+    /// Wall-clock length of the run: the schedule follows whichever of iterations and time
+    /// runs out first.
+    pub duration: Option<Duration>,
+}
+
+/// Zobrist keys: one random 64-bit word per (colour, cell), for deduplicating target boards.
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    nn: usize,
+    keys: Vec<u64>,
+}
+
+impl Zobrist {
+    /// Keys for `colours` colours on `nn` cells.
+    pub fn new(nn: usize, colours: usize, rng: &mut impl Rng) -> Zobrist {
+        Zobrist {
+            nn,
+            keys: (0..nn * colours).map(|_| rng.random()).collect(),
+        }
+    }
+
+    /// Hash of a set of coloured targets (independent of which queen goes where).
+    pub fn hash(&self, queens: &[Queen], cells: &[usize]) -> u64 {
+        queens
+            .iter()
+            .zip(cells)
+            .fold(0, |h, (q, &cell)| h ^ self.keys[q.colour * self.nn + cell])
+    }
+}
+
+/// Annealing state.
+struct State<'a> {
+    p: Problem<'a>,
+    nn: usize,
+    target: Vec<usize>,
+    /// `owner[cell]`: 1 + queen whose target it is, 0 if none.
+    owner: Vec<u32>,
+    lines: LineCounts,
+    move_cost: f64,
+}
+
+impl<'a> State<'a> {
+    fn new(p: Problem<'a>, target: &[usize]) -> State<'a> {
+        let nn = p.n * p.n;
+        let mut owner = vec![0; nn];
+        let mut lines = LineCounts::new(p.n, p.colours);
+        let mut move_cost = 0.0;
+        for (q, &cell) in target.iter().enumerate() {
+            owner[cell] = q as u32 + 1;
+            lines.add(cell, p.queens[q].colour);
+            move_cost += p.dist[q * nn + cell] as f64;
+        }
+        State {
+            p,
+            nn,
+            target: target.to_vec(),
+            owner,
+            lines,
+            move_cost,
+        }
+    }
+
+    #[inline]
+    fn d(&self, q: usize, cell: usize) -> f64 {
+        self.p.dist[q * self.nn + cell] as f64
+    }
+
+    /// Moves the target of `q` to `cell`; returns the change in errors.
+    #[inline]
+    fn set(&mut self, q: usize, cell: usize) -> i64 {
+        let k = self.p.queens[q].colour;
+        let old = self.target[q];
+        let lost = self.lines.remove(old, k) as i64;
+        self.owner[old] = 0;
+        let gained = self.lines.add(cell, k) as i64;
+        self.owner[cell] = q as u32 + 1;
+        self.move_cost += self.d(q, cell) - self.d(q, old);
+        self.target[q] = cell;
+        gained - lost
+    }
+
+    fn board(&self) -> TargetBoard {
+        TargetBoard {
+            cells: self.target.clone(),
+            errors: self.lines.errors,
+            move_cost: self.move_cost,
+        }
+    }
+}
+
+/// Anneals from `start` (a valid target assignment: distinct, non-wall, reachable cells) and
+/// returns the best target board met.
+///
+/// # Panics
+/// If `start` puts two targets on one cell.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::{board::Board, paths::Paths, targets::*};
+/// use rand::SeedableRng;
+/// // 4×4, one colour, all four queens on the first row: 6 row errors.
+/// let board = Board::parse("4 1 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0").unwrap();
+/// let queens = board.queens();
+/// let mut paths = Paths::new(4, board.walls());
+/// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
+/// let walls = board.walls();
+/// let problem = Problem { n: 4, colours: 1, queens: &queens, walls: &walls, dist: &dist };
+/// let schedule = Schedule { error_weight: 4.0, error_weight_start: 1.0, iterations: 200_000, t0: 2.0, t1: 0.05, duration: None };
+/// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+/// let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
+/// let best = anneal(problem, &start, schedule, &mut rng);
+/// assert_eq!(best.errors, 0); // a 4-queens solution
+/// ```
+pub fn anneal(
+    p: Problem<'_>,
+    start: &[usize],
+    schedule: Schedule,
+    rng: &mut impl Rng,
+) -> TargetBoard {
+    let began = Instant::now();
+    let nq = p.queens.len();
+    let n = p.n;
+    let mut s = State::new(p, start);
+    assert_eq!(
+        s.owner.iter().filter(|&&o| o != 0).count(),
+        nq,
+        "targets must be distinct"
+    );
+    if nq < 2 {
+        return s.board();
+    }
+    // Queens of each colour, to draw same-colour partners.
+    let mut by_colour: Vec<Vec<usize>> = vec![Vec::new(); p.colours];
+    for (q, queen) in p.queens.iter().enumerate() {
+        by_colour[queen.colour].push(q);
+    }
+    let w_end = schedule.error_weight;
+    let mut w = schedule.error_weight_start;
+    let mut best = s.board();
+    let mut best_cost = w_end * s.lines.errors as f64 + s.move_cost;
+    let mut temp = schedule.t0;
+    let ratio = schedule.t1 / schedule.t0;
+    let total = schedule.iterations.max(1);
+    for it in 0..total {
+        if it & 1023 == 0 {
+            let mut progress = it as f64 / total as f64;
+            if let Some(d) = schedule.duration {
+                progress = progress.max(began.elapsed().as_secs_f64() / d.as_secs_f64());
+            }
+            if progress >= 1.0 {
+                break;
+            }
+            temp = schedule.t0 * ratio.powf(progress);
+            w = schedule.error_weight_start + (w_end - schedule.error_weight_start) * progress;
+        }
+        let q = rng.random_range(0..nq);
+        let k = p.queens[q].colour;
+        let mates = &by_colour[k];
+        let kind = rng.random_range(0..100u32);
+        let threshold = -temp * rng.random::<f64>().max(1e-300).ln();
+        if (40..45).contains(&kind) {
+            // three-cycle of columns: valid boards often connect only through it
+            if mates.len() < 3 {
+                continue;
+            }
+            let q2 = mates[rng.random_range(0..mates.len())];
+            let q3 = mates[rng.random_range(0..mates.len())];
+            if q2 == q || q3 == q || q2 == q3 {
+                continue;
+            }
+            let (t1, t2, t3) = (s.target[q], s.target[q2], s.target[q3]);
+            let (r1, c1, r2, c2, r3, c3) = (t1 / n, t1 % n, t2 / n, t2 % n, t3 / n, t3 % n);
+            if r1 == r2 || r1 == r3 || r2 == r3 || c1 == c2 || c1 == c3 || c2 == c3 {
+                continue;
+            }
+            let (a, b, c) = (r1 * n + c2, r2 * n + c3, r3 * n + c1);
+            let blocked = |x: usize| p.walls[x] || s.owner[x] != 0;
+            if blocked(a) || blocked(b) || blocked(c) {
+                continue;
+            }
+            if !(s.d(q, a) + s.d(q2, b) + s.d(q3, c)).is_finite() {
+                continue;
+            }
+            let before = s.move_cost;
+            let de = s.set(q, a) + s.set(q2, b) + s.set(q3, c);
+            let delta = w * de as f64 + s.move_cost - before;
+            if delta > threshold {
+                s.set(q3, t3);
+                s.set(q2, t2);
+                s.set(q, t1);
+                s.move_cost = before;
+            }
+        } else if !(45..80).contains(&kind) {
+            if mates.len() < 2 {
+                continue;
+            }
+            let q2 = mates[rng.random_range(0..mates.len())];
+            if q2 == q {
+                continue;
+            }
+            let (t1, t2) = (s.target[q], s.target[q2]);
+            if kind >= 80 {
+                // assignment swap: only the path costs change
+                let delta = s.d(q, t2) + s.d(q2, t1) - s.d(q, t1) - s.d(q2, t2);
+                if delta <= threshold {
+                    s.target[q] = t2;
+                    s.target[q2] = t1;
+                    s.owner[t2] = q as u32 + 1;
+                    s.owner[t1] = q2 as u32 + 1;
+                    s.move_cost += delta;
+                }
+                continue;
+            }
+            // column swap
+            let (r1, c1, r2, c2) = (t1 / n, t1 % n, t2 / n, t2 % n);
+            if r1 == r2 || c1 == c2 {
+                continue;
+            }
+            let (a, b) = (r1 * n + c2, r2 * n + c1);
+            if p.walls[a] || p.walls[b] || s.owner[a] != 0 || s.owner[b] != 0 {
+                continue;
+            }
+            let (qa, qb) = if s.d(q, a) + s.d(q2, b) <= s.d(q, b) + s.d(q2, a) {
+                (q, q2)
+            } else {
+                (q2, q)
+            };
+            if !(s.d(qa, a) + s.d(qb, b)).is_finite() {
+                continue;
+            }
+            let before = s.move_cost;
+            let (old_a, old_b) = (s.target[qa], s.target[qb]);
+            let de = s.set(qa, a) + s.set(qb, b);
+            let delta = w * de as f64 + s.move_cost - before;
+            if delta <= threshold {
+            } else {
+                s.set(qb, old_b);
+                s.set(qa, old_a);
+                s.move_cost = before;
+            }
+        } else {
+            // relocation along the row or column of the target, or home; when the cell is
+            // another queen's target, the two queens exchange targets
+            let t = s.target[q];
+            let (r, c) = (t / n, t % n);
+            let cell = match kind % 3 {
+                0 => r * n + rng.random_range(0..n),
+                1 => rng.random_range(0..n) * n + c,
+                _ => p.queens[q].start,
+            };
+            if cell == t || p.walls[cell] || !s.d(q, cell).is_finite() {
+                continue;
+            }
+            let other = s.owner[cell];
+            if other == 0 {
+                let before = s.move_cost;
+                let de = s.set(q, cell);
+                let delta = w * de as f64 + s.move_cost - before;
+                if delta <= threshold {
+                } else {
+                    s.set(q, t);
+                    s.move_cost = before;
+                }
+            } else {
+                let q2 = other as usize - 1;
+                if !s.d(q2, t).is_finite() {
+                    continue;
+                }
+                let before = s.move_cost;
+                // q2 to a parking cell is avoided: exchange via the colour counters directly
+                let k2 = p.queens[q2].colour;
+                let de = s.lines.remove(t, k) as i64 + s.lines.remove(cell, k2) as i64;
+                let dg = s.lines.add(cell, k) as i64 + s.lines.add(t, k2) as i64;
+                let dcost = s.d(q, cell) + s.d(q2, t) - s.d(q, t) - s.d(q2, cell);
+                let delta = w * (dg - de) as f64 + dcost;
+                if delta <= threshold {
+                    s.target[q] = cell;
+                    s.target[q2] = t;
+                    s.owner[cell] = q as u32 + 1;
+                    s.owner[t] = q2 as u32 + 1;
+                    s.move_cost = before + dcost;
+                } else {
+                    s.lines.remove(cell, k);
+                    s.lines.remove(t, k2);
+                    s.lines.add(t, k);
+                    s.lines.add(cell, k2);
+                }
+            }
+        }
+        let cost = w_end * s.lines.errors as f64 + s.move_cost;
+        if cost < best_cost - 1e-9 {
+            best_cost = cost;
+            best.cells.copy_from_slice(&s.target);
+            best.errors = s.lines.errors;
+            best.move_cost = s.move_cost;
+        }
+    }
+    // Recompute the cost exactly (the running sum drifts by rounding).
+    best.move_cost = best
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(q, &cell)| p.dist[q * s.nn + cell] as f64)
+        .sum();
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{board::Board, paths::Paths, score::errors};
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// A board like the contest generator's: walls with probability `p`, `c × n` queens.
+    pub(crate) fn random_board(n: usize, c: usize, p: f64, rng: &mut impl Rng) -> Board {
+        let mut cells: Vec<i8> = (0..n * n)
+            .map(|_| if rng.random_bool(p) { -1 } else { 0 })
+            .collect();
+        let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == 0).collect();
+        for k in 1..=c {
+            for _ in 0..n {
+                let i = rng.random_range(0..free.len());
+                cells[free.swap_remove(i)] = k as i8;
+            }
+        }
+        Board {
+            n,
+            colours: c,
+            cells,
+        }
+    }
+
+    #[test]
+    fn annealed_boards_are_valid_and_consistent() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for n in [8, 11, 14, 17, 20, 23, 26, 30] {
+            for c in 1..=6 {
+                let board = random_board(n, c, 0.05, &mut rng);
+                let queens = board.queens();
+                let walls = board.walls();
+                let mut paths = Paths::new(n, walls.clone());
+                let dist: Vec<f32> = queens
+                    .iter()
+                    .flat_map(|q| paths.row(q.start).to_vec())
+                    .collect();
+                let problem = Problem {
+                    n,
+                    colours: c,
+                    queens: &queens,
+                    walls: &walls,
+                    dist: &dist,
+                };
+                // errors made expensive: this test is about finding valid boards
+                let w = 100.0 * n as f64;
+                let schedule = Schedule {
+                    error_weight: w,
+                    error_weight_start: w,
+                    iterations: 20_000 * (n * c) as u64,
+                    t0: 300.0,
+                    t1: 0.05,
+                    duration: None,
+                };
+                let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
+                let best = anneal(problem, &start, schedule, &mut rng);
+                // hard rules: distinct, no wall
+                let mut cells = vec![0i8; n * n];
+                for (q, &t) in best.cells.iter().enumerate() {
+                    assert!(!walls[t]);
+                    assert_eq!(cells[t], 0, "two targets on one cell");
+                    cells[t] = queens[q].colour as i8 + 1;
+                }
+                // the reported errors and cost are the real ones
+                assert_eq!(best.errors, errors(n, c, &cells));
+                let cost: f64 = (0..queens.len())
+                    .map(|q| dist[q * n * n + best.cells[q]] as f64)
+                    .sum();
+                assert!((cost - best.move_cost).abs() < 1e-6);
+                // never worse than leaving the board as it is
+                let start_errors = errors(n, c, &board.cells);
+                let est = best.errors as f64 * w + best.move_cost;
+                assert!(est <= start_errors as f64 * w + 1e-9);
+                // with few walls and room to spare, a board with no errors is found
+                if 4 * c <= n {
+                    assert_eq!(best.errors, 0, "n={n} c={c}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! End-to-end tests of the `queenattack` binary: official inputs in `testcases/`, short time
+//! limits, outputs scored by the judge of the `tools` package.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use tools::input::Input;
+use tools::judge::judge;
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_queenattack"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the solver starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin)
+        .expect("input is written");
+    child.wait_with_output().expect("the solver finishes")
+}
+
+#[test]
+fn every_testcase_gets_a_legal_answer_better_than_doing_nothing() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
+    let mut seeds = 0;
+    for seed in 1..=10 {
+        let path = dir.join(format!("{seed}.in"));
+        let text = std::fs::read_to_string(&path).expect("testcases/SEED.in exists");
+        let input = Input::parse(&text).expect("official input parses");
+        let out = run(&["--time-limit", "0.6", "--seed", "7"], text.as_bytes());
+        assert!(out.status.success(), "seed {seed}: {:?}", out);
+        let output = String::from_utf8(out.stdout).expect("ASCII output");
+        let verdict = judge(&input, &output);
+        assert_eq!(verdict.error(), None, "seed {seed}");
+        let nothing = judge(&input, "0\n").score;
+        assert!(
+            verdict.score < nothing,
+            "seed {seed}: {} is not better than no moves ({nothing})",
+            verdict.score
+        );
+        // the answer is far better than doing nothing: at most a fifth of its score
+        assert!(
+            verdict.score < nothing / 5.0,
+            "seed {seed}: {}",
+            verdict.score
+        );
+        seeds += 1;
+    }
+    assert_eq!(seeds, 10);
+}
+
+#[test]
+fn same_seed_same_small_answer() {
+    // A tiny board is solved well inside any limit, so the answer depends on the seed only.
+    let text = "4\n1\n1\n1\n1\n1\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n";
+    let input = Input::parse(text).unwrap();
+    let a = run(&["--time-limit", "0.3", "--seed", "3"], text.as_bytes());
+    let verdict = judge(&input, &String::from_utf8_lossy(&a.stdout));
+    assert_eq!(verdict.error(), None);
+    assert_eq!(verdict.errors, 0, "a 4-queens board is reachable");
+}
+
+#[test]
+fn malformed_input_is_refused_with_exit_code_2() {
+    for bad in [
+        "",
+        "8\n",
+        "8 2 x",
+        "3 1 0 0 0 0 0 0 0 0",
+        "3 1 0 0 0 0 0 0 0 0 0 5",
+        "2 1 7 0 0 0",
+        "0 1",
+        "-4 1",
+    ] {
+        let out = run(&["--time-limit", "1"], bad.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "input {bad:?}");
+        assert!(out.stdout.is_empty(), "input {bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("bad input"), "input {bad:?}: {err}");
+        assert!(!err.contains("panicked"), "input {bad:?}: {err}");
+    }
+}
+
+#[test]
+fn bad_options_are_refused() {
+    let out = run(&["--time-limit", "-1"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["--help"], b"");
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for option in ["--time-limit", "--seed", "--verbose"] {
+        assert!(help.contains(option), "{option} missing from --help");
+    }
+}
+
+#[test]
+fn big_boards_work_within_the_limit() {
+    // N = 64 with 10 colours: beyond the contest, still answered legally and in time.
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(64);
+    let (n, c) = (64usize, 10usize);
+    let mut cells: Vec<i8> = (0..n * n)
+        .map(|_| if rng.random_bool(0.1) { -1 } else { 0 })
+        .collect();
+    let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == 0).collect();
+    for k in 1..=c {
+        for _ in 0..n {
+            let i = rng.random_range(0..free.len());
+            cells[free.swap_remove(i)] = k as i8;
+        }
+    }
+    let mut text = format!("{n}\n{c}\n");
+    for v in &cells {
+        text.push_str(&format!("{v}\n"));
+    }
+    let input = Input::parse(&text).unwrap();
+    let started = std::time::Instant::now();
+    let out = run(&["--time-limit", "10", "--verbose"], text.as_bytes());
+    let elapsed = started.elapsed().as_secs_f64();
+    assert!(out.status.success());
+    let verdict = judge(&input, &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(verdict.error(), None);
+    assert!(
+        verdict.score < judge(&input, "0\n").score,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // generous: the machine running the tests may be loaded
+    assert!(elapsed < 20.0, "took {elapsed} s");
+}
