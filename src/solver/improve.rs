@@ -24,9 +24,11 @@ use super::score::{replay, LineCounts};
 use std::time::Instant;
 
 /// Final cells tried per queen (the best by lower bound).
-const TARGETS_PER_QUEEN: usize = 6;
+const TARGETS_PER_QUEEN: usize = 8;
 /// Insertion times tried per final cell (besides the window ends and the original time).
-const TIMES_PER_TARGET: usize = 4;
+const TIMES_PER_TARGET: usize = 6;
+/// Final cells per queen (the best few) also tried with a stop on a parking cell.
+const TWO_PHASE_TARGETS: usize = 3;
 /// Gains smaller than this are noise from `f32` path costs.
 const EPS: f64 = 1e-7;
 const NONE: usize = usize::MAX;
@@ -96,8 +98,8 @@ struct Improver<'a> {
 /// A better plan for one queen: final cell, insertion time among the other moves, route.
 struct Candidate {
     total: f64,
-    time: usize,
-    route: Vec<usize>,
+    /// `(time, route)` blocks by time: the route's moves go just before `rest[time]`.
+    blocks: Vec<(usize, Vec<usize>)>,
 }
 
 impl<'a> Improver<'a> {
@@ -167,12 +169,13 @@ impl<'a> Improver<'a> {
         let owners = self.owners();
         // the other queens' moves, and how many of them come before q's first move
         let mut rest = Vec::with_capacity(self.moves.len());
-        let mut first_time = NONE;
+        let (mut first_time, mut last_time) = (NONE, NONE);
         for (mv, &o) in self.moves.iter().zip(&owners) {
             if o == q {
                 if first_time == NONE {
                     first_time = rest.len();
                 }
+                last_time = rest.len();
             } else {
                 rest.push(*mv);
             }
@@ -224,7 +227,7 @@ impl<'a> Improver<'a> {
             } else {
                 last_touch[g] + 1
             };
-            if earliest > latest || !walls_dist[g].is_finite() {
+            if (g == s && earliest > latest) || !walls_dist[g].is_finite() {
                 continue;
             }
             let errors = base_errors + counts.add(g, colour);
@@ -242,7 +245,7 @@ impl<'a> Improver<'a> {
         targets.truncate(TARGETS_PER_QUEEN);
 
         let mut best: Option<Candidate> = None;
-        for &(bound, g, earliest, fixed) in &targets {
+        for (rank, &(bound, g, earliest, fixed)) in targets.iter().enumerate() {
             if best.as_ref().is_some_and(|b| b.total <= bound) || out_of_time() {
                 break;
             }
@@ -250,21 +253,20 @@ impl<'a> Improver<'a> {
                 // drop: q never moves (its start is untouched, since earliest <= latest)
                 best = Some(Candidate {
                     total: fixed,
-                    time: 0,
-                    route: Vec::new(),
+                    blocks: Vec::new(),
                 });
                 continue;
             }
-            for time in insertion_times(earliest, latest, first_time) {
+            let single = if earliest <= latest {
+                insertion_times(earliest, latest, first_time)
+            } else {
+                Vec::new()
+            };
+            for time in single {
                 if out_of_time() {
                     break;
                 }
-                // the board just before the other moves from `time` on
-                cells.copy_from_slice(&initial);
-                for mv in &rest[..time] {
-                    cells[mv.to] = cells[mv.from];
-                    cells[mv.from] = EMPTY;
-                }
+                board_at(&initial, &rest[..time], &mut cells);
                 let board = &cells;
                 self.search.run(s, |c| board[c] != EMPTY, Some(g));
                 if !self.search.settled(g) {
@@ -273,21 +275,41 @@ impl<'a> Improver<'a> {
                 let route = self.search.route(g);
                 let cost: f64 = route.windows(2).map(|w| length(n, w[0], w[1]).sqrt()).sum();
                 let total = fixed + cost;
-                if best.as_ref().is_none_or(|b| total < b.total) {
-                    best = Some(Candidate { total, time, route });
+                if best.as_ref().map_or(true, |b| total < b.total) {
+                    best = Some(Candidate {
+                        total,
+                        blocks: vec![(time, route)],
+                    });
+                }
+            }
+            if rank < TWO_PHASE_TARGETS {
+                let times = Times {
+                    earliest,
+                    latest,
+                    first: first_time,
+                    last: last_time,
+                };
+                if let Some(c) = self.two_phase(&initial, &rest, s, g, fixed, times, out_of_time) {
+                    if best.as_ref().map_or(true, |b| c.total < b.total) {
+                        best = Some(c);
+                    }
                 }
             }
         }
         let Some(best) = best.filter(|b| b.total < self.score - EPS) else {
             return false;
         };
-        let mut moves = Vec::with_capacity(rest.len() + best.route.len());
-        moves.extend_from_slice(&rest[..best.time]);
-        moves.extend(best.route.windows(2).map(|w| Move {
-            from: w[0],
-            to: w[1],
-        }));
-        moves.extend_from_slice(&rest[best.time..]);
+        let mut moves = Vec::with_capacity(rest.len() + 8);
+        let mut done = 0;
+        for (time, route) in &best.blocks {
+            moves.extend_from_slice(&rest[done..*time]);
+            done = *time;
+            moves.extend(route.windows(2).map(|w| Move {
+                from: w[0],
+                to: w[1],
+            }));
+        }
+        moves.extend_from_slice(&rest[done..]);
         // the bookkeeping above is checked by the referee before anything is kept
         match replay(self.board, &moves) {
             Ok(o) if o.score < self.score - EPS => {
@@ -297,6 +319,112 @@ impl<'a> Improver<'a> {
             }
             _ => false,
         }
+    }
+
+    /// Two blocks for `q`: from its start `s` to a parking cell `m` at time `t1` (while `s`
+    /// is still untouched), then from `m` to `g` at time `t2 >= t1` (once `g` is free for
+    /// good), with `m` empty and untouched by the other moves between the two. Covers the
+    /// queens that must leave their start before their final cell frees up.
+    #[allow(clippy::too_many_arguments)]
+    fn two_phase(
+        &mut self,
+        initial: &[i8],
+        rest: &[Move],
+        s: usize,
+        g: usize,
+        fixed: f64,
+        times: Times,
+        out_of_time: &impl Fn() -> bool,
+    ) -> Option<Candidate> {
+        let (n, nn) = (self.n, self.n * self.n);
+        let mut t1s = vec![times.latest];
+        if times.first != NONE {
+            t1s.push(times.first.min(times.latest));
+        }
+        t1s.sort_unstable();
+        t1s.dedup();
+        let (mut at1, mut at2) = (initial.to_vec(), initial.to_vec());
+        let (mut from_s, mut from_g) = (vec![0f32; nn], vec![0f32; nn]);
+        let mut touched = vec![false; nn];
+        let mut best: Option<(f32, usize, usize, usize)> = None;
+        for &t1 in &t1s {
+            board_at(initial, &rest[..t1], &mut at1);
+            let board = &at1;
+            self.search.run(s, |c| board[c] != EMPTY, None);
+            self.search.copy_dist(&mut from_s);
+            let mut t2s = vec![times.earliest.max(t1), rest.len()];
+            if times.last != NONE {
+                t2s.push(times.last.max(times.earliest).max(t1));
+            }
+            t2s.sort_unstable();
+            t2s.dedup();
+            for &t2 in &t2s {
+                if out_of_time() {
+                    return None;
+                }
+                board_at(initial, &rest[..t2], &mut at2);
+                let board = &at2;
+                self.search.run(g, |c| board[c] != EMPTY, None);
+                self.search.copy_dist(&mut from_g);
+                touched.fill(false);
+                for mv in &rest[t1..t2] {
+                    touched[mv.from] = true;
+                    for c in line_cells(n, mv.from, mv.to) {
+                        touched[c] = true;
+                    }
+                }
+                for m in 0..nn {
+                    if at1[m] != EMPTY || touched[m] {
+                        continue;
+                    }
+                    let cost = from_s[m] + from_g[m];
+                    if cost.is_finite() && best.map_or(true, |b| cost < b.0) {
+                        best = Some((cost, m, t1, t2));
+                    }
+                }
+            }
+        }
+        let (_, m, t1, t2) = best?;
+        // the two routes again (the search keeps only its last run)
+        board_at(initial, &rest[..t1], &mut at1);
+        let board = &at1;
+        self.search.run(s, |c| board[c] != EMPTY, Some(m));
+        let first = self.search.route(m);
+        board_at(initial, &rest[..t2], &mut at2);
+        let board = &at2;
+        self.search.run(m, |c| c != m && board[c] != EMPTY, Some(g));
+        let second = self.search.route(g);
+        if first.is_empty() || second.is_empty() {
+            return None;
+        }
+        let cost: f64 = first
+            .windows(2)
+            .chain(second.windows(2))
+            .map(|w| length(n, w[0], w[1]).sqrt())
+            .sum();
+        Some(Candidate {
+            total: fixed + cost,
+            blocks: vec![(t1, first), (t2, second)],
+        })
+    }
+}
+
+/// The window of one queen and one final cell: `q` may stay on its start until `latest`, the
+/// final cell is free for good from `earliest` on; `first`/`last`: where `q`'s own moves were.
+#[derive(Clone, Copy)]
+struct Times {
+    earliest: usize,
+    latest: usize,
+    first: usize,
+    last: usize,
+}
+
+/// `out` = the board `initial` after `moves`.
+fn board_at(initial: &[i8], moves: &[Move], out: &mut [i8]) {
+    out.copy_from_slice(initial);
+    for mv in moves {
+        out[mv.to] = out[mv.from];
+        out[mv.from] = EMPTY;
     }
 }
 
