@@ -11,7 +11,11 @@
 //!    a lower bound (walls-only distance + errors × N on the final board);
 //! 3. re-inserts a cheapest path from `q`'s start to `g` (Dijkstra over queen moves on the
 //!    board of that moment) as one block at a time `t` where `q` standing on its start before
-//!    `t` and on `g` after `t` blocks none of the other moves.
+//!    `t` and on `g` after `t` blocks none of the other moves; or as two blocks, with a stop
+//!    on a parking cell, when `q` must leave its start before `g` frees up.
+//!
+//! When no single queen gains any more, pairs of same-colour queens **swap** final cells
+//! (both lose their moves, then each is planned as above, the second seeing the first).
 //!
 //! A change is kept only when a full [`replay`] confirms it is legal and scores lower, so the
 //! answer never gets worse. Queens are visited in order of their excess cost (cost of their
@@ -33,7 +37,8 @@ const TWO_PHASE_TARGETS: usize = 3;
 const EPS: f64 = 1e-7;
 const NONE: usize = usize::MAX;
 
-/// Improves a legal move list by re-routing, retargeting or dropping single queens.
+/// Improves a legal move list by re-routing, retargeting or dropping single queens and by
+/// swapping the final cells of two queens of one colour.
 ///
 /// Returns a legal move list whose score is at most that of `moves`; `moves` is returned
 /// unchanged when it is not legal. Stops at `deadline` (checked between candidate paths).
@@ -72,6 +77,18 @@ pub fn improve(board: &Board, moves: Vec<Move>, deadline: Option<Instant>) -> Ve
                 return state.moves;
             }
             if state.improve_queen(q, &out_of_time) {
+                gained = true;
+            }
+        }
+        // swaps only once single queens gain nothing (they cost two plans per pair)
+        if gained {
+            continue;
+        }
+        for q in state.visit_order(&out_of_time) {
+            if out_of_time() {
+                return state.moves;
+            }
+            if state.swap_queen(q, &out_of_time) {
                 gained = true;
             }
         }
@@ -117,13 +134,13 @@ impl<'a> Improver<'a> {
         }
     }
 
-    /// The queen that makes each move (index into `starts`).
-    fn owners(&self) -> Vec<usize> {
+    /// The queen that makes each move of `moves` (index into `starts`).
+    fn owners(&self, moves: &[Move]) -> Vec<usize> {
         let mut at = vec![NONE; self.n * self.n];
         for (q, &s) in self.starts.iter().enumerate() {
             at[s] = q;
         }
-        self.moves
+        moves
             .iter()
             .map(|mv| {
                 let q = at[mv.from];
@@ -138,7 +155,7 @@ impl<'a> Improver<'a> {
     /// end), then the rest; queens that never move come last. Out of time, the distances
     /// still missing are taken as zero.
     fn visit_order(&mut self, out_of_time: &impl Fn() -> bool) -> Vec<usize> {
-        let owners = self.owners();
+        let owners = self.owners(&self.moves);
         let nq = self.starts.len();
         let mut cost = vec![0f64; nq];
         let mut last = self.starts.clone();
@@ -164,13 +181,95 @@ impl<'a> Improver<'a> {
 
     /// Tries to lower the score by re-planning queen `q` alone; `true` if it did.
     fn improve_queen(&mut self, q: usize, out_of_time: &impl Fn() -> bool) -> bool {
+        let moves = std::mem::take(&mut self.moves);
+        let planned = self.plan(q, &moves, None, None, self.score, out_of_time);
+        self.moves = moves;
+        planned.is_some_and(|m| self.keep_if_better(m))
+    }
+
+    /// Replaces the answer by `moves` if the referee finds them legal and better.
+    fn keep_if_better(&mut self, moves: Vec<Move>) -> bool {
+        match replay(self.board, &moves) {
+            Ok(o) if o.score < self.score - EPS => {
+                self.moves = moves;
+                self.score = o.score;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Tries to lower the score by swapping the final cells of `q` and a queen of its colour:
+    /// both lose their moves, `q` is planned to the other's final cell, then the other to
+    /// `q`'s (so its plan sees `q`'s new moves).
+    fn swap_queen(&mut self, q: usize, out_of_time: &impl Fn() -> bool) -> bool {
+        let owners = self.owners(&self.moves);
+        let nq = self.starts.len();
+        let mut cost = vec![0f64; nq];
+        let mut last = self.starts.clone();
+        for (mv, &o) in self.moves.iter().zip(&owners) {
+            cost[o] += length(self.n, mv.from, mv.to).sqrt();
+            last[o] = mv.to;
+        }
+        let (s1, f1) = (self.starts[q], last[q]);
+        for p in 0..nq {
+            if p == q || self.colours[p] != self.colours[q] || out_of_time() {
+                continue;
+            }
+            let (s2, f2) = (self.starts[p], last[p]);
+            if f1 == s1 && f2 == s2 {
+                continue;
+            }
+            let bound = self.paths.row(s1)[f2] as f64 + self.paths.row(s2)[f1] as f64;
+            if bound >= cost[q] + cost[p] - EPS {
+                continue;
+            }
+            let without_p: Vec<Move> = self
+                .moves
+                .iter()
+                .zip(&owners)
+                .filter(|&(_, &o)| o != p)
+                .map(|(m, _)| *m)
+                .collect();
+            let Some(first) = self.plan(
+                q,
+                &without_p,
+                Some(s2),
+                Some(f2),
+                f64::INFINITY,
+                out_of_time,
+            ) else {
+                continue;
+            };
+            let Some(both) = self.plan(p, &first, None, Some(f1), self.score, out_of_time) else {
+                continue;
+            };
+            if self.keep_if_better(both) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A new move list where `q`'s moves in `moves` are replaced by a cheapest plan found, if
+    /// its estimated score is below `limit`. `absent`: the start of a queen that has no moves
+    /// in `moves` and is left off the board; `only`: the one final cell allowed for `q`.
+    fn plan(
+        &mut self,
+        q: usize,
+        moves: &[Move],
+        absent: Option<usize>,
+        only: Option<usize>,
+        limit: f64,
+        out_of_time: &impl Fn() -> bool,
+    ) -> Option<Vec<Move>> {
         let (n, nn) = (self.n, self.n * self.n);
         let (s, colour) = (self.starts[q], self.colours[q]);
-        let owners = self.owners();
+        let owners = self.owners(moves);
         // the other queens' moves, and how many of them come before q's first move
-        let mut rest = Vec::with_capacity(self.moves.len());
+        let mut rest = Vec::with_capacity(moves.len());
         let (mut first_time, mut last_time) = (NONE, NONE);
-        for (mv, &o) in self.moves.iter().zip(&owners) {
+        for (mv, &o) in moves.iter().zip(&owners) {
             if o == q {
                 if first_time == NONE {
                     first_time = rest.len();
@@ -186,6 +285,9 @@ impl<'a> Improver<'a> {
         // crosses or enters c; `last_touch[c]`: last move that crosses, enters or leaves c.
         let mut initial = self.board.cells.clone();
         initial[s] = EMPTY;
+        if let Some(a) = absent {
+            initial[a] = EMPTY;
+        }
         let mut cells = initial.clone();
         let mut first_touch = vec![NONE; nn];
         let mut last_touch = vec![NONE; nn];
@@ -219,7 +321,7 @@ impl<'a> Improver<'a> {
         // (lower bound, cell, earliest time, score without q's moves)
         let mut targets: Vec<(f64, usize, usize, f64)> = Vec::new();
         for g in 0..nn {
-            if cells[g] != EMPTY {
+            if cells[g] != EMPTY || only.is_some_and(|o| o != g) {
                 continue; // a wall, or another queen ends there
             }
             let earliest = if last_touch[g] == NONE {
@@ -234,12 +336,12 @@ impl<'a> Improver<'a> {
             counts.remove(g, colour);
             let fixed = rest_cost + (errors * n) as f64;
             let bound = fixed + walls_dist[g] as f64;
-            if bound < self.score - EPS {
+            if bound < limit - EPS {
                 targets.push((bound, g, earliest, fixed));
             }
         }
         if targets.is_empty() {
-            return false;
+            return None;
         }
         targets.sort_by(|a, b| a.0.total_cmp(&b.0));
         targets.truncate(TARGETS_PER_QUEEN);
@@ -296,9 +398,7 @@ impl<'a> Improver<'a> {
                 }
             }
         }
-        let Some(best) = best.filter(|b| b.total < self.score - EPS) else {
-            return false;
-        };
+        let best = best.filter(|b| b.total < limit - EPS)?;
         let mut moves = Vec::with_capacity(rest.len() + 8);
         let mut done = 0;
         for (time, route) in &best.blocks {
@@ -311,14 +411,7 @@ impl<'a> Improver<'a> {
         }
         moves.extend_from_slice(&rest[done..]);
         // the bookkeeping above is checked by the referee before anything is kept
-        match replay(self.board, &moves) {
-            Ok(o) if o.score < self.score - EPS => {
-                self.moves = moves;
-                self.score = o.score;
-                true
-            }
-            _ => false,
-        }
+        Some(moves)
     }
 
     /// Two blocks for `q`: from its start `s` to a parking cell `m` at time `t1` (while `s`
@@ -530,6 +623,31 @@ mod tests {
         assert_eq!(o.errors, 0);
         assert!(o.score <= 1.0 + 1e-9, "{after:?}"); // (0,0) → (0,1) alone is conflict-free
         assert!(o.score < before);
+    }
+
+    #[test]
+    fn swaps_the_final_cells_of_two_queens() {
+        // 5×5, one colour, A = (0,0) and B = (0,2) share a row. The answer sends B to (2,0)
+        // and A round to (1,3) (cost √2 + 1 + √2); the other way round costs √2 + 1.
+        let board =
+            Board::parse("5 1  1 0 1 0 0  0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  0 0 0 0 0").unwrap();
+        let moves = vec![
+            Move { from: 2, to: 10 },
+            Move { from: 0, to: 6 },
+            Move { from: 6, to: 8 },
+        ];
+        let before = score(&board, &moves);
+        let mut state = Improver::new(&board, moves, before);
+        assert!(state.swap_queen(0, &|| false));
+        let o = replay(&board, &state.moves).unwrap();
+        assert_eq!(o.errors, 0);
+        assert!(
+            (o.score - (2f64.sqrt() + 1.0)).abs() < 1e-9,
+            "{:?}",
+            state.moves
+        );
+        // A ends on (2,0), B on (1,3)
+        assert!(state.moves.contains(&Move { from: 0, to: 10 }));
     }
 
     /// A random legal move list: random queens make random legal moves.
