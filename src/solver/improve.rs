@@ -80,16 +80,19 @@ pub fn improve(board: &Board, moves: Vec<Move>, deadline: Option<Instant>) -> Ve
                 gained = true;
             }
         }
-        // swaps only once single queens gain nothing (they cost two plans per pair)
-        if gained {
-            continue;
-        }
-        for q in state.visit_order(&out_of_time) {
-            if out_of_time() {
-                return state.moves;
+        // pairs only once single queens gain nothing (they cost two plans per pair), and all
+        // pairs (many) only once same-colour swaps gain nothing
+        for joint in [false, true] {
+            if gained {
+                break;
             }
-            if state.swap_queen(q, &out_of_time) {
-                gained = true;
+            for q in state.visit_order(&out_of_time) {
+                if out_of_time() {
+                    return state.moves;
+                }
+                if state.swap_queen(q, joint, &out_of_time) {
+                    gained = true;
+                }
             }
         }
         if !gained {
@@ -199,10 +202,11 @@ impl<'a> Improver<'a> {
         }
     }
 
-    /// Tries to lower the score by swapping the final cells of `q` and a queen of its colour:
-    /// both lose their moves, `q` is planned to the other's final cell, then the other to
-    /// `q`'s (so its plan sees `q`'s new moves).
-    fn swap_queen(&mut self, q: usize, out_of_time: &impl Fn() -> bool) -> bool {
+    /// Tries to lower the score by swapping the final cells of `q` and a queen `p` of its
+    /// colour: both lose their moves, `q` is planned to `p`'s final cell, then `p` to `q`'s (so
+    /// its plan sees `q`'s new moves). With `joint`, also any `p` with both keeping their final
+    /// cells: `q` re-planned with `p` out of the way, then `p`.
+    fn swap_queen(&mut self, q: usize, joint: bool, out_of_time: &impl Fn() -> bool) -> bool {
         let owners = self.owners(&self.moves);
         let nq = self.starts.len();
         let mut cost = vec![0f64; nq];
@@ -213,39 +217,48 @@ impl<'a> Improver<'a> {
         }
         let (s1, f1) = (self.starts[q], last[q]);
         for p in 0..nq {
-            if p == q || self.colours[p] != self.colours[q] || out_of_time() {
+            if p == q || out_of_time() {
                 continue;
             }
             let (s2, f2) = (self.starts[p], last[p]);
-            if f1 == s1 && f2 == s2 {
-                continue;
+            // final cells (of q, of p): swapped (same colour only), or kept but planned anew
+            // with p out of q's way
+            let mut pairs = Vec::with_capacity(2);
+            if self.colours[p] == self.colours[q] && !(f1 == s1 && f2 == s2) {
+                pairs.push((f2, f1));
             }
-            let bound = self.paths.row(s1)[f2] as f64 + self.paths.row(s2)[f1] as f64;
-            if bound >= cost[q] + cost[p] - EPS {
-                continue;
+            if joint && cost[q] > 0.0 && cost[p] > 0.0 {
+                pairs.push((f1, f2));
             }
-            let without_p: Vec<Move> = self
-                .moves
-                .iter()
-                .zip(&owners)
-                .filter(|&(_, &o)| o != p)
-                .map(|(m, _)| *m)
-                .collect();
-            let Some(first) = self.plan(
-                q,
-                &without_p,
-                Some(s2),
-                Some(f2),
-                f64::INFINITY,
-                out_of_time,
-            ) else {
-                continue;
-            };
-            let Some(both) = self.plan(p, &first, None, Some(f1), self.score, out_of_time) else {
-                continue;
-            };
-            if self.keep_if_better(both) {
-                return true;
+            for (g1, g2) in pairs {
+                let bound = self.paths.row(s1)[g1] as f64 + self.paths.row(s2)[g2] as f64;
+                if bound >= cost[q] + cost[p] - EPS {
+                    continue;
+                }
+                let without_p: Vec<Move> = self
+                    .moves
+                    .iter()
+                    .zip(&owners)
+                    .filter(|&(_, &o)| o != p)
+                    .map(|(m, _)| *m)
+                    .collect();
+                let Some(first) = self.plan(
+                    q,
+                    &without_p,
+                    Some(s2),
+                    Some(g1),
+                    f64::INFINITY,
+                    out_of_time,
+                ) else {
+                    continue;
+                };
+                let Some(both) = self.plan(p, &first, None, Some(g2), self.score, out_of_time)
+                else {
+                    continue;
+                };
+                if self.keep_if_better(both) {
+                    return true;
+                }
             }
         }
         false
@@ -638,7 +651,7 @@ mod tests {
         ];
         let before = score(&board, &moves);
         let mut state = Improver::new(&board, moves, before);
-        assert!(state.swap_queen(0, &|| false));
+        assert!(state.swap_queen(0, false, &|| false));
         let o = replay(&board, &state.moves).unwrap();
         assert_eq!(o.errors, 0);
         assert!(
