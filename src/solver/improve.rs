@@ -155,8 +155,8 @@ impl<'a> Improver<'a> {
     }
 
     /// Queens by decreasing excess cost (moves paid minus walls-only distance to where they
-    /// end), then the rest; queens that never move come last. Out of time, the distances
-    /// still missing are taken as zero.
+    /// end), then the rest; queens that never move come last, the most attacked first. Out of
+    /// time, the distances still missing are taken as zero.
     fn visit_order(&mut self, out_of_time: &impl Fn() -> bool) -> Vec<usize> {
         let owners = self.owners(&self.moves);
         let nq = self.starts.len();
@@ -166,16 +166,30 @@ impl<'a> Improver<'a> {
             cost[q] += length(self.n, mv.from, mv.to).sqrt();
             last[q] = mv.to;
         }
+        let mut counts = LineCounts::new(self.n, self.board.colours);
+        for q in 0..nq {
+            counts.add(last[q], self.colours[q]);
+        }
         let mut excess: Vec<(f64, usize)> = (0..nq)
             .map(|q| {
-                let d = if out_of_time() {
+                let d = if cost[q] == 0.0 {
+                    0.0 // unmoved queens come last anyway: no distance needed
+                } else if out_of_time() {
                     self.paths
                         .get(self.starts[q])
                         .map_or(0.0, |row| row[last[q]] as f64)
                 } else {
                     self.paths.row(self.starts[q])[last[q]] as f64
                 };
-                (if cost[q] > 0.0 { cost[q] - d } else { -1.0 }, q)
+                let key = if cost[q] > 0.0 {
+                    cost[q] - d
+                } else {
+                    // unmoved queens after the others, the most attacked first
+                    let attacks = counts.remove(last[q], self.colours[q]);
+                    counts.add(last[q], self.colours[q]);
+                    -1.0 - 1.0 / (1.0 + attacks as f64)
+                };
+                (key, q)
             })
             .collect();
         excess.sort_by(|a, b| b.0.total_cmp(&a.0));
