@@ -167,8 +167,8 @@ impl<'a> Improver<'a> {
             last[q] = mv.to;
         }
         let mut counts = LineCounts::new(self.n, self.board.colours);
-        for q in 0..nq {
-            counts.add(last[q], self.colours[q]);
+        for (&cell, &colour) in last.iter().zip(&self.colours) {
+            counts.add(cell, colour);
         }
         let mut excess: Vec<(f64, usize)> = (0..nq)
             .map(|q| {
