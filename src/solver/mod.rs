@@ -67,8 +67,8 @@ const COMPUTE_SHARE: f64 = 0.80;
 const COMPUTE_SHARE_SHORT: f64 = 0.70;
 /// Extra share of the compute budget the final polish may use.
 const POLISH_SHARE: f64 = 0.02;
-/// Extra share of the compute budget for [`improve`] (re-planning single queens), after the
-/// polish.
+/// Extra share of the compute budget for [`improve`] (re-planning single queens and pairs),
+/// after the polish.
 const IMPROVE_SHARE: f64 = 0.03;
 /// The same for limits of 5 s and more.
 const COMPUTE_SHARE_LONG: f64 = 0.88;
