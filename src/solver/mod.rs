@@ -11,6 +11,7 @@
 
 pub mod assign;
 pub mod board;
+pub mod improve;
 pub mod paths;
 pub mod reorder;
 pub mod route;
@@ -66,6 +67,9 @@ const COMPUTE_SHARE: f64 = 0.80;
 const COMPUTE_SHARE_SHORT: f64 = 0.70;
 /// Extra share of the compute budget the final polish may use.
 const POLISH_SHARE: f64 = 0.02;
+/// Extra share of the compute budget for [`improve`] (re-planning single queens and pairs),
+/// after the polish.
+const IMPROVE_SHARE: f64 = 0.03;
 /// The same for limits of 5 s and more.
 const COMPUTE_SHARE_LONG: f64 = 0.88;
 /// Share of the compute time spent making candidate target boards (the rest: reordering).
@@ -334,6 +338,17 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     let moves = reorder::polish(board, best.moves, Some(started + polish_budget(budget)));
     log(format!(
         "polish: {before:.3} → {:.3}",
+        replay(board, &moves).map_or(f64::NAN, |o| o.score)
+    ));
+
+    let before = replay(board, &moves).map_or(f64::NAN, |o| o.score);
+    let moves = improve::improve(
+        board,
+        moves,
+        Some(started + budget.mul_f64(1.0 + POLISH_SHARE + IMPROVE_SHARE)),
+    );
+    log(format!(
+        "improve: {before:.3} → {:.3}",
         replay(board, &moves).map_or(f64::NAN, |o| o.score)
     ));
 
