@@ -404,7 +404,7 @@ impl<'a> Improver<'a> {
                 let route = self.search.route(g);
                 let cost: f64 = route.windows(2).map(|w| length(n, w[0], w[1]).sqrt()).sum();
                 let total = fixed + cost;
-                if best.as_ref().map_or(true, |b| total < b.total) {
+                if best.as_ref().is_none_or(|b| total < b.total) {
                     best = Some(Candidate {
                         total,
                         blocks: vec![(time, route)],
@@ -419,7 +419,7 @@ impl<'a> Improver<'a> {
                     last: last_time,
                 };
                 if let Some(c) = self.two_phase(&initial, &rest, s, g, fixed, times, out_of_time) {
-                    if best.as_ref().map_or(true, |b| c.total < b.total) {
+                    if best.as_ref().is_none_or(|b| c.total < b.total) {
                         best = Some(c);
                     }
                 }
@@ -498,7 +498,7 @@ impl<'a> Improver<'a> {
                         continue;
                     }
                     let cost = from_s[m] + from_g[m];
-                    if cost.is_finite() && best.map_or(true, |b| cost < b.0) {
+                    if cost.is_finite() && best.is_none_or(|b| cost < b.0) {
                         best = Some((cost, m, t1, t2));
                     }
                 }
