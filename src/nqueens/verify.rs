@@ -202,14 +202,16 @@ const SET_AHEAD: usize = 16;
 ///
 /// A `None` proves nothing: then [`parse_placement`](super::parse_placement) and
 /// [`find_conflict`] give the error or the first pair. This path never builds the column
-/// array: it parses [`STREAM_BATCH`] rows into a small buffer and test-and-sets their column
-/// and diagonal bits straight away. From [`STREAM_PARALLEL_FROM`] bytes the text is split in
-/// two at a line boundary; each thread keeps its own bitsets with keys relative to its first
-/// row, and at the end the second half's diagonal bits, shifted by the first half's row
-/// count, must not meet the first half's.
+/// array: it parses a chunk of rows (`CHUNK_ROWS`) into a buffer and sets their column
+/// and diagonal bits straight away (see `Half` for the order). From
+/// `STREAM_PARALLEL_FROM` bytes the text is split in two at a line boundary; each thread
+/// keeps its own bitset with keys relative to its first row, and at the end the second
+/// half's diagonal bits, shifted by the first half's row count, must not meet the first
+/// half's. Boards whose `5n` keys do not fit in a `u32` also get `None`.
 ///
 /// # Complexity
-/// O(length of the text) time, about `5n / 8` bytes per thread.
+/// O(length of the text) time; per thread `5n / 8` bytes of bits plus at most 16 bytes per
+/// row of a chunk (64 MB from 2²² rows on).
 ///
 /// # Examples
 /// ```
