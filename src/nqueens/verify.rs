@@ -272,7 +272,7 @@ fn shifted_word(words: &[u64], at: usize) -> u64 {
 const CHUNK_ROWS: usize = if cfg!(test) { 1 << 10 } else { 1 << 22 };
 
 /// Rows per chunk while the bits stay in cache (no sorting needed).
-const SMALL_CHUNK_ROWS: usize = 1 << 12;
+const SMALL_CHUNK_ROWS: usize = if cfg!(test) { 1 << 8 } else { 1 << 12 };
 
 /// Keys are sorted by region only from this many bits on (16 MB, half the L3 cache): below,
 /// the bitset stays in cache and sorting only costs (measured 2× slower at N = 10⁷).
@@ -328,8 +328,14 @@ impl Half {
             sort,
         };
         let mut pos = 0;
+        let probe = SMALL_CHUNK_ROWS.min(chunk);
         loop {
-            let mut got = parse_batch(text, &mut pos, &mut half.cols[..chunk], n as u64)?;
+            // A small piece first: if its columns are neighbours it is set in row order at
+            // once (in cache); only a random-looking piece grows into a full chunk to sort.
+            let mut got = parse_batch(text, &mut pos, &mut half.cols[..probe], n as u64)?;
+            if got == probe && sort && !mostly_near(&half.cols[..probe]) {
+                got += parse_batch(text, &mut pos, &mut half.cols[probe..chunk], n as u64)?;
+            }
             let tail = text.len() - pos < 16;
             if tail {
                 got += parse_lines_bytewise(&text[pos..], &mut half.cols[got..], n as u64)?;
@@ -356,8 +362,7 @@ impl Half {
         // Mostly neighbouring columns (the closed-form solution): the bits are met in order
         // anyway, so sorting would only cost.
         let cols = &self.cols[..rows];
-        let near = cols.windows(2).filter(|w| w[0].abs_diff(w[1]) < 64).count();
-        if 2 * near > rows {
+        if mostly_near(cols) {
             return self.add_in_order(rows);
         }
         self.counts.fill(0);
@@ -433,6 +438,13 @@ impl Half {
         self.queens += queens;
         Some(())
     }
+}
+
+/// Whether most rows' columns are within 64 of the previous row's (the closed form), so
+/// that setting bits in row order touches few cache lines.
+fn mostly_near(cols: &[u32]) -> bool {
+    let near = cols.windows(2).filter(|w| w[0].abs_diff(w[1]) < 64).count();
+    2 * near > cols.len()
 }
 
 /// Sets bit `k`; returns whether it was clear.
