@@ -8,6 +8,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use queenattack::nqueens::explicit::{explicit_fill, explicit_solution};
 use queenattack::nqueens::output::write_cols;
 use queenattack::nqueens::search::search;
+use queenattack::nqueens::verify::peaceful_text;
 use queenattack::nqueens::{find_conflict, parse_placement};
 use std::time::Duration;
 
@@ -84,6 +85,9 @@ fn bench_verify(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_with_input(BenchmarkId::new("parse", n), &text, |b, text| {
             b.iter(|| parse_placement(text).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("stream", n), &text, |b, text| {
+            b.iter(|| assert_eq!(peaceful_text(text), Some((n, n))))
         });
         let placement = parse_placement(&text).unwrap();
         group.throughput(Throughput::Elements(n as u64));

@@ -319,7 +319,7 @@ fn parse_strict_cols(text: &[u8]) -> Option<Placement> {
 }
 
 /// The value of a non-empty run of at most 19 ASCII digits.
-fn digits(s: &[u8]) -> Option<u64> {
+pub(crate) fn digits(s: &[u8]) -> Option<u64> {
     if s.is_empty() || s.len() > 19 {
         return None;
     }
@@ -336,9 +336,21 @@ fn digits(s: &[u8]) -> Option<u64> {
 /// Eight bytes at a time: find the newline in a word, check and convert up to eight digits
 /// with a few multiplications (SWAR); the last bytes go through [`parse_lines_bytewise`].
 fn parse_lines(text: &[u8], out: &mut [u32], n: u64) -> Option<usize> {
+    let mut pos = 0;
+    let k = parse_batch(text, &mut pos, out, n)?;
+    Some(k + parse_lines_bytewise(&text[pos..], out.get_mut(k..)?, n)?)
+}
+
+/// Reads lines `digits\n` (each value ≤ `n`) from `text[*pos..]` into `out` until `out` is
+/// full or fewer than 16 bytes are left (those are for [`parse_lines_bytewise`]); advances
+/// `*pos` past the lines read and returns how many, or `None` on anything
+/// [`parse_lines`] rejects. The same word-at-a-time reader, in batches, for the streaming
+/// verifier.
+#[inline]
+pub(crate) fn parse_batch(text: &[u8], pos: &mut usize, out: &mut [u32], n: u64) -> Option<usize> {
     let word = |i: usize| u64::from_le_bytes(text[i..i + 8].try_into().expect("8 bytes"));
-    let (mut i, mut k) = (0, 0);
-    while i + 16 <= text.len() {
+    let (mut i, mut k) = (*pos, 0);
+    while k < out.len() && i + 16 <= text.len() {
         let lo = word(i);
         let p = newline(lo);
         let (v, len) = match p {
@@ -359,11 +371,12 @@ fn parse_lines(text: &[u8], out: &mut [u32], n: u64) -> Option<usize> {
         if v > n {
             return None;
         }
-        *out.get_mut(k)? = v as u32;
+        out[k] = v as u32;
         k += 1;
         i += len + 1;
     }
-    Some(k + parse_lines_bytewise(&text[i..], out.get_mut(k..)?, n)?)
+    *pos = i;
+    Some(k)
 }
 
 /// Number of `\n` bytes, eight at a time: a byte of `w ^ 0x0A…` is zero exactly at a
@@ -412,7 +425,7 @@ fn swar_digits(w: u64, len: usize) -> Option<u64> {
 }
 
 /// [`parse_lines`] one byte at a time (its tail, and its reference in tests).
-fn parse_lines_bytewise(text: &[u8], out: &mut [u32], n: u64) -> Option<usize> {
+pub(crate) fn parse_lines_bytewise(text: &[u8], out: &mut [u32], n: u64) -> Option<usize> {
     let (mut k, mut v, mut len) = (0usize, 0u64, 0u32);
     for &b in text {
         if b == b'\n' {
