@@ -1,24 +1,12 @@
 //! `nqueens complete` and `nqueens gen-composition` end to end: output format, exit codes,
 //! proofs, and every YES board checked by `nqueens verify` and against the given queens.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
 
 fn nqueens(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run nqueens");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::run_with_input(env!("CARGO_BIN_EXE_nqueens"), args, input.as_bytes())
 }
 
 fn text(b: &[u8]) -> String {

@@ -4,8 +4,9 @@
 use queenattack::nqueens::explicit::explicit_solution;
 use queenattack::nqueens::search::search;
 use queenattack::nqueens::{find_conflict, parse_placement, Placement};
-use std::io::Write;
 use std::process::{Command, Output, Stdio};
+
+mod common;
 
 fn nqueens(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nqueens"))
@@ -16,23 +17,10 @@ fn nqueens(args: &[&str]) -> Output {
 
 /// Runs `nqueens verify` (with extra `args`) on `input` through a pipe.
 fn verify(input: &[u8], args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
-        .arg("verify")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run nqueens verify");
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        // The verifier may stop reading early on bad input: ignore a broken pipe.
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
+    let args: Vec<&str> = std::iter::once("verify")
+        .chain(args.iter().copied())
+        .collect();
+    common::run_with_input(env!("CARGO_BIN_EXE_nqueens"), &args, input)
 }
 
 /// A 0-based column list as a `cols` placement.

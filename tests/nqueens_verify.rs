@@ -5,26 +5,16 @@ use queenattack::nqueens::search::search;
 use queenattack::nqueens::{find_conflict, parse_placement};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
+mod common;
+
+/// Runs `nqueens verify` (with extra `args`) on `input` through a pipe.
 fn verify(input: &[u8], args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
-        .arg("verify")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run nqueens verify");
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
+    let args: Vec<&str> = std::iter::once("verify")
+        .chain(args.iter().copied())
+        .collect();
+    common::run_with_input(env!("CARGO_BIN_EXE_nqueens"), &args, input)
 }
 
 /// Runs `nqueens verify` with a regular file as standard input (the memory-mapped path).

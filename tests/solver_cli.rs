@@ -1,27 +1,15 @@
 //! End-to-end tests of the `queenattack` binary: official inputs in `testcases/`, short time
 //! limits, outputs scored by the judge of the `tools` package.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use tools::input::Input;
 use tools::judge::judge;
 
+mod common;
+
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_queenattack"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the solver starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin)
-        .expect("input is written");
-    child.wait_with_output().expect("the solver finishes")
+    common::run_with_input(env!("CARGO_BIN_EXE_queenattack"), args, stdin)
 }
 
 #[test]

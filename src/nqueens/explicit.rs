@@ -142,15 +142,7 @@ pub fn explicit_solution(n: usize) -> Option<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nqueens::{find_conflict, Placement};
-
-    fn peaceful(cols: &[u32]) -> bool {
-        let p = Placement::Cols {
-            n: cols.len(),
-            cols: cols.iter().map(|&c| c + 1).collect(),
-        };
-        find_conflict(&p, false).is_none()
-    }
+    use crate::nqueens::verify::is_peaceful_permutation as peaceful;
 
     #[test]
     fn small_boards() {

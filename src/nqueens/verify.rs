@@ -456,6 +456,17 @@ fn test_and_set(bits: &mut [u64], k: usize) -> bool {
     clear
 }
 
+/// Whether 0-based columns `cols` (one per row) form a peaceful queens board: the check the
+/// solution builders' tests share.
+#[cfg(test)]
+pub(crate) fn is_peaceful_permutation(cols: &[u32]) -> bool {
+    let p = Placement::Cols {
+        n: cols.len(),
+        cols: cols.iter().map(|&c| c + 1).collect(),
+    };
+    find_conflict(&p, false).is_none()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
