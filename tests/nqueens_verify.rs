@@ -55,7 +55,7 @@ fn names_each_kind_of_conflict() {
         ),
         (
             b"5\n0\n4\n0\n0\n1\n",
-            "queens (2, 4) and (5, 1) share a anti-diagonal",
+            "queens (2, 4) and (5, 1) share an anti-diagonal",
             "",
         ),
         (

@@ -48,11 +48,16 @@ impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "queens ({}, {}) and ({}, {}) share a {}",
+            "queens ({}, {}) and ({}, {}) share {} {}",
             self.first.0 + 1,
             self.first.1 + 1,
             self.second.0 + 1,
             self.second.1 + 1,
+            if self.line == Line::AntiDiagonal {
+                "an"
+            } else {
+                "a"
+            },
             self.line
         )
     }
