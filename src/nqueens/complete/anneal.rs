@@ -75,8 +75,9 @@ impl Anneal {
             step: 0,
             hot: Vec::new(),
             // Low enough that the walk stays near the few-conflict states, high enough to
-            // leave their plateaus (tried 0.15..1.0 on N = 30..200 with 4..32 partners).
-            temp: 0.45,
+            // leave their plateaus (tried 0.15..1.0 on N = 20..200 with 4..32 partners;
+            // small boards need more heat).
+            temp: if m < 64 { 0.6 } else { 0.45 },
         };
         debug_assert_eq!(m, a.col.len());
         // `restart` takes the current queens off first.
