@@ -62,3 +62,29 @@ fn random_nightrider_compositions_complete() {
         check(n, k, true, i as u64);
     }
 }
+
+/// Empty nightrider boards of middle size (the annealing stage's range): every one answers
+/// YES with a verified board. The limit is generous so that a loaded machine cannot fail it;
+/// speed is measured in the README, not here.
+#[test]
+fn empty_nightrider_boards_complete() {
+    let sizes = (10..=40).chain([50, 60, 70, 80, 100, 150, 200]);
+    for n in sizes {
+        let p = Placement::Cols {
+            n,
+            cols: vec![0; n],
+        };
+        let opts = Options {
+            nightrider: true,
+            seed: n as u64,
+            time_limit: Duration::from_secs(120),
+        };
+        let done = complete(&p, &opts).unwrap();
+        let Verdict::Yes(cols) = done.verdict else {
+            panic!("n={n}: {:?}", done.verdict);
+        };
+        let full = Placement::Cols { n, cols };
+        assert_eq!(find_conflict(&full, true), None, "n={n}");
+        assert_eq!(full.count(), n);
+    }
+}

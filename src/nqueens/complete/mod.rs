@@ -9,18 +9,23 @@
 //! 3. Few free rows: the exhaustive [`tail`] search over all of them (seed 004's minimum-risk
 //!    and minimum-damage rules with forward checking), restarted with growing node limits; a
 //!    run that explores every branch proves NO.
-//! 4. Many free rows: random greedy placement, swap repair of the rows left over
+//! 4. Nightriders with at least 16 free rows: the empty board of a size coprime to 210 is
+//!    [`anneal::modular`]; otherwise simulated annealing over the free columns
+//!    ([`anneal::Anneal`]) runs in turn with the stages below, with Luby step limits.
+//! 5. Many free rows: random greedy placement, swap repair of the rows left over
 //!    ([`board::Board::repair`]), then the tail search on those rows plus a growing random set of
 //!    placed ones; restarts until the time limit.
 //!
 //! Every board returned is checked with [`find_conflict`] and keeps the given queens.
 
+pub mod anneal;
 pub mod board;
 pub mod matching;
 pub mod tail;
 
 use super::placement::Placement;
 use super::verify::{find_conflict, Conflict};
+use anneal::Anneal;
 use board::{Board, NONE};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -175,6 +180,11 @@ const REPAIR_TRIES: u32 = 64;
 const REPAIR_STALE: u32 = 50;
 /// Smallest tail handed to the search.
 const TAIL_MIN: usize = 48;
+/// Free rows from which nightrider boards also get the annealing stage (fewer: the
+/// exhaustive search is quick and settles NO too).
+const ANNEAL_MIN_ROWS: usize = 16;
+/// Annealing steps per free row, times the Luby sequence, per turn of the portfolio.
+const ANNEAL_STEPS_PER_ROW: u64 = 512;
 
 /// Completes `placement` or shows it cannot be completed.
 ///
@@ -229,6 +239,8 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
         whole: None,
         whole_rounds: 0,
         whole_nodes: 0,
+        anneal: None,
+        anneal_rounds: 0,
     };
     let verdict = if opts.nightrider && (2..=9).contains(&n) {
         Verdict::Proven(Proof::NoNightriderBoard { n })
@@ -291,6 +303,10 @@ struct Run<'a> {
     whole_rounds: u64,
     /// Placements tried by `whole` so far.
     whole_nodes: u64,
+    /// The annealing stage (nightriders), kept between its turns.
+    anneal: Option<Anneal>,
+    /// Turns of `anneal` so far (index into the Luby sequence).
+    anneal_rounds: u64,
 }
 
 impl Run<'_> {
@@ -311,11 +327,25 @@ impl Run<'_> {
         } else {
             DIRECT_ROWS
         };
+        let anneal = self.board.lines.fams == 6 && m >= ANNEAL_MIN_ROWS;
+        if anneal && m == self.board.n {
+            if let Some(cols) = anneal::modular(m) {
+                for (r, c) in cols.into_iter().enumerate() {
+                    self.board.place(r, c);
+                }
+                return Verdict::Yes(Vec::new());
+            }
+        }
         // The first heuristic pass always runs (it is linear); later work stops at the deadline.
         let mut first = true;
         loop {
             if !first && Instant::now() > self.deadline {
                 return Verdict::NotFound;
+            }
+            if anneal {
+                if let Some(v) = self.anneal_round() {
+                    return v;
+                }
             }
             // Portfolio: few rows — only the complete search; up to TAIL_MAX rows — heuristic
             // restarts and complete-search restarts in turn; more — heuristic only.
@@ -404,6 +434,26 @@ impl Run<'_> {
             Outcome::Aborted => None,
         };
         self.whole = Some(tail);
+        verdict
+    }
+
+    /// One turn of the annealing stage with the next Luby step limit.
+    fn anneal_round(&mut self) -> Option<Verdict> {
+        let mut a = match self.anneal.take() {
+            Some(a) => a,
+            None => Anneal::new(&self.board, &mut self.rng),
+        };
+        self.anneal_rounds += 1;
+        let m = self.board.free_rows.len() as u64;
+        let steps = (ANNEAL_STEPS_PER_ROW * m).saturating_mul(luby(self.anneal_rounds));
+        let verdict = if a.run(&mut self.rng, steps, self.deadline) {
+            self.board.clear_placed();
+            a.apply(&mut self.board);
+            Some(Verdict::Yes(Vec::new()))
+        } else {
+            None
+        };
+        self.anneal = Some(a);
         verdict
     }
 
