@@ -280,20 +280,28 @@ pub fn parse_placement(text: &[u8]) -> Result<Placement, PlacementError> {
 /// Inputs from this many bytes on are parsed by two threads on the fast path.
 const PARALLEL_FROM: usize = 1 << 22;
 
-/// Fast path for the exact shape `nqueens solve` writes: `N\n`, then `N` lines of digits each
-/// ending in `\n`, nothing else. Anything else (CRLF, blanks, spaces, a wrong count, a value
-/// off the board) returns `None` and the general reader decides, with its error messages.
-fn parse_strict_cols(text: &[u8]) -> Option<Placement> {
-    let header = text.iter().position(|&b| b == b'\n')?;
+/// The header of a text in the strict `cols` shape that `nqueens solve` writes: `N` (digits
+/// only, `1..=MAX_N`) on the first line, and the rest of the text (the rows), which must end in
+/// `\n`. `None` for anything else, so the caller falls back to the general reader.
+pub(crate) fn strict_cols_header(text: &[u8]) -> Option<(usize, &[u8])> {
+    // A valid header has at most 10 digits: no need to look further for its line end.
+    let header = text.iter().take(24).position(|&b| b == b'\n')?;
     let n = digits(&text[..header])?;
     if n == 0 || n as usize > MAX_N {
         return None;
     }
-    let n = n as usize;
     let body = &text[header + 1..];
     if body.last() != Some(&b'\n') {
         return None;
     }
+    Some((n as usize, body))
+}
+
+/// Fast path for the exact shape `nqueens solve` writes: `N\n`, then `N` lines of digits each
+/// ending in `\n`, nothing else. Anything else (CRLF, blanks, spaces, a wrong count, a value
+/// off the board) returns `None` and the general reader decides, with its error messages.
+fn parse_strict_cols(text: &[u8]) -> Option<Placement> {
+    let (n, body) = strict_cols_header(text)?;
     let mut cols = vec![0u32; n];
     if body.len() < PARALLEL_FROM {
         return (parse_lines(body, &mut cols, n as u64)? == n)

@@ -7,7 +7,7 @@
 //! `(x − k, y + 2k)` share `2x + y` and `(x − 2k, y + k)` share `x + 2y`.
 
 use super::mem::{prefetch, random_access_vec};
-use super::placement::{digits, parse_batch, parse_lines_bytewise, Placement, MAX_N};
+use super::placement::{parse_batch, parse_lines_bytewise, strict_cols_header, Placement};
 use std::fmt;
 
 /// The kind of line two attacking queens share.
@@ -226,16 +226,7 @@ const SET_AHEAD: usize = 16;
 /// assert_eq!(peaceful_text(b"4 1\n1 2\n"), None); // not the `cols` shape: use the reader
 /// ```
 pub fn peaceful_text(text: &[u8]) -> Option<(usize, usize)> {
-    let header = text.iter().take(24).position(|&b| b == b'\n')?;
-    let n = digits(&text[..header])?;
-    if n == 0 || n as usize > MAX_N {
-        return None;
-    }
-    let n = n as usize;
-    let body = &text[header + 1..];
-    if body.last() != Some(&b'\n') {
-        return None;
-    }
+    let (n, body) = strict_cols_header(text)?;
     if body.len() < STREAM_PARALLEL_FROM {
         let half = Half::check(body, n)?;
         return (half.rows == n).then_some((n, half.queens));
