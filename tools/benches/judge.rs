@@ -12,7 +12,7 @@ use tools::gen::{generate, Ranges};
 use tools::input::Input;
 use tools::judge::judge;
 use tools::output::{format_moves, Move};
-use tools::replay::Replay;
+use tools::replay::{Replay, DIRECTIONS};
 
 /// `count` random legal moves on `input` (random queen, direction and length), as output text.
 fn random_legal_output(input: &Input, count: usize, seed: u64) -> String {
@@ -26,17 +26,7 @@ fn random_legal_output(input: &Input, count: usize, seed: u64) -> String {
             continue;
         }
         let (r, c) = (cell as i32 / n, cell as i32 % n);
-        let dirs = [
-            (0, 1),
-            (1, 0),
-            (0, -1),
-            (-1, 0),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ];
-        let (dr, dc) = dirs[rng.random_range(0..8)];
+        let (dr, dc) = DIRECTIONS[rng.random_range(0..DIRECTIONS.len())];
         // Longest free run in that direction, then a random length within it.
         let mut free = 0;
         while {

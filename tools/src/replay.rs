@@ -9,6 +9,18 @@
 use crate::input::{Input, EMPTY};
 use crate::output::Move;
 
+/// The eight directions a queen moves in, as `(dr, dc)`.
+pub const DIRECTIONS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 0),
+    (0, -1),
+    (-1, 0),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
 /// A fatal error: the official message and the move it happened at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fatal {

@@ -11,6 +11,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use tools::gen::{generate, Ranges};
 use tools::input::Input;
 use tools::judge::judge;
+use tools::replay::DIRECTIONS;
 
 /// The reference verdict: `Ok((score, errors))` or `Err(message)`.
 fn reference(input: &Input, text: &str) -> Result<(f64, u64), String> {
@@ -159,18 +160,7 @@ fn legal_moves(input: &Input, count: usize, rng: &mut Xoshiro256PlusPlus) -> Vec
             continue;
         }
         let (r, c) = (cell as i32 / n, cell as i32 % n);
-        let (dr, dc) = *[
-            (0, 1),
-            (1, 0),
-            (0, -1),
-            (-1, 0),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ]
-        .choose(rng)
-        .unwrap();
+        let (dr, dc) = *DIRECTIONS.choose(rng).unwrap();
         let mut len = 0;
         while {
             let (rr, cc) = (r + (len + 1) * dr, c + (len + 1) * dc);
