@@ -67,6 +67,9 @@ pub struct Schedule {
     /// Wall-clock length of the run: the schedule follows whichever of iterations and time
     /// runs out first.
     pub duration: Option<Duration>,
+    /// When set, only the queens of this colour get new targets (the others stay fixed):
+    /// re-planning one colour against the rest is a far smaller search than the whole board.
+    pub only_colour: Option<usize>,
 }
 
 /// Zobrist keys: one random 64-bit word per (colour, cell), for deduplicating target boards.
@@ -171,7 +174,7 @@ impl<'a> State<'a> {
 /// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
 /// let walls = board.walls();
 /// let problem = Problem { n: 4, colours: 1, queens: &queens, walls: &walls, dist: &dist };
-/// let schedule = Schedule { error_weight: 4.0, error_weight_start: 1.0, iterations: 200_000, t0: 2.0, t1: 0.05, duration: None };
+/// let schedule = Schedule { error_weight: 4.0, error_weight_start: 1.0, iterations: 200_000, t0: 2.0, t1: 0.05, duration: None, only_colour: None };
 /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
 /// let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
 /// let best = anneal(problem, &start, schedule, &mut rng);
@@ -200,6 +203,13 @@ pub fn anneal(
     for (q, queen) in p.queens.iter().enumerate() {
         by_colour[queen.colour].push(q);
     }
+    let movers: Vec<usize> = match schedule.only_colour {
+        Some(k) => by_colour[k].clone(),
+        None => (0..nq).collect(),
+    };
+    if movers.len() < 2 {
+        return s.board();
+    }
     let w_end = schedule.error_weight;
     let mut w = schedule.error_weight_start;
     let mut best = s.board();
@@ -219,7 +229,7 @@ pub fn anneal(
             temp = schedule.t0 * ratio.powf(progress);
             w = schedule.error_weight_start + (w_end - schedule.error_weight_start) * progress;
         }
-        let q = rng.random_range(0..nq);
+        let q = movers[rng.random_range(0..movers.len())];
         let k = p.queens[q].colour;
         let mates = &by_colour[k];
         let kind = rng.random_range(0..100u32);
@@ -329,7 +339,11 @@ pub fn anneal(
                 }
             } else {
                 let q2 = other as usize - 1;
-                if !s.d(q2, t).is_finite() {
+                if !s.d(q2, t).is_finite()
+                    || schedule
+                        .only_colour
+                        .is_some_and(|o| o != p.queens[q2].colour)
+                {
                     continue;
                 }
                 let before = s.move_cost;
@@ -369,6 +383,63 @@ pub fn anneal(
         .map(|(q, &cell)| p.dist[q * s.nn + cell] as f64)
         .sum();
     best
+}
+
+/// The targets of `best` with colour `colour` partly sent back to the starts: each queen of
+/// the colour, with probability `share`, goes to its start when no other target is there; the
+/// others keep their target when still free, else take the first free cell they can reach. The result is a valid annealing start;
+/// `None` if some queen finds no free cell it can reach.
+///
+/// # Complexity
+/// `O(Q + N²)` for `Q` queens, plus `O(N²)` per queen that must look for a free cell.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::{board::Board, targets::reset_colour};
+/// use rand::SeedableRng;
+/// // colour 1 at cells 0 and 4, colour 2 at cell 8; targets: the colour-1 queens swapped
+/// let board = Board::parse("3 2  1 0 0  0 1 0  0 0 2").unwrap();
+/// let queens = board.queens();
+/// let dist = vec![1.0f32; queens.len() * 9];
+/// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+/// let cells = reset_colour(&queens, &board.walls(), &dist, &[4, 0, 8], 0, 1.0, &mut rng);
+/// assert_eq!(cells, Some(vec![0, 4, 8])); // share 1: every colour-1 queen back home
+/// ```
+pub fn reset_colour(
+    queens: &[Queen],
+    walls: &[bool],
+    dist: &[f32],
+    best: &[usize],
+    colour: usize,
+    share: f64,
+    rng: &mut impl Rng,
+) -> Option<Vec<usize>> {
+    let nn = walls.len();
+    let mut cells = best.to_vec();
+    let mut used = walls.to_vec();
+    for (q, &cell) in best.iter().enumerate() {
+        if queens[q].colour != colour {
+            used[cell] = true;
+        }
+    }
+    let mut placed = vec![false; queens.len()];
+    for (q, queen) in queens.iter().enumerate() {
+        if queen.colour == colour && !used[queen.start] && rng.random_bool(share) {
+            used[queen.start] = true;
+            cells[q] = queen.start;
+            placed[q] = true;
+        }
+    }
+    for (q, queen) in queens.iter().enumerate() {
+        if queen.colour != colour || placed[q] {
+            continue;
+        }
+        if used[cells[q]] {
+            cells[q] = (0..nn).find(|&c| !used[c] && dist[q * nn + c].is_finite())?;
+        }
+        used[cells[q]] = true;
+    }
+    Some(cells)
 }
 
 #[cfg(test)]
@@ -426,6 +497,7 @@ mod tests {
                     t0: 300.0,
                     t1: 0.05,
                     duration: None,
+                    only_colour: None,
                 };
                 let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
                 let best = anneal(problem, &start, schedule, &mut rng);
@@ -450,6 +522,74 @@ mod tests {
                 if 4 * c <= n {
                     assert_eq!(best.errors, 0, "n={n} c={c}");
                 }
+            }
+        }
+    }
+
+    /// One-colour runs (the iterated local search of the solver): starts made by
+    /// `reset_colour` are valid, and annealing them moves only the chosen colour.
+    #[test]
+    fn one_colour_runs_keep_the_other_colours() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for (n, c) in [(8, 2), (12, 3), (19, 4), (25, 4), (30, 6)] {
+            let board = random_board(n, c, 0.2, &mut rng);
+            let queens = board.queens();
+            let walls = board.walls();
+            let mut paths = Paths::new(n, walls.clone());
+            let dist: Vec<f32> = queens
+                .iter()
+                .flat_map(|q| paths.row(q.start).to_vec())
+                .collect();
+            let problem = Problem {
+                n,
+                colours: c,
+                queens: &queens,
+                walls: &walls,
+                dist: &dist,
+            };
+            let schedule = Schedule {
+                error_weight: n as f64,
+                error_weight_start: n as f64,
+                iterations: 2_000 * (n * c) as u64,
+                t0: 2.0,
+                t1: 0.05,
+                duration: None,
+                only_colour: None,
+            };
+            let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
+            let mut best = anneal(problem, &start, schedule, &mut rng).cells;
+            for _ in 0..20 {
+                let colour = rng.random_range(0..c);
+                let share = rng.random_range(0.0..=1.0);
+                let cells = reset_colour(&queens, &walls, &dist, &best, colour, share, &mut rng)
+                    .expect("a free reachable cell exists on these boards");
+                // a valid start: distinct, no wall, reachable; other colours untouched
+                let mut taken = vec![false; n * n];
+                for (q, &t) in cells.iter().enumerate() {
+                    assert!(!walls[t] && !taken[t] && dist[q * n * n + t].is_finite());
+                    taken[t] = true;
+                    if queens[q].colour != colour {
+                        assert_eq!(t, best[q]);
+                    }
+                }
+                let schedule = Schedule {
+                    only_colour: Some(colour),
+                    iterations: 2_000 * n as u64,
+                    ..schedule
+                };
+                let found = anneal(problem, &cells, schedule, &mut rng);
+                for (q, (&t, &before)) in found.cells.iter().zip(&cells).enumerate() {
+                    if queens[q].colour != colour {
+                        assert_eq!(t, before, "queen {q} of another colour moved");
+                    }
+                }
+                let mut grid = vec![0i8; n * n];
+                for (q, &t) in found.cells.iter().enumerate() {
+                    assert!(!walls[t] && grid[t] == 0);
+                    grid[t] = queens[q].colour as i8 + 1;
+                }
+                assert_eq!(found.errors, errors(n, c, &grid));
+                best = found.cells;
             }
         }
     }
