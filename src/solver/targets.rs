@@ -17,6 +17,11 @@
 //! * **three-cycle** of the columns of three same-colour targets (valid boards are often
 //!   connected only through it);
 //! * **assignment swap**: two same-colour queens exchange targets.
+//!
+//! A run may move one colour only ([`Schedule::only_colour`]), from a start made by
+//! [`reset_colour`]: the solver's iterated local search re-plans one colour of its best board
+//! at a time, which leaves the basins where whole-board runs freeze (breaking a valid colour
+//! costs `N`).
 
 use super::board::Queen;
 use super::score::LineCounts;
@@ -387,8 +392,12 @@ pub fn anneal(
 
 /// The targets of `best` with colour `colour` partly sent back to the starts: each queen of
 /// the colour, with probability `share`, goes to its start when no other target is there; the
-/// others keep their target when still free, else take the first free cell they can reach. The result is a valid annealing start;
-/// `None` if some queen finds no free cell it can reach.
+/// others keep their target when still free, else take the first free cell they can reach
+/// (`dist` as in [`Problem`]). The result is a valid annealing start for a one-colour run
+/// ([`Schedule::only_colour`]); `None` if some queen finds no free cell it can reach.
+///
+/// # Panics
+/// If `share` is not in `0..=1`.
 ///
 /// # Complexity
 /// `O(Q + N²)` for `Q` queens, plus `O(N²)` per queen that must look for a free cell.
@@ -397,13 +406,14 @@ pub fn anneal(
 /// ```
 /// use queenattack::solver::{board::Board, targets::reset_colour};
 /// use rand::SeedableRng;
-/// // colour 1 at cells 0 and 4, colour 2 at cell 8; targets: the colour-1 queens swapped
+/// // input colour 1 (solver colour 0) at cells 0 and 4, colour 2 at cell 8; in `best` the
+/// // two colour-0 queens have swapped cells
 /// let board = Board::parse("3 2  1 0 0  0 1 0  0 0 2").unwrap();
 /// let queens = board.queens();
 /// let dist = vec![1.0f32; queens.len() * 9];
 /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
 /// let cells = reset_colour(&queens, &board.walls(), &dist, &[4, 0, 8], 0, 1.0, &mut rng);
-/// assert_eq!(cells, Some(vec![0, 4, 8])); // share 1: every colour-1 queen back home
+/// assert_eq!(cells, Some(vec![0, 4, 8])); // share 1: every colour-0 queen back home
 /// ```
 pub fn reset_colour(
     queens: &[Queen],
