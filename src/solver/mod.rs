@@ -108,6 +108,10 @@ const ILS_EVERY: usize = 8;
 /// among 1–100 at 10 s: one colour gained (seed 8: 24.33 → 22.00), two colours lost (seed 1:
 /// 16.71 → 17.36, seed 57: 19.19 → 19.81) with the re-plans.
 const ILS_MIN_QUEENS: usize = 20;
+/// ... and when routing is fast enough for this many boards in the board phase. At N = 64,
+/// C = 10 (0.6 s per routing) re-plans after the first two boards ended at 2640 (15 errors)
+/// where whole-board runs reached 2220 (4 errors).
+const ILS_MIN_BOARDS: f64 = 50.0;
 /// Start temperature and length (iterations per queen of the colour, × N) of a one-colour
 /// run. Measured on seeds 1–20 at 10 s (sum of scores): 4 000 → 2087, 8 000 → 1990,
 /// 16 000 → 1975, 32 000 → 2049.
@@ -249,7 +253,13 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
             // After a few boards from scratch, most runs re-plan one colour of the best routed
             // board against the others (a far smaller search, which leaves the basins where
             // whole-board annealing gets stuck); the rest start again from the initial board.
+            // (re-plans gain less per board than whole-board runs: they need many boards, so
+            // routing must be fast)
+            let fast_routing = sim_count > 0
+                && (sim_time / sim_count).as_secs_f64() * ILS_MIN_BOARDS
+                    < budget.as_secs_f64() * BOARD_SHARE;
             let ils = (board.colours == 1 || nq >= ILS_MIN_QUEENS)
+                && fast_routing
                 && top.len() >= ILS_AFTER
                 && runs % ILS_EVERY != 0
                 && !stale;
