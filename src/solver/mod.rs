@@ -110,8 +110,9 @@ const ILS_EVERY: usize = 8;
 const ILS_MIN_QUEENS: usize = 20;
 /// ... and when routing is fast enough for this many boards in the board phase. At N = 64,
 /// C = 10 (0.6 s per routing) re-plans after the first two boards ended at 2640 (15 errors)
-/// where whole-board runs reached 2220 (4 errors).
-const ILS_MIN_BOARDS: f64 = 50.0;
+/// where whole-board runs reached 2220 (4 errors). With 50 instead of 20, crowded contest
+/// boards at 1–2 s lost the re-plans and some did worse (seed 55 at 2 s: +70).
+const ILS_MIN_BOARDS: f64 = 20.0;
 /// Start temperature and length (iterations per queen of the colour, × N) of a one-colour
 /// run. Measured on seeds 1–20 at 10 s (sum of scores): 4 000 → 2087, 8 000 → 1990,
 /// 16 000 → 1975, 32 000 → 2049.
