@@ -344,11 +344,17 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
             });
             let sim_started = Instant::now();
             let routed = ctx.evaluate(found.cells.clone(), order, Some(end));
-            sim_time += sim_started.elapsed();
+            let sim = sim_started.elapsed();
+            sim_time += sim;
             sim_count += 1;
             log(format!(
-                "board {runs} (table {}): errors {} estimate {:.3} → routed score {:.3}",
-                table, found.errors, found.move_cost, routed.score
+                "board {runs} ({}, table {table}): errors {} estimate {:.3} → routed score {:.3} \
+                 in {:.1} ms",
+                if ils { "one colour" } else { "whole board" },
+                found.errors,
+                found.move_cost,
+                routed.score,
+                sim.as_secs_f64() * 1e3
             ));
             top.push(routed);
             top.sort_by(|a, b| a.score.total_cmp(&b.score));
