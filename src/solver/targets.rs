@@ -478,19 +478,25 @@ mod tests {
         }
     }
 
+    /// The queens, walls and walls-only distance table of `board`, for a [`Problem`].
+    fn walls_only_problem(board: &Board) -> (Vec<Queen>, Vec<bool>, Vec<f32>) {
+        let queens = board.queens();
+        let walls = board.walls();
+        let mut paths = Paths::new(board.n, walls.clone());
+        let dist = queens
+            .iter()
+            .flat_map(|q| paths.row(q.start).to_vec())
+            .collect();
+        (queens, walls, dist)
+    }
+
     #[test]
     fn annealed_boards_are_valid_and_consistent() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         for n in [8, 11, 14, 17, 20, 23, 26, 30] {
             for c in 1..=6 {
                 let board = random_board(n, c, 0.05, &mut rng);
-                let queens = board.queens();
-                let walls = board.walls();
-                let mut paths = Paths::new(n, walls.clone());
-                let dist: Vec<f32> = queens
-                    .iter()
-                    .flat_map(|q| paths.row(q.start).to_vec())
-                    .collect();
+                let (queens, walls, dist) = walls_only_problem(&board);
                 let problem = Problem {
                     n,
                     colours: c,
@@ -543,13 +549,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         for (n, c) in [(8, 2), (12, 3), (19, 4), (25, 4), (30, 6)] {
             let board = random_board(n, c, 0.2, &mut rng);
-            let queens = board.queens();
-            let walls = board.walls();
-            let mut paths = Paths::new(n, walls.clone());
-            let dist: Vec<f32> = queens
-                .iter()
-                .flat_map(|q| paths.row(q.start).to_vec())
-                .collect();
+            let (queens, walls, dist) = walls_only_problem(&board);
             let problem = Problem {
                 n,
                 colours: c,
