@@ -490,6 +490,17 @@ mod tests {
         (queens, walls, dist)
     }
 
+    /// Hard rules of a target board (distinct cells, no wall) and its reported errors.
+    fn assert_valid(board: &Board, queens: &[Queen], walls: &[bool], found: &TargetBoard) {
+        let mut cells = vec![0i8; board.n * board.n];
+        for (q, &t) in found.cells.iter().enumerate() {
+            assert!(!walls[t]);
+            assert_eq!(cells[t], 0, "two targets on one cell");
+            cells[t] = queens[q].colour as i8 + 1;
+        }
+        assert_eq!(found.errors, errors(board.n, board.colours, &cells));
+    }
+
     #[test]
     fn annealed_boards_are_valid_and_consistent() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
@@ -517,15 +528,8 @@ mod tests {
                 };
                 let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
                 let best = anneal(problem, &start, schedule, &mut rng);
-                // hard rules: distinct, no wall
-                let mut cells = vec![0i8; n * n];
-                for (q, &t) in best.cells.iter().enumerate() {
-                    assert!(!walls[t]);
-                    assert_eq!(cells[t], 0, "two targets on one cell");
-                    cells[t] = queens[q].colour as i8 + 1;
-                }
-                // the reported errors and cost are the real ones
-                assert_eq!(best.errors, errors(n, c, &cells));
+                assert_valid(&board, &queens, &walls, &best);
+                // the reported cost is the real one
                 let cost: f64 = (0..queens.len())
                     .map(|q| dist[q * n * n + best.cells[q]] as f64)
                     .sum();
@@ -593,12 +597,7 @@ mod tests {
                         assert_eq!(t, before, "queen {q} of another colour moved");
                     }
                 }
-                let mut grid = vec![0i8; n * n];
-                for (q, &t) in found.cells.iter().enumerate() {
-                    assert!(!walls[t] && grid[t] == 0);
-                    grid[t] = queens[q].colour as i8 + 1;
-                }
-                assert_eq!(found.errors, errors(n, c, &grid));
+                assert_valid(&board, &queens, &walls, &found);
                 best = found.cells;
             }
         }
