@@ -13,6 +13,7 @@
 
 pub mod assign;
 pub mod board;
+pub mod exact;
 pub mod improve;
 pub mod paths;
 pub mod reorder;
@@ -121,8 +122,20 @@ const ILS_ITERATIONS_PER_QUEEN: f64 = 16_000.0;
 /// Each queen of the re-planned colour goes back to its start with a probability drawn
 /// between this and 1 (small: a local change; 1: the whole colour from scratch).
 const ILS_RESET_MIN: f64 = 0.2;
+/// Share of the compute budget the exact search ([`exact`]) may take, and how many of its
+/// boards are routed.
+const EXACT_SHARE: f64 = 0.3;
+const EXACT_KEEP: usize = 50;
 /// Weight of the initial-board distances in the second distance table.
 const PIECES_SHARE: f32 = 0.5;
+
+/// EXPERIMENT knob: `QA_<name>` from the environment, else `default`.
+fn knob(name: &str, default: f64) -> f64 {
+    std::env::var(format!("QA_{name}"))
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 /// The polish runs after the search, inside the margin between the compute share and 95 %.
 fn polish_budget(budget: Duration) -> Duration {
@@ -210,11 +223,11 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     // Stages 2-4: candidate target boards, matched and routed; keep the best.
     let zobrist = Zobrist::new(nn, board.colours, &mut rng);
     let mut seen = AHashSet::new();
-    let mut boards_end = started + budget.mul_f64(BOARD_SHARE);
+    let mut boards_end = started + budget.mul_f64(knob("BOARD_SHARE", BOARD_SHARE));
     let mut extended = false;
     let slice = boards_end
         .saturating_duration_since(Instant::now())
-        .div_f64(RUNS_PER_PHASE);
+        .div_f64(knob("RUNS", RUNS_PER_PHASE));
     let mut ctx = Context {
         board,
         walls: &walls,
@@ -225,6 +238,27 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     // The best few distinct routed boards, best first.
     let mut top: Vec<Routed> = Vec::new();
     let (mut sim_time, mut sim_count) = (Duration::ZERO, 0u32);
+    if knob("EXACT", 1.0) > 0.0 {
+        let exact_end = started + budget.mul_f64(knob("EXACT_SHARE", EXACT_SHARE));
+        let found = exact::best_boards(n, &walls, &queens, &tables[0], EXACT_KEEP, exact_end);
+        log(format!("exact: {} error-free boards", found.len()));
+        for b in found {
+            if !seen.insert(zobrist.hash(&queens, &b.cells)) {
+                continue;
+            }
+            let dist = &tables[0];
+            let mut order: Vec<usize> = (0..nq).collect();
+            order.sort_by(|&a, &c| dist[a * nn + b.cells[a]].total_cmp(&dist[c * nn + b.cells[c]]));
+            let sim_started = Instant::now();
+            let routed = ctx.evaluate(b.cells, order, Some(end));
+            sim_time += sim_started.elapsed();
+            sim_count += 1;
+            log(format!("exact board: estimate {:.3} → routed score {:.3}", b.cost, routed.score));
+            top.push(routed);
+        }
+        top.sort_by(|a, b| a.score.total_cmp(&b.score));
+        top.truncate(TOP_BOARDS_MAX);
+    }
     let mut runs = 0;
     // Run length adapts: short runs give more diverse boards (best for easy cases), but a run
     // that ends with errors asks for longer ones (crowded boards).
@@ -400,7 +434,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     };
     // the post-optimiser starts a little before the end of the compute budget: on crowded
     // boards it gains more per second than the reordering
-    let (best, s) = ctx.improve(winner, &mut rng, end - budget.mul_f64(IMPROVE_EARLY));
+    let (best, s) = ctx.improve(winner, &mut rng, end - budget.mul_f64(knob("IMPROVE_EARLY", IMPROVE_EARLY)));
     log(format!(
         "reordering: {} simulations, score {:.3}",
         sims + s,
@@ -418,7 +452,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     let moves = improve::improve(
         board,
         moves,
-        Some(started + budget.mul_f64(1.0 + POLISH_SHARE + IMPROVE_SHARE)),
+        Some(started + budget.mul_f64(1.0 + POLISH_SHARE + knob("IMPROVE_SHARE", IMPROVE_SHARE))),
     );
     log(format!(
         "improve: {before:.3} → {:.3}",
