@@ -375,18 +375,35 @@ fn several_colours(
     for i in (0..order.len()).rev() {
         rest[i] = rest[i + 1] + options[order[i]].first().map_or(f64::INFINITY, |o| o.0);
     }
+    // compatible[b]: bit set of the boards disjoint from board b
+    let words = boards.len().div_ceil(64);
+    let mut compatible = vec![0u64; boards.len() * words];
+    for (a, &ma) in boards.iter().enumerate() {
+        for (b, &mb) in boards.iter().enumerate() {
+            if ma & mb == 0 {
+                compatible[a * words + b / 64] |= 1 << (b % 64);
+            }
+        }
+    }
     let mut search = Tuples {
-        boards: &boards,
         options: &options,
         order: &order,
         rest,
+        compatible: &compatible,
+        words,
         best: Best::new(keep),
         chosen: Vec::with_capacity(order.len()),
         nodes: 0,
         deadline,
         out_of_time: false,
     };
-    search.dfs(0, 0, 0.0);
+    let mut all = vec![u64::MAX; words];
+    if boards.len() % 64 != 0 {
+        all[words - 1] = (1 << (boards.len() % 64)) - 1;
+    }
+    if search.clique(&all, order.len()) {
+        search.dfs(0, &all, 0.0);
+    }
     search
         .best
         .into_sorted()
@@ -406,13 +423,15 @@ fn several_colours(
 }
 
 struct Tuples<'a> {
-    boards: &'a [u128],
     options: &'a [Vec<(f64, usize)>],
     /// The colours in search order.
     order: &'a [usize],
     /// `rest[i]`: Σ of the cheapest option of the colours `order[i..]`.
     rest: Vec<f64>,
-    /// Board index of each colour in search order.
+    /// `compatible[b * words..]`: bit set of the boards disjoint from board `b`.
+    compatible: &'a [u64],
+    words: usize,
+    /// The best tuples: board index of each colour in search order.
     best: Best<Vec<usize>>,
     chosen: Vec<usize>,
     nodes: u32,
@@ -421,26 +440,66 @@ struct Tuples<'a> {
 }
 
 impl Tuples<'_> {
-    fn dfs(&mut self, depth: usize, used: u128, cost: f64) {
+    fn tick(&mut self) -> bool {
+        self.nodes = self.nodes.wrapping_add(1);
+        if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
+            self.out_of_time = true;
+        }
+        self.out_of_time
+    }
+
+    fn narrow(&self, allowed: &[u64], b: usize) -> Vec<u64> {
+        let row = &self.compatible[b * self.words..(b + 1) * self.words];
+        allowed.iter().zip(row).map(|(x, y)| x & y).collect()
+    }
+
+    /// Whether `need` pairwise disjoint boards exist among `allowed` (a quick proof that a
+    /// crowded board has no error-free target board; `false` also when out of time).
+    fn clique(&mut self, allowed: &[u64], need: usize) -> bool {
+        if need == 0 {
+            return true;
+        }
+        let count: u32 = allowed.iter().map(|w| w.count_ones()).sum();
+        if (count as usize) < need || self.tick() {
+            return false;
+        }
+        // boards in increasing order: each set of boards is met once
+        let mut left = allowed.to_vec();
+        for w in 0..self.words {
+            while left[w] != 0 {
+                let b = w * 64 + left[w].trailing_zeros() as usize;
+                left[w] &= left[w] - 1;
+                if self.clique(&self.narrow(&left, b), need - 1) {
+                    return true;
+                }
+                if self.out_of_time {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    fn dfs(&mut self, depth: usize, allowed: &[u64], cost: f64) {
         if depth == self.order.len() {
             self.best.offer(cost, self.chosen.clone());
             return;
         }
-        for &(c, b) in &self.options[self.order[depth]] {
-            self.nodes += 1;
-            if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
-                self.out_of_time = true;
-            }
-            if self.out_of_time || cost + c + self.rest[depth + 1] >= self.best.threshold() - 1e-9
-            {
+        let count: u32 = allowed.iter().map(|w| w.count_ones()).sum();
+        if (count as usize) < self.order.len() - depth {
+            return;
+        }
+        let options = self.options;
+        for &(c, b) in &options[self.order[depth]] {
+            if self.tick() || cost + c + self.rest[depth + 1] >= self.best.threshold() - 1e-9 {
                 return; // options are sorted: the rest cost at least as much
             }
-            let mask = self.boards[b];
-            if mask & used != 0 {
+            if allowed[b / 64] >> (b % 64) & 1 == 0 {
                 continue;
             }
+            let next = self.narrow(allowed, b);
             self.chosen.push(b);
-            self.dfs(depth + 1, used | mask, cost + c);
+            self.dfs(depth + 1, &next, cost + c);
             self.chosen.pop();
         }
     }
@@ -576,6 +635,16 @@ mod tests {
                 assert!((cost - f.cost).abs() < 1e-3);
             }
         }
+    }
+
+    #[test]
+    fn finds_nothing_when_colours_cannot_all_be_valid() {
+        // 4×4 has two 4-queens boards, sharing no cell: three colours cannot all be valid
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let board = random_board(4, 3, 0, &mut rng);
+        let dist = dist_of(&board);
+        assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
+        assert!(brute_force(&board, &dist).is_empty());
     }
 
     #[test]
