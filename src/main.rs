@@ -145,11 +145,12 @@ fn main() -> ExitCode {
     let solution = solve(&board, options, started);
     if cli.verbose {
         eprintln!(
-            "[{:6.3}s] final: {} moves, {} errors, score {:.4}",
+            "[{:6.3}s] final: {} moves, {} errors, score {:.4}, stop: {:?}",
             started.elapsed().as_secs_f64(),
             solution.moves.len(),
             solution.outcome.errors,
-            solution.outcome.score
+            solution.outcome.score,
+            solution.stop
         );
     }
     let n = board.n;
