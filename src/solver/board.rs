@@ -14,6 +14,9 @@ pub const EMPTY: i8 = 0;
 pub const MAX_N: usize = 128;
 /// Largest number of colours the solver accepts.
 pub const MAX_COLOURS: usize = 100;
+/// A bad token is quoted in a message escaped and cut to this many bytes, so a huge or binary
+/// token never floods the terminal.
+pub const QUOTE_BYTES: usize = 80;
 
 /// The eight queen directions as `(dr, dc)`.
 pub const DIRS: [(i32, i32); 8] = [
@@ -91,7 +94,7 @@ impl Board {
                 .ok_or_else(|| InputError(format!("input ends before {what}")))?;
             token
                 .parse::<i64>()
-                .map_err(|_| InputError(format!("{what}: `{token}` is not an integer")))
+                .map_err(|_| InputError(format!("{what}: {} is not an integer", quote(token))))
         };
         let n = next("N")?;
         if !(1..=MAX_N as i64).contains(&n) {
@@ -120,7 +123,8 @@ impl Board {
         }
         if let Some(extra) = tokens.next() {
             return Err(InputError(format!(
-                "unexpected token `{extra}` after the {} cells",
+                "unexpected token {} after the {} cells",
+                quote(extra),
                 n * n
             )));
         }
@@ -129,6 +133,38 @@ impl Board {
             colours: colours as usize,
             cells,
         })
+    }
+
+    /// Reads an input under the solver's rule (the same as `tester`'s): [`Board::parse`], and
+    /// every colour `1..=C` has exactly `N` queens on the board (so `C ≤ N`).
+    ///
+    /// # Errors
+    /// As [`Board::parse`], or the first colour whose count is not `N`.
+    ///
+    /// # Examples
+    /// ```
+    /// use queenattack::solver::board::Board;
+    /// assert!(Board::parse_official("2 1  1 0  0 1").is_ok());
+    /// let err = Board::parse_official("2 2  1 0  0 1").unwrap_err();
+    /// assert_eq!(err.to_string(), "colour 2 has 0 queens, expected N = 2");
+    /// ```
+    pub fn parse_official(text: &str) -> Result<Board, InputError> {
+        let board = Board::parse(text)?;
+        let mut count = vec![0usize; board.colours];
+        for &v in &board.cells {
+            if v > 0 {
+                count[v as usize - 1] += 1;
+            }
+        }
+        match count.iter().position(|&c| c != board.n) {
+            Some(k) => Err(InputError(format!(
+                "colour {} has {} queens, expected N = {}",
+                k + 1,
+                count[k],
+                board.n
+            ))),
+            None => Ok(board),
+        }
     }
 
     /// The queens in row-major order of their start cells.
@@ -154,6 +190,30 @@ impl Board {
     pub fn rc(&self, cell: usize) -> (usize, usize) {
         (cell / self.n, cell % self.n)
     }
+}
+
+/// `token` for a message: in quotes, every character outside printable ASCII escaped
+/// (`\u{0}`, `\n`), cut after [`QUOTE_BYTES`] bytes of escaped text, with the token's full
+/// length when it was cut.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::board::quote;
+/// assert_eq!(quote("x\0y"), "\"x\\u{0}y\"");
+/// let long = "7".repeat(1_000_000);
+/// assert!(quote(&long).len() < 120);
+/// assert!(quote(&long).ends_with("(1000000 bytes)"));
+/// ```
+pub fn quote(token: &str) -> String {
+    let mut out = String::new();
+    for ch in token.chars() {
+        let escaped = ch.escape_default().to_string();
+        if out.len() + escaped.len() > QUOTE_BYTES {
+            return format!("\"{out}\"… ({} bytes)", token.len());
+        }
+        out.push_str(&escaped);
+    }
+    format!("\"{out}\"")
 }
 
 /// Length of a queen move between two cells on a line (`max(|dr|, |dc|)`), or `None` when

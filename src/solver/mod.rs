@@ -9,13 +9,18 @@
 //! 6. [`improve`]: a post-optimiser that re-plans one or two queens at a time on the final moves.
 //!
 //! [`board`] reads the input and [`score`] is the solver's own referee: the answer is replayed
-//! before it is printed, and the empty answer (always legal) replaces anything wrong.
+//! before it is printed, and the first answer (always legal) replaces anything wrong.
+//!
+//! Anytime: [`quick`] makes a legal first answer in the first few percent of the time, and
+//! the solver stops at once when an answer's score equals the lower bound of [`bound`].
 
 pub mod assign;
 pub mod board;
+pub mod bound;
 pub mod exact;
 pub mod improve;
 pub mod paths;
+pub mod quick;
 pub mod reorder;
 pub mod route;
 pub mod score;
@@ -59,6 +64,35 @@ pub struct Solution {
     pub moves: Vec<Move>,
     /// Their score under the contest rules.
     pub outcome: Outcome,
+    /// Why the solver stopped.
+    pub stop: Stop,
+}
+
+/// Why [`solve`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// An answer scored the lower bound of [`bound::lower_bound`]: nothing can beat it, so the
+    /// solver stopped early.
+    Optimal,
+    /// The time budget ran out; the answer is the best found.
+    Budget,
+}
+
+/// Share of the compute budget for the first answer ([`quick::descend`]; it usually ends far
+/// sooner, at a local optimum).
+const FIRST_SHARE: f64 = 0.03;
+/// Scores this close to the lower bound are equal to it (`f32` path costs).
+const OPTIMAL_EPS: f64 = 1e-6;
+
+/// The legal answer `moves` as a [`Solution`] stopped for `stop`, or `None` if the moves are
+/// not legal.
+fn solution(board: &Board, moves: Vec<Move>, stop: Stop) -> Option<Solution> {
+    let outcome = replay(board, &moves).ok()?;
+    Some(Solution {
+        moves,
+        outcome,
+        stop,
+    })
 }
 
 /// Share of the time limit spent computing; the rest covers output, process start/exit and
@@ -196,14 +230,29 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     let starts: Vec<usize> = queens.iter().map(|q| q.start).collect();
     let colour: Vec<usize> = queens.iter().map(|q| q.colour).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(options.seed);
-    let empty = Solution {
-        moves: Vec::new(),
-        outcome: replay(board, &[]).expect("no moves are legal"),
-    };
     log(format!(
         "N={n} C={} queens={nq}, start score {:.3}",
-        board.colours, empty.outcome.score
+        board.colours,
+        replay(board, &[]).map_or(f64::NAN, |o| o.score)
     ));
+    // Anytime: a legal first answer at once, and an early stop when it cannot be beaten.
+    let lower = bound::lower_bound(board);
+    let first = quick::descend(board, started + budget.mul_f64(FIRST_SHARE));
+    let first = solution(board, first, Stop::Budget)
+        .or_else(|| solution(board, Vec::new(), Stop::Budget))
+        .expect("no moves are legal");
+    log(format!(
+        "first answer: {} moves, score {:.3}; lower bound {lower:.3}",
+        first.moves.len(),
+        first.outcome.score
+    ));
+    if first.outcome.score <= lower + OPTIMAL_EPS {
+        log("stop: the first answer is optimal".into());
+        return Solution {
+            stop: Stop::Optimal,
+            ..first
+        };
+    }
 
     // Stage 1: walls-only distances from every queen's start, and a second table that also
     // knows the pieces of the initial board (half of each), since many of them never move.
@@ -212,7 +261,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     for (q, &s) in starts.iter().enumerate() {
         if Instant::now() >= end {
             log("out of time in paths".into());
-            return empty;
+            return first;
         }
         walls_only[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
     }
@@ -390,12 +439,18 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
                 routed.score,
                 sim.as_secs_f64() * 1e3
             ));
+            if routed.score <= lower + OPTIMAL_EPS {
+                if let Some(best) = solution(board, routed.moves.clone(), Stop::Optimal) {
+                    log("stop: a routed board scores the lower bound".into());
+                    return best;
+                }
+            }
             top.push(routed);
             top.sort_by(|a, b| a.score.total_cmp(&b.score));
             top.truncate(TOP_BOARDS_MAX);
         }
         if top.is_empty() {
-            return empty;
+            return first;
         }
         log(format!(
             "{runs} boards ({} distinct), best routed score {:.3}",
@@ -460,11 +515,15 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     ));
 
     match replay(board, &moves) {
-        Ok(outcome) if outcome.score <= empty.outcome.score => Solution { moves, outcome },
-        Ok(_) => empty,
+        Ok(outcome) if outcome.score <= first.outcome.score => Solution {
+            moves,
+            outcome,
+            stop: Stop::Budget,
+        },
+        Ok(_) => first,
         Err(e) => {
-            eprintln!("queenattack: internal error, falling back to no moves: {e}");
-            empty
+            eprintln!("queenattack: internal error, falling back to the first answer: {e}");
+            first
         }
     }
 }
