@@ -9,10 +9,11 @@
 //!   cost (each chosen cell costs at least the distance of the nearest queen, each row still
 //!   open at least its cheapest free cell); complete boards are matched exactly (Hungarian
 //!   method) and the best `keep` are kept;
-//! * **several colours** on boards of at most 128 cells: every N-Queens board avoiding the
-//!   walls is listed (a cell mask each), every colour is matched to every board, and a
-//!   depth-first search over the colours picks pairwise disjoint boards, bounded by the
-//!   cheapest board of each colour still to choose.
+//! * **several colours** for N ≤ 13: every N-Queens board avoiding the walls is listed (a
+//!   cell mask each), every colour is matched to every board (for N ≥ 12 only to the cheapest
+//!   few hundred by a lower bound), a clique search on the disjointness of the boards proves
+//!   quickly when no error-free board exists, and a depth-first search over the colours picks
+//!   pairwise disjoint boards, bounded by the cheapest board of each colour still to choose.
 //!
 //! Both searches stop at a deadline and return what they found (the best so far). They only
 //! know error-free boards: on crowded boards where every colour cannot be a valid N-Queens
@@ -29,8 +30,14 @@ const SCALE: f64 = 1e6;
 /// Largest side searched with one colour: N = 13 has 73 712 N-Queens boards, N = 14 365 596;
 /// the bound prunes most of them.
 pub const MAX_N_ONE_COLOUR: usize = 14;
-/// Largest number of cells for several colours (one `u128` mask per board).
-pub const MAX_CELLS_COLOURS: usize = 128;
+/// Largest number of cells for several colours (one 192-bit mask per board): N ≤ 13.
+pub const MAX_CELLS_COLOURS: usize = 192;
+/// Up to this many boards, every colour may take any of them: N ≤ 11 has at most 2 680.
+const OPTIONS_ALL: usize = 3000;
+/// Beyond, boards kept per colour (the cheapest by a lower bound) before the exact matching:
+/// N = 12 has 14 200 boards and N = 13 73 712, and the disjointness table of all of them
+/// would take seconds; 500 per colour keep it under 3 000² pairs.
+const OPTIONS_PER_COLOUR: usize = 500;
 /// Nodes of the search between two looks at the clock.
 const CLOCK_EVERY: u32 = 1024;
 
@@ -300,43 +307,83 @@ impl OneColour<'_> {
     }
 }
 
-/// Every N-Queens board on the `n × n` board (`n² ≤ 128`) avoiding the walls, as cell masks;
-/// `None` when the deadline passes first.
-fn all_boards(n: usize, walls: &[bool], deadline: Instant) -> Option<Vec<u128>> {
-    fn dfs(
-        n: usize,
-        walls: &[bool],
-        row: usize,
-        masks: (u64, u64, u64),
-        cells: u128,
-        out: &mut Vec<u128>,
-        deadline: Instant,
-    ) -> bool {
-        if row == n {
-            out.push(cells);
-            return out.len() % CLOCK_EVERY as usize != 0 || Instant::now() < deadline;
-        }
-        let (used, diag, anti) = masks;
-        for c in 0..n {
-            let (d, a) = (row + c, row + n - 1 - c);
-            if used >> c & 1 == 1 || diag >> d & 1 == 1 || anti >> a & 1 == 1 || walls[row * n + c]
-            {
-                continue;
-            }
-            let next = (used | 1 << c, diag | 1 << d, anti | 1 << a);
-            if !dfs(n, walls, row + 1, next, cells | 1 << (row * n + c), out, deadline) {
-                return false;
-            }
-        }
-        true
-    }
-    let mut out = Vec::new();
-    dfs(n, walls, 0, (0, 0, 0), 0, &mut out, deadline).then_some(out)
+/// A set of cells of a board of at most [`MAX_CELLS_COLOURS`] cells.
+type Mask = [u64; 3];
+
+fn disjoint(a: &Mask, b: &Mask) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & y == 0)
 }
 
-/// Cells of a mask, ascending.
-fn mask_cells(mask: u128) -> Vec<usize> {
-    (0..128).filter(|&c| mask >> c & 1 == 1).collect()
+/// Every N-Queens board of an `n × n` board avoiding the walls: a cell mask and the cells
+/// (one per row) of each.
+struct Listing {
+    n: usize,
+    masks: Vec<Mask>,
+    cells: Vec<u8>,
+}
+
+impl Listing {
+    /// The cells of board `i`, one per row.
+    fn cells(&self, i: usize) -> Vec<usize> {
+        self.cells[i * self.n..(i + 1) * self.n]
+            .iter()
+            .map(|&c| c as usize)
+            .collect()
+    }
+}
+
+/// Lists every N-Queens board avoiding the walls; `None` when the deadline passes first.
+fn all_boards(n: usize, walls: &[bool], deadline: Instant) -> Option<Listing> {
+    struct Lister<'a> {
+        n: usize,
+        walls: &'a [bool],
+        row_cells: Vec<u8>,
+        out: Listing,
+        deadline: Instant,
+    }
+    impl Lister<'_> {
+        fn dfs(&mut self, row: usize, masks: (u64, u64, u64), cells: Mask) -> bool {
+            let n = self.n;
+            if row == n {
+                self.out.masks.push(cells);
+                self.out.cells.extend_from_slice(&self.row_cells);
+                return self.out.masks.len() % CLOCK_EVERY as usize != 0
+                    || Instant::now() < self.deadline;
+            }
+            let (used, diag, anti) = masks;
+            for c in 0..n {
+                let (d, a) = (row + c, row + n - 1 - c);
+                let cell = row * n + c;
+                if used >> c & 1 == 1
+                    || diag >> d & 1 == 1
+                    || anti >> a & 1 == 1
+                    || self.walls[cell]
+                {
+                    continue;
+                }
+                let next = (used | 1 << c, diag | 1 << d, anti | 1 << a);
+                let mut with = cells;
+                with[cell / 64] |= 1 << (cell % 64);
+                self.row_cells[row] = cell as u8;
+                if !self.dfs(row + 1, next, with) {
+                    return false;
+                }
+            }
+            true
+        }
+    }
+    let mut lister = Lister {
+        n,
+        walls,
+        row_cells: vec![0; n],
+        out: Listing {
+            n,
+            masks: Vec::new(),
+            cells: Vec::new(),
+        },
+        deadline,
+    };
+    lister.dfs(0, (0, 0, 0), [0; 3]).then_some(lister.out)
 }
 
 /// Several colours: disjoint N-Queens boards, one per colour.
@@ -349,25 +396,57 @@ fn several_colours(
     deadline: Instant,
 ) -> Vec<ExactBoard> {
     let nn = n * n;
-    let Some(boards) = all_boards(n, walls, deadline) else {
+    let Some(all) = all_boards(n, walls, deadline) else {
         return Vec::new();
     };
-    // per colour: (cost, board index), cheapest first
-    let mut options: Vec<Vec<(f64, usize)>> = Vec::with_capacity(members.len());
+    // per colour: the boards cheapest by a lower bound (each cell costs at least the
+    // distance of the colour's nearest queen), then matched exactly
+    let mut chosen_boards: Vec<usize> = Vec::new();
+    let mut picked: Vec<Vec<(f64, usize)>> = Vec::with_capacity(members.len());
     for group in members {
-        let mut costs = Vec::with_capacity(boards.len());
-        for (i, &mask) in boards.iter().enumerate() {
-            if i % 64 == 0 && Instant::now() >= deadline {
+        let nearest: Vec<f64> = (0..nn)
+            .map(|c| {
+                group
+                    .iter()
+                    .map(|&q| dist[q * nn + c] as f64)
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .collect();
+        let mut bounds: Vec<(f64, usize)> = (0..all.masks.len())
+            .map(|i| {
+                let cells = &all.cells[i * n..(i + 1) * n];
+                (cells.iter().map(|&c| nearest[c as usize]).sum(), i)
+            })
+            .collect();
+        if bounds.len() > OPTIONS_ALL {
+            bounds.select_nth_unstable_by(OPTIONS_PER_COLOUR, |a, b| a.0.total_cmp(&b.0));
+            bounds.truncate(OPTIONS_PER_COLOUR);
+        }
+        let mut costs = Vec::with_capacity(bounds.len());
+        for (k, &(_, i)) in bounds.iter().enumerate() {
+            if k % 64 == 0 && Instant::now() >= deadline {
                 return Vec::new();
             }
-            let (cost, _) = matching(group, &mask_cells(mask), dist, nn);
+            let (cost, _) = matching(group, &all.cells(i), dist, nn);
             if cost.is_finite() {
                 costs.push((cost, i));
+                chosen_boards.push(i);
             }
         }
         costs.sort_by(|a, b| a.0.total_cmp(&b.0));
-        options.push(costs);
+        picked.push(costs);
     }
+    // the boards some colour may take, numbered afresh
+    chosen_boards.sort_unstable();
+    chosen_boards.dedup();
+    let boards: Vec<Mask> = chosen_boards.iter().map(|&i| all.masks[i]).collect();
+    let options: Vec<Vec<(f64, usize)>> = picked
+        .into_iter()
+        .map(|costs| {
+            let index = |i: usize| chosen_boards.binary_search(&i).expect("chosen above");
+            costs.into_iter().map(|(c, i)| (c, index(i))).collect()
+        })
+        .collect();
     // colours with the fewest options first: the disjointness prunes most there
     let mut order: Vec<usize> = (0..members.len()).collect();
     order.sort_by_key(|&k| options[k].len());
@@ -378,9 +457,12 @@ fn several_colours(
     // compatible[b]: bit set of the boards disjoint from board b
     let words = boards.len().div_ceil(64);
     let mut compatible = vec![0u64; boards.len() * words];
-    for (a, &ma) in boards.iter().enumerate() {
-        for (b, &mb) in boards.iter().enumerate() {
-            if ma & mb == 0 {
+    for (a, ma) in boards.iter().enumerate() {
+        if a % 64 == 0 && Instant::now() >= deadline {
+            return Vec::new();
+        }
+        for (b, mb) in boards.iter().enumerate() {
+            if disjoint(ma, mb) {
                 compatible[a * words + b / 64] |= 1 << (b % 64);
             }
         }
@@ -397,12 +479,12 @@ fn several_colours(
         deadline,
         out_of_time: false,
     };
-    let mut all = vec![u64::MAX; words];
+    let mut everything = vec![u64::MAX; words];
     if boards.len() % 64 != 0 {
-        all[words - 1] = (1 << (boards.len() % 64)) - 1;
+        everything[words - 1] = (1 << (boards.len() % 64)) - 1;
     }
-    if search.clique(&all, order.len()) {
-        search.dfs(0, &all, 0.0);
+    if search.clique(&everything, order.len()) {
+        search.dfs(0, &everything, 0.0);
     }
     search
         .best
@@ -412,7 +494,7 @@ fn several_colours(
             let mut cells = vec![0; dist.len() / nn];
             for (i, &b) in chosen.iter().enumerate() {
                 let group = &members[order[i]];
-                let (_, assigned) = matching(group, &mask_cells(boards[b]), dist, nn);
+                let (_, assigned) = matching(group, &all.cells(chosen_boards[b]), dist, nn);
                 for (&q, cell) in group.iter().zip(assigned) {
                     cells[q] = cell;
                 }
@@ -515,6 +597,13 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
 
+    /// Cells of a mask, ascending.
+    fn mask_cells(mask: &Mask) -> Vec<usize> {
+        (0..64 * mask.len())
+            .filter(|&c| mask[c / 64] >> (c % 64) & 1 == 1)
+            .collect()
+    }
+
     fn far() -> Instant {
         Instant::now() + Duration::from_secs(3600)
     }
@@ -546,7 +635,7 @@ mod tests {
     fn brute_force(board: &Board, dist: &[f32]) -> Vec<f64> {
         let (n, nn) = (board.n, board.n * board.n);
         let walls = board.walls();
-        let boards = all_boards(n, &walls, far()).unwrap();
+        let boards = all_boards(n, &walls, far()).unwrap().masks;
         let queens = board.queens();
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); board.colours];
         for (q, queen) in queens.iter().enumerate() {
@@ -573,17 +662,18 @@ mod tests {
             go(group, &mut cells.to_vec(), 0, dist, nn)
         };
         let mut totals = Vec::new();
-        let mut stack: Vec<(usize, u128, f64)> = vec![(0, 0, 0.0)];
+        let mut stack: Vec<(usize, Mask, f64)> = vec![(0, [0; 3], 0.0)];
         while let Some((k, used, cost)) = stack.pop() {
             if k == board.colours {
                 totals.push(cost);
                 continue;
             }
-            for &b in &boards {
-                if b & used == 0 {
+            for b in &boards {
+                if disjoint(b, &used) {
                     let c = perm_cost(&members[k], &mask_cells(b));
                     if c.is_finite() {
-                        stack.push((k + 1, used | b, cost + c));
+                        let union = [used[0] | b[0], used[1] | b[1], used[2] | b[2]];
+                        stack.push((k + 1, union, cost + c));
                     }
                 }
             }
@@ -598,7 +688,10 @@ mod tests {
         for (i, &count) in counts.iter().enumerate() {
             let n = i + 1;
             let boards = all_boards(n, &vec![false; n * n], far()).unwrap();
-            assert_eq!(boards.len(), count, "n = {n}");
+            assert_eq!(boards.masks.len(), count, "n = {n}");
+            for (i, mask) in boards.masks.iter().enumerate() {
+                assert_eq!(mask_cells(mask), boards.cells(i), "n = {n}");
+            }
         }
     }
 
