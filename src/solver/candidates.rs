@@ -232,7 +232,10 @@ impl<'a> Annealer<'a> {
                 iterations: schedule.iterations / 2,
                 ..schedule
             };
-            ("warm restart", anneal(problem, &pool.top[0].targets, schedule, rng))
+            (
+                "warm restart",
+                anneal(problem, &pool.top[0].targets, schedule, rng),
+            )
         } else {
             // Run length adapts: short runs give more diverse boards (best for easy cases),
             // but a run that ends with errors asks for longer ones (crowded boards).
@@ -244,7 +247,9 @@ impl<'a> Annealer<'a> {
             };
             ("whole board", found)
         };
-        assign::assign(self.queens, &mut found.cells, |q, cell| dist[q * n * n + cell]);
+        assign::assign(self.queens, &mut found.cells, |q, cell| {
+            dist[q * n * n + cell]
+        });
         let routed = pool.offer(ctx, found.cells, dist, deadline);
         // a one-colour run that only finds a known board asks for a run from scratch
         self.stale = ils && routed.is_none();

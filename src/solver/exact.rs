@@ -269,8 +269,7 @@ impl OneColour<'_> {
         for c in 0..n {
             let (d, a) = (row + c, row + n - 1 - c);
             let cell = row * n + c;
-            if used >> c & 1 == 1 || diag >> d & 1 == 1 || anti >> a & 1 == 1 || self.walls[cell]
-            {
+            if used >> c & 1 == 1 || diag >> d & 1 == 1 || anti >> a & 1 == 1 || self.walls[cell] {
                 continue;
             }
             let b = bound + self.nearest[cell];
@@ -643,7 +642,13 @@ mod tests {
         }
         let perm_cost = |group: &[usize], cells: &[usize]| -> f64 {
             // all permutations (n ≤ 6)
-            fn go(group: &[usize], cells: &mut Vec<usize>, k: usize, dist: &[f32], nn: usize) -> f64 {
+            fn go(
+                group: &[usize],
+                cells: &mut Vec<usize>,
+                k: usize,
+                dist: &[f32],
+                nn: usize,
+            ) -> f64 {
                 if k == cells.len() {
                     return group
                         .iter()
@@ -744,7 +749,11 @@ mod tests {
     fn refuses_colours_without_n_queens() {
         let mut cells = vec![0i8; 16];
         cells[..3].fill(1); // three queens of colour 1 on a 4×4 board
-        let board = Board { n: 4, colours: 1, cells };
+        let board = Board {
+            n: 4,
+            colours: 1,
+            cells,
+        };
         let dist = dist_of(&board);
         assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
     }

@@ -110,6 +110,8 @@ const IMPROVE_SHARE: f64 = 0.03;
 /// The same for limits of 5 s and more.
 const COMPUTE_SHARE_LONG: f64 = 0.88;
 /// Share of the compute budget taken from the reordering for the polish and [`improve`].
+/// 0.15 and 0.3 against 0.04 on the 37 seeds of 1–100 with C ≥ 4 and N ≥ 13 at 2 s (load 9,
+/// interleaved): sums 8264 and 8085 against 8195, each worse on 22–23 seeds: no gain seen.
 const IMPROVE_EARLY: f64 = 0.04;
 /// Share of the compute time spent making candidate target boards (the rest: reordering).
 const BOARD_SHARE: f64 = 0.75;
@@ -124,6 +126,10 @@ const RUNS_PER_PHASE: f64 = 6.0;
 const TOP_BOARDS_MIN: usize = 3;
 /// Share of the compute budget the exact search ([`exact`]) may take.
 const EXACT_SHARE: f64 = 0.3;
+/// One colour with N = 14 needs this much compute budget for the exact search to finish in
+/// its share (it took 1.0–1.5 s on seeds 1061, 1096, 1198 at load 10); cut short, its boards
+/// come from the first rows of the search only: at 1 s, seeds 1077 and 1096 lost 10 %.
+const EXACT_N14_BUDGET: f64 = 5.0;
 /// How many of its boards are routed: on crowded boards the routed scores of boards with
 /// nearly equal estimates spread widely (seed 60: estimates 57.0–58.4, routed 83–148).
 /// 61 small seeds (N ≤ 11 with several colours, N ≤ 14 with one) at 1 s: 300 against 50
@@ -135,14 +141,6 @@ const EXACT_KEEP: usize = 300;
 const EXACT_KEEP_BIG: usize = 20;
 /// Weight of the initial-board distances in the second distance table.
 const PIECES_SHARE: f32 = 0.5;
-
-/// EXPERIMENT knob: `QA_<name>` from the environment, else `default`.
-fn knob(name: &str, default: f64) -> f64 {
-    std::env::var(format!("QA_{name}"))
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// `share` × (distance on the initial board, all other pieces in the way) + the rest ×
 /// walls-only distance, per queen; cells the pieces cut off count 1.5 × walls-only.
@@ -229,17 +227,23 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     let mut pool = Pool::new(&queens, n * n, board.colours, &mut rng);
     exact_boards(&clock, &mut pool, &mut ctx, &queens, &tables[0]);
     let mut annealer = Annealer::new(&queens, &walls, &tables);
-    let mut boards_end = clock.at(knob("BOARD_SHARE", BOARD_SHARE));
+    let mut boards_end = clock.at(BOARD_SHARE);
     let winner = loop {
-        make_boards(&clock, &mut pool, &mut annealer, &mut ctx, boards_end, &mut rng);
-        if let Some(best) = pool.top.first() {
-            if best.score <= lower + OPTIMAL_EPS {
-                if let Some(best) = solution(board, best.moves.clone(), Stop::Optimal) {
-                    clock.log("stop: a routed board scores the lower bound");
-                    return best;
-                }
-            }
-        } else {
+        if let Some(best) = optimal(&clock, board, &pool, lower) {
+            return best;
+        }
+        make_boards(
+            &clock,
+            &mut pool,
+            &mut annealer,
+            &mut ctx,
+            boards_end,
+            &mut rng,
+        );
+        if let Some(best) = optimal(&clock, board, &pool, lower) {
+            return best;
+        }
+        if pool.top.is_empty() {
             return first;
         }
         // Stage 5: a short reordering of each of the best boards.
@@ -258,6 +262,17 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
         break improved.swap_remove(0);
     };
     finish(&clock, &mut ctx, winner, first, &mut rng)
+}
+
+/// The best board of the pool as the answer when it scores the lower bound.
+fn optimal(clock: &Clock, board: &Board, pool: &Pool, lower: f64) -> Option<Solution> {
+    let best = pool
+        .top
+        .first()
+        .filter(|b| b.score <= lower + OPTIMAL_EPS)?;
+    let answer = solution(board, best.moves.clone(), Stop::Optimal)?;
+    clock.log("stop: a routed board scores the lower bound");
+    Some(answer)
 }
 
 /// The time budget of one run and its progress log.
@@ -328,17 +343,16 @@ fn exact_boards(
     queens: &[board::Queen],
     dist: &[f32],
 ) {
-    if knob("EXACT", 1.0) <= 0.0 {
+    let board = ctx.board;
+    if board.colours == 1 && board.n == 14 && clock.budget.as_secs_f64() < EXACT_N14_BUDGET {
         return;
     }
-    let board = ctx.board;
-    let exact_end = clock.at(knob("EXACT_SHARE", EXACT_SHARE));
+    let exact_end = clock.at(EXACT_SHARE);
     let keep = if board.n * board.n <= 128 {
         EXACT_KEEP
     } else {
         EXACT_KEEP_BIG
     };
-    let keep = knob("EXACT_KEEP", keep as f64) as usize;
     let found = exact::best_boards(board.n, ctx.walls, queens, dist, keep, exact_end);
     if found.is_empty() {
         return;
@@ -367,7 +381,7 @@ fn make_boards(
     let mut extended = false;
     let slice = boards_end
         .saturating_duration_since(Instant::now())
-        .div_f64(knob("RUNS", RUNS_PER_PHASE));
+        .div_f64(RUNS_PER_PHASE);
     let routing_budget = clock.budget.mul_f64(BOARD_SHARE);
     loop {
         let now = Instant::now();
@@ -392,8 +406,14 @@ fn make_boards(
             slice
         };
         let runs = annealer.runs() + 1;
-        let Some(made) = annealer.next(pool, ctx, slice.min(left / 2), routing_budget, clock.end, rng)
-        else {
+        let Some(made) = annealer.next(
+            pool,
+            ctx,
+            slice.min(left / 2),
+            routing_budget,
+            clock.end,
+            rng,
+        ) else {
             continue;
         };
         if let Some((score, sim)) = made.routed {
@@ -454,9 +474,12 @@ fn finish(
     let board = ctx.board;
     // the post-optimiser starts a little before the end of the compute budget: on crowded
     // boards it gains more per second than the reordering
-    let early = knob("IMPROVE_EARLY", IMPROVE_EARLY);
+    let early = IMPROVE_EARLY;
     let (best, sims) = ctx.improve(winner, rng, clock.end - clock.budget.mul_f64(early));
-    clock.log(format!("reordering: {sims} simulations, score {:.3}", best.score));
+    clock.log(format!(
+        "reordering: {sims} simulations, score {:.3}",
+        best.score
+    ));
 
     let before = best.score;
     let moves = reorder::polish(board, best.moves, Some(clock.at(1.0 + POLISH_SHARE)));
@@ -464,7 +487,7 @@ fn finish(
     clock.log(format!("polish: {before:.3} → {:.3}", score(&moves)));
 
     let before = score(&moves);
-    let share = 1.0 + POLISH_SHARE + knob("IMPROVE_SHARE", IMPROVE_SHARE);
+    let share = 1.0 + POLISH_SHARE + IMPROVE_SHARE;
     let moves = improve::improve(board, moves, Some(clock.at(share)));
     clock.log(format!("improve: {before:.3} → {:.3}", score(&moves)));
 
