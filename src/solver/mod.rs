@@ -14,6 +14,7 @@
 //! Anytime: [`quick`] makes a legal first answer in the first few percent of the time, and
 //! the solver stops at once when an answer's score equals the lower bound of [`bound`].
 
+pub mod anytime;
 pub mod assign;
 pub mod board;
 pub mod bound;
@@ -26,6 +27,7 @@ pub mod score;
 pub mod targets;
 
 use ahash::AHashSet;
+use anytime::{distance_tables, Tables};
 use board::{Board, Move};
 use paths::Paths;
 use rand::{Rng, SeedableRng};
@@ -78,8 +80,8 @@ pub enum Stop {
 }
 
 /// Share of the compute budget for the first answer ([`quick::descend`]; it usually ends far
-/// sooner, at a local optimum).
-const FIRST_SHARE: f64 = 0.03;
+/// sooner, at a local optimum: within 1 ms on contest boards, 0.7 s at N = 64, C = 10).
+const FIRST_SHARE: f64 = 0.05;
 /// Scores this close to the lower bound are equal to it (`f32` path costs).
 const OPTIMAL_EPS: f64 = 1e-6;
 
@@ -163,27 +165,6 @@ fn polish_budget(budget: Duration) -> Duration {
     budget.mul_f64(1.0 + POLISH_SHARE)
 }
 
-/// `share` × (distance on the initial board, all other pieces in the way) + the rest ×
-/// walls-only distance, per queen; cells the pieces cut off count 1.5 × walls-only.
-fn blend_with_pieces(board: &Board, starts: &[usize], walls_only: &[f32], share: f32) -> Vec<f32> {
-    let n = board.n;
-    let nn = n * n;
-    let occupied: Vec<bool> = board.cells.iter().map(|&v| v != 0).collect();
-    let mut search = paths::Search::new(n);
-    let mut row = vec![0f32; nn];
-    let mut out = walls_only.to_vec();
-    for (q, &s) in starts.iter().enumerate() {
-        search.run(s, |c| occupied[c] && c != s, None);
-        search.copy_dist(&mut row);
-        for (cell, &b) in row.iter().enumerate() {
-            let w = walls_only[q * nn + cell];
-            let b = if b.is_finite() { b } else { w * 1.5 };
-            out[q * nn + cell] = (1.0 - share) * w + share * b;
-        }
-    }
-    out
-}
-
 /// Solves `board` within `options.time_limit` seconds counted from `started`.
 ///
 /// # Examples
@@ -242,19 +223,28 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     }
 
     // Stage 1: walls-only distances from every queen's start, and a second table that also
-    // knows the pieces of the initial board (half of each), since many of them never move.
+    // knows the pieces of the initial board (half of each), since many of them never move;
+    // on boards where they do not fit in the time, the greedy descent has all of it.
     let mut paths = Paths::new(n, walls.clone());
-    let mut walls_only = vec![0f32; nq * nn];
-    for (q, &s) in starts.iter().enumerate() {
-        if Instant::now() >= end {
+    let tables = match distance_tables(board, &mut paths, &starts, budget, end, PIECES_SHARE) {
+        Tables::Ready(tables) => tables,
+        Tables::TooSlow { per_table } => {
+            log(format!(
+                "paths would take {:.3} s a table: greedy descent only",
+                per_table.as_secs_f64()
+            ));
+            let moves = quick::descend_after(board, first.moves.clone(), end);
+            return match solution(board, moves, Stop::Budget) {
+                Some(s) if s.outcome.score < first.outcome.score => s,
+                _ => first,
+            };
+        }
+        Tables::OutOfTime => {
             log("out of time in paths".into());
             return first;
         }
-        walls_only[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
-    }
-    let with_pieces = blend_with_pieces(board, &starts, &walls_only, PIECES_SHARE);
-    let tables = [walls_only, with_pieces];
-    log("paths done".into());
+    };
+    log(format!("paths done ({} tables)", tables.len()));
 
     // Stages 2-4: candidate target boards, matched and routed; keep the best.
     let zobrist = Zobrist::new(nn, board.colours, &mut rng);

@@ -1,0 +1,158 @@
+//! Stage 1 under the deadline: the distance tables the target search needs, built only when
+//! the whole pipeline can fit in the time.
+//!
+//! The walls-only rows of the queens' start cells, a second table that also knows the pieces
+//! of the initial board, and later the rows of the target cells each take one Dijkstra per
+//! queen: at `N = 128, C = 10` (1 280 queens, 16 384 cells) that is 2–4 ms a row, several
+//! seconds a table. [`distance_tables`] times the first rows and leaves out what does not fit:
+//! first the second table, then the whole pipeline (the orchestrator then spends its time on
+//! [`super::quick::descend`]).
+
+use super::board::Board;
+use super::paths::{self, Paths};
+use std::time::{Duration, Instant};
+
+/// Rows built before the time of the rest is projected from them.
+const PROBE_ROWS: usize = 16;
+/// The rows the pipeline needs (start rows, the pieces table, the target rows) may take this
+/// share of the compute budget; anneal and routing need the rest. N = 80, C = 10 at 5 s spent
+/// 4.1 s in the start rows and the pieces table and then 1.5 s in one routing, ending at
+/// 5.75 s with the empty answer.
+const PATHS_SHARE: f64 = 0.5;
+
+/// What stage 1 could build.
+#[derive(Debug)]
+pub enum Tables {
+    /// Distance tables (`queen * N² + cell`): walls-only first, then the one with the pieces
+    /// if it fit. The rows of the start cells are in the cache.
+    Ready(Vec<Vec<f32>>),
+    /// The rows would take more than [`PATHS_SHARE`] of the budget (projected from the first
+    /// [`PROBE_ROWS`]).
+    TooSlow {
+        /// Projected time of one table.
+        per_table: Duration,
+    },
+    /// The deadline came while the rows were built.
+    OutOfTime,
+}
+
+/// Builds the walls-only rows of every start cell into `paths` and the distance tables from
+/// them, within `budget` (the whole compute budget) and before `end`. `pieces_share` is the
+/// weight of the initial-board distances in the second table.
+pub fn distance_tables(
+    board: &Board,
+    paths: &mut Paths,
+    starts: &[usize],
+    budget: Duration,
+    end: Instant,
+    pieces_share: f32,
+) -> Tables {
+    let nn = board.n * board.n;
+    let nq = starts.len();
+    let began = Instant::now();
+    let room = budget.mul_f64(PATHS_SHARE);
+    let mut tables_fit = 3;
+    let mut walls_only = vec![0f32; nq * nn];
+    for (q, &s) in starts.iter().enumerate() {
+        if Instant::now() >= end {
+            return Tables::OutOfTime;
+        }
+        if q > 0 && q == PROBE_ROWS.min(nq.saturating_sub(1)) {
+            // start rows, the pieces table and the target rows cost about the same
+            let per_table = began.elapsed().mul_f64(nq as f64 / q as f64);
+            tables_fit = (1..=3).rev().find(|&k| per_table * k <= room).unwrap_or(0);
+            if tables_fit < 2 {
+                return Tables::TooSlow { per_table };
+            }
+        }
+        walls_only[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
+    }
+    if tables_fit < 3 {
+        return Tables::Ready(vec![walls_only]);
+    }
+    match blend_with_pieces(board, starts, &walls_only, pieces_share, end) {
+        Some(with_pieces) => Tables::Ready(vec![walls_only, with_pieces]),
+        None => Tables::Ready(vec![walls_only]),
+    }
+}
+
+/// `share` × (distance on the initial board, all other pieces in the way) + the rest ×
+/// walls-only distance, per queen; cells the pieces cut off count 1.5 × walls-only. `None` when
+/// `end` comes first.
+fn blend_with_pieces(
+    board: &Board,
+    starts: &[usize],
+    walls_only: &[f32],
+    share: f32,
+    end: Instant,
+) -> Option<Vec<f32>> {
+    let n = board.n;
+    let nn = n * n;
+    let occupied: Vec<bool> = board.cells.iter().map(|&v| v != 0).collect();
+    let mut search = paths::Search::new(n);
+    let mut row = vec![0f32; nn];
+    let mut out = walls_only.to_vec();
+    for (q, &s) in starts.iter().enumerate() {
+        if Instant::now() >= end {
+            return None;
+        }
+        search.run(s, |c| occupied[c] && c != s, None);
+        search.copy_dist(&mut row);
+        for (cell, &b) in row.iter().enumerate() {
+            let w = walls_only[q * nn + cell];
+            let b = if b.is_finite() { b } else { w * 1.5 };
+            out[q * nn + cell] = (1.0 - share) * w + share * b;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Board {
+        Board::parse_official("4 1  1 1 1 1  0 0 0 0  0 -1 0 0  0 0 0 0").unwrap()
+    }
+
+    #[test]
+    fn both_tables_when_there_is_time() {
+        let board = board();
+        let starts: Vec<usize> = board.queens().iter().map(|q| q.start).collect();
+        let mut paths = Paths::new(4, board.walls());
+        let far = Instant::now() + Duration::from_secs(3600);
+        let tables = distance_tables(
+            &board,
+            &mut paths,
+            &starts,
+            Duration::from_secs(3600),
+            far,
+            0.5,
+        );
+        let Tables::Ready(tables) = tables else {
+            panic!("{tables:?}");
+        };
+        assert_eq!(tables.len(), 2);
+        // walls-only: queen 0 from (0,0) to (3,3) is one diagonal move of length 3
+        assert!((tables[0][15] - 3f32.sqrt()).abs() < 1e-6);
+        // the pieces table is never below the walls-only one
+        assert!(tables[1].iter().zip(&tables[0]).all(|(b, w)| b >= w));
+        assert!(starts.iter().all(|&s| paths.get(s).is_some()));
+    }
+
+    #[test]
+    fn nothing_after_the_deadline() {
+        let board = board();
+        let starts: Vec<usize> = board.queens().iter().map(|q| q.start).collect();
+        let mut paths = Paths::new(4, board.walls());
+        let tables = distance_tables(
+            &board,
+            &mut paths,
+            &starts,
+            Duration::from_secs(1),
+            Instant::now(),
+            0.5,
+        );
+        assert!(matches!(tables, Tables::OutOfTime));
+    }
+}
