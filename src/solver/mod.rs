@@ -79,9 +79,15 @@ pub enum Stop {
     Budget,
 }
 
-/// Share of the compute budget for the first answer ([`quick::descend`]; it usually ends far
-/// sooner, at a local optimum: within 1 ms on contest boards, 0.7 s at N = 64, C = 10).
-const FIRST_SHARE: f64 = 0.05;
+/// Most of the compute budget the first answer ([`quick::descend`]) may take; it usually ends
+/// sooner, at a local optimum. On big boards (queens × cells above `BIG_BOARD`) the pipeline
+/// may not fit in the time and this answer is the fallback: at N = 64, C = 10 it took 0.7 s on a
+/// loaded machine and scored 4 929, the pipeline's one routed board at 5 s 10 536. On smaller
+/// boards (every contest board: at most 180 × 900) the pipeline always wins and the descent
+/// is only a safety net: 4–40 ms at N = 21–30, C = 4–6 (loaded machine) before its cap.
+const FIRST_SHARE: f64 = 0.02;
+const FIRST_SHARE_BIG: f64 = 0.25;
+const BIG_BOARD: usize = 1_000_000;
 /// Scores this close to the lower bound are equal to it (`f32` path costs).
 const OPTIMAL_EPS: f64 = 1e-6;
 
@@ -205,7 +211,12 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     ));
     // Anytime: a legal first answer at once, and an early stop when it cannot be beaten.
     let lower = bound::lower_bound(board);
-    let first = quick::descend(board, started + budget.mul_f64(FIRST_SHARE));
+    let first_share = if nq * nn > BIG_BOARD {
+        FIRST_SHARE_BIG
+    } else {
+        FIRST_SHARE
+    };
+    let first = quick::descend(board, started + budget.mul_f64(first_share));
     let first = solution(board, first, Stop::Budget)
         .or_else(|| solution(board, Vec::new(), Stop::Budget))
         .expect("no moves are legal");
@@ -226,7 +237,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     // knows the pieces of the initial board (half of each), since many of them never move;
     // on boards where they do not fit in the time, the greedy descent has all of it.
     let mut paths = Paths::new(n, walls.clone());
-    let tables = match distance_tables(board, &mut paths, &starts, budget, end, PIECES_SHARE) {
+    let tables = match distance_tables(board, &mut paths, &starts, end, PIECES_SHARE) {
         Tables::Ready(tables) => tables,
         Tables::TooSlow { per_table } => {
             log(format!(

@@ -130,25 +130,29 @@ impl State {
     }
 
     /// The cheapest route (around the pieces) of queen `q`, attacking `here` others, to the
-    /// cell where it gains most, if it gains at all.
+    /// cell where it gains most, if it gains at all. Cells come in order of distance, so the
+    /// search stops once even a cell without errors could not beat the best so far.
     fn best_route(&self, search: &mut Search, q: usize, here: usize) -> Option<Vec<usize>> {
         let (from, colour) = (self.pos[q], self.colour[q]);
-        let cells = &self.cells;
-        search.run(from, |c| cells[c] != EMPTY, None);
+        let (cells, n) = (&self.cells, self.n);
+        let most = (here * n) as f64;
         let mut best = (EPS, None);
-        for to in 0..cells.len() {
-            let d = search.dist(to);
-            if to == from || !d.is_finite() || cells[to] != EMPTY {
-                continue;
-            }
-            // a line `to` shares with `from` still counts the moving queen
-            let shared = usize::from(line_length(self.n, from, to).is_some());
-            let there = self.counts.attacks(to, colour) - shared;
-            let gain = (here as f64 - there as f64) * self.n as f64 - d as f64;
-            if gain > best.0 {
-                best = (gain, Some(to));
-            }
-        }
+        search.run_until(
+            from,
+            |c| cells[c] != EMPTY,
+            |to, d| {
+                if to != from {
+                    // a line `to` shares with `from` still counts the moving queen
+                    let shared = usize::from(line_length(n, from, to).is_some());
+                    let there = self.counts.attacks(to, colour) - shared;
+                    let gain = (here as f64 - there as f64) * n as f64 - d as f64;
+                    if gain > best.0 {
+                        best = (gain, Some(to));
+                    }
+                }
+                most - d as f64 <= best.0
+            },
+        );
         best.1.map(|to| search.route(to))
     }
 }
