@@ -160,11 +160,44 @@
 
   // ---------------------------------------------------------------- painter
 
-  /** Board geometry for a pixel budget: cell size and offsets (room for coordinates). */
-  function geometry(N, maxW, maxH, coords) {
-    const margin = coords ? Math.max(14, Math.min(22, Math.floor(Math.min(maxW, maxH) / (N + 1) * 0.8))) : 6;
-    const cell = Math.max(6, Math.floor(Math.min((maxW - margin - 6) / N, (maxH - margin - 6) / N)));
-    return { N, cell, ox: margin, oy: margin, w: margin + cell * N + 6, h: margin + cell * N + 6, coords };
+  /** Font of the coordinate labels at size px (the painters' text font). */
+  const labelFont = (px) => `400 ${px}px system-ui, "DejaVu Sans", sans-serif`;
+  /** Label steps: every label, then every 2nd, 5th, 10th, … when they would overlap. */
+  const LABEL_STEPS = [1, 2, 5, 10, 20, 50, 100];
+  /** Free space kept between two labels (px). */
+  const LABEL_GAP = 3;
+
+  /**
+   * Board geometry for a pixel budget: cell size, offsets (room for coordinates) and which
+   * coordinate labels fit. measure(text, px) gives the drawn {w, h} of a label: the column
+   * labels (side by side) need the widest label's width per step, the row labels (stacked) its
+   * height, so at N = 80 only every 5th or 10th label is drawn.
+   */
+  function geometry(N, maxW, maxH, coords, measure) {
+    let margin = coords ? Math.max(14, Math.min(22, Math.floor(Math.min(maxW, maxH) / (N + 1) * 0.8))) : 6;
+    const fs = Math.max(8, Math.min(12, Math.floor(margin * 0.55)));
+    const widest = coords ? measure(String(N - 1), fs) : { w: 0, h: 0 };
+    if (coords) margin = Math.max(margin, Math.ceil(widest.w) + 2 * LABEL_GAP);
+    // 4 px still shows a queen's colour: N = 80 fits an 800×600 window.
+    const cell = Math.max(4, Math.floor(Math.min((maxW - margin - 6) / N, (maxH - margin - 6) / N)));
+    const step = (need) => LABEL_STEPS.find((k) => k * cell >= need + LABEL_GAP) || N;
+    return {
+      N, cell, ox: margin, oy: margin, w: margin + cell * N + 6, h: margin + cell * N + 6, coords,
+      labelPx: fs, colStep: step(widest.w), rowStep: step(widest.h),
+    };
+  }
+
+  /** The coordinate labels geometry g draws: {axis, text, x, y, font} (centres, CSS px). */
+  function coordLabels(g) {
+    const out = [];
+    if (!g.coords) return out;
+    const font = labelFont(g.labelPx);
+    for (let i = 0; i < g.N; i++) {
+      const at = g.ox + (i + 0.5) * g.cell;
+      if (i % g.colStep === 0) out.push({ axis: 'col', text: String(i), x: at, y: g.oy / 2, font });
+      if (i % g.rowStep === 0) out.push({ axis: 'row', text: String(i), x: g.ox / 2, y: at, font });
+    }
+    return out;
   }
 
   /** An arrow from (x1,y1) towards (x2,y2) that stops `gap` short (not to hide the queen's number). */
@@ -196,13 +229,7 @@
         }
       }
       p.rect(g.ox, g.oy, cell * N, cell * N, null, '#6f6a60', 1);
-      if (g.coords) {
-        const fs = Math.max(8, Math.min(12, Math.floor(g.ox * 0.55)));
-        for (let i = 0; i < N; i++) {
-          p.text(cx(i), g.oy / 2, String(i), fs, '#8a8478', 400);
-          p.text(g.ox / 2, cy(i), String(i), fs, '#8a8478', 400);
-        }
-      }
+      for (const l of coordLabels(g)) p.text(l.x, l.y, l.text, g.labelPx, '#8a8478', 400);
     });
 
     // The current move's cells.
@@ -268,6 +295,7 @@
 
     // Queens with their attacker counts.
     const rad = cell * 0.38, fs = Math.max(7, Math.round(cell * 0.44)), half = Math.ceil(rad + 3);
+    const thin = Math.min(1, cell / 12); // on small cells a full outline would hide the colour
     for (let r = 0; r < N; r++) {
       for (let c = 0; c < N; c++) {
         const k = grid[r * N + c];
@@ -278,7 +306,7 @@
         const x0 = Math.floor(cx(c) - half), y0 = Math.floor(cy(r) - half);
         pen.cached(`q${k}:${a}:${hot}:${label}`, x0, y0, 2 * half, 2 * half, (p, bx, by) => {
           const qx = bx + (cx(c) - x0), qy = by + (cy(r) - y0);
-          p.circle(qx, qy, rad, css(rgb), a > 0 ? '#3a0d0d' : INK, hot ? 3 : a > 0 ? 1.6 : 1);
+          p.circle(qx, qy, rad, css(rgb), a > 0 ? '#3a0d0d' : INK, (hot ? 3 : a > 0 ? 1.6 : 1) * thin);
           if (label) p.text(qx, qy + 0.5, String(a), fs, inkOn(rgb), a > 0 ? 700 : 400);
         });
       }
@@ -312,12 +340,20 @@
 
   const canvas = $('board');
 
+  /** Size of a label as the canvas draws it (digits: the ink's height, not the font's). */
+  function measureLabel(text, px) {
+    const ctx = canvas.getContext('2d');
+    ctx.font = labelFont(px);
+    const m = ctx.measureText(text);
+    return { w: m.width, h: m.actualBoundingBoxAscent + m.actualBoundingBoxDescent };
+  }
+
   function layout() {
     if (!S.game) return;
     const wrap = $('board-wrap');
     const maxW = wrap.clientWidth;
     const maxH = Math.max(320, window.innerHeight - wrap.getBoundingClientRect().top - document.querySelector('footer').offsetHeight - 24);
-    S.geo = geometry(S.game.N, maxW, maxH, opt().coords);
+    S.geo = geometry(S.game.N, maxW, maxH, opt().coords, measureLabel);
     S.cache = new Map(); // pictures depend on the geometry and the board
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(S.geo.w * dpr);
@@ -483,8 +519,21 @@
     box.append(msg, w);
   }
 
+  /** The panel with no case: dashes, never a number that could be read as a score. */
+  function clearPanel() {
+    for (const id of ['v-seed', 'v-n', 'v-c', 'v-p', 'v-move', 'v-total', 'v-errors', 'v-penalty', 'v-run', 'score']) $(id).textContent = '—';
+    $('score').title = 'no case loaded';
+    $('score').classList.remove('invalid');
+    for (const id of ['v-final', 'v-current', 'v-hover']) $(id).textContent = '';
+    $('slider').max = 0;
+    $('slider').value = 0;
+    drawChart();
+  }
+
   function showError(message) {
+    stop();
     S.game = null;
+    clearPanel();
     const box = $('fatal');
     box.hidden = false;
     box.textContent = message;
@@ -800,6 +849,7 @@
     load, setFrame: (t) => jump(t), frame: () => S.t, game: () => S.game,
     lastDrawMs: () => S.lastDrawMs, frameSvg, play, stop,
     cell: () => S.geo.cell, margin: () => S.geo.ox, loadMs: () => S.loadMs,
+    coordLabels: () => (S.geo ? coordLabels(S.geo) : []),
   };
 
   // A page written by `tester vis` carries its data.
