@@ -12,8 +12,17 @@ use super::board::Board;
 use super::paths::{self, Paths};
 use std::time::{Duration, Instant};
 
-/// Rows built before the time of the rest is projected from them.
+/// Rows built before the time of the rest is projected from them: at least this many, and
+/// for at least `PROBE_SHARE` of the room, so that one stall of a loaded machine does not
+/// decide alone.
 const PROBE_ROWS: usize = 16;
+const PROBE_SHARE: f64 = 0.05;
+/// Boards with more queens × cells than this are big: their tables may not fit in the time,
+/// so the first rows are timed. Every contest board is far below (at most 180 × 900), and
+/// timing them misled: on a loaded machine a stall of a few ms during the first rows of
+/// seed 2 (N = 30, C = 6) at 1 s projected tables too slow, and two of six runs printed the
+/// greedy answer (1160 instead of ~700).
+pub const BIG_BOARD: usize = 1_000_000;
 /// The rows the pipeline needs (start rows, the pieces table, the target rows) may take this
 /// share of the compute time left; anneal and routing need the rest. Before: N = 80, C = 10 at
 /// 5 s spent 4.1 s in the start rows and the pieces table and then 1.5 s in one routing,
@@ -53,12 +62,14 @@ pub fn distance_tables(
     let began = Instant::now();
     let room = end.saturating_duration_since(began).mul_f64(PATHS_SHARE);
     let mut tables_fit = 3;
+    let mut probing = nq * nn > BIG_BOARD;
     let mut walls_only = vec![0f32; nq * nn];
     for (q, &s) in starts.iter().enumerate() {
         if Instant::now() >= end {
             return Tables::OutOfTime;
         }
-        if q > 0 && q == PROBE_ROWS.min(nq.saturating_sub(1)) {
+        if probing && q >= PROBE_ROWS && began.elapsed() >= room.mul_f64(PROBE_SHARE) {
+            probing = false;
             // start rows, the pieces table and the target rows cost about the same
             let per_table = began.elapsed().mul_f64(nq as f64 / q as f64);
             tables_fit = (1..=3).rev().find(|&k| per_table * k <= room).unwrap_or(0);

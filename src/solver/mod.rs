@@ -80,14 +80,13 @@ pub enum Stop {
 }
 
 /// Most of the compute budget the first answer ([`quick::descend`]) may take; it usually ends
-/// sooner, at a local optimum. On big boards (queens × cells above `BIG_BOARD`) the pipeline
+/// sooner, at a local optimum. On big boards ([`anytime::BIG_BOARD`]) the pipeline
 /// may not fit in the time and this answer is the fallback: at N = 64, C = 10 it took 0.7 s on a
 /// loaded machine and scored 4 929, the pipeline's one routed board at 5 s 10 536. On smaller
 /// boards (every contest board: at most 180 × 900) the pipeline always wins and the descent
 /// is only a safety net: 4–40 ms at N = 21–30, C = 4–6 (loaded machine) before its cap.
 const FIRST_SHARE: f64 = 0.02;
 const FIRST_SHARE_BIG: f64 = 0.25;
-const BIG_BOARD: usize = 1_000_000;
 /// Scores this close to the lower bound are equal to it (`f32` path costs).
 const OPTIMAL_EPS: f64 = 1e-6;
 
@@ -211,7 +210,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     ));
     // Anytime: a legal first answer at once, and an early stop when it cannot be beaten.
     let lower = bound::lower_bound(board);
-    let first_share = if nq * nn > BIG_BOARD {
+    let first_share = if nq * nn > anytime::BIG_BOARD {
         FIRST_SHARE_BIG
     } else {
         FIRST_SHARE
