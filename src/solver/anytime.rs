@@ -63,7 +63,8 @@ pub fn distance_tables(
     let room = end.saturating_duration_since(began).mul_f64(PATHS_SHARE);
     let mut tables_fit = 3;
     let mut probing = nq * nn > BIG_BOARD;
-    let mut walls_only = vec![0f32; nq * nn];
+    // grows row by row: N = 128, C = 100 would ask for 840 MB that the probe then refuses
+    let mut walls_only = Vec::new();
     for (q, &s) in starts.iter().enumerate() {
         if Instant::now() >= end {
             return Tables::OutOfTime;
@@ -77,7 +78,7 @@ pub fn distance_tables(
                 return Tables::TooSlow { per_table };
             }
         }
-        walls_only[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
+        walls_only.extend_from_slice(paths.row(s));
     }
     if tables_fit < 3 {
         return Tables::Ready(vec![walls_only]);
