@@ -134,14 +134,7 @@ mod tests {
         let starts: Vec<usize> = board.queens().iter().map(|q| q.start).collect();
         let mut paths = Paths::new(4, board.walls());
         let far = Instant::now() + Duration::from_secs(3600);
-        let tables = distance_tables(
-            &board,
-            &mut paths,
-            &starts,
-            Duration::from_secs(3600),
-            far,
-            0.5,
-        );
+        let tables = distance_tables(&board, &mut paths, &starts, far, 0.5);
         let Tables::Ready(tables) = tables else {
             panic!("{tables:?}");
         };
