@@ -24,12 +24,14 @@ const PROBE_SHARE: f64 = 0.05;
 /// greedy answer (1160 instead of ~700).
 pub const BIG_BOARD: usize = 1_000_000;
 /// The rows the pipeline needs (start rows, the pieces table, the target rows) may take this
-/// share of the compute time left; anneal and routing need the rest. Before: N = 80, C = 10 at
-/// 5 s spent 4.1 s in the start rows and the pieces table and then 1.5 s in one routing,
-/// ending at 5.75 s with the empty answer. With 0.5, N = 64, C = 10 at 5 s (2.5 s for two
-/// tables, machine loaded) skipped the pipeline; with 0.7 it routed one board, cut short by
-/// the deadline (10 536 against the descent's 4 929): the pipeline needs its time.
-const PATHS_SHARE: f64 = 0.7;
+/// share of the compute time left; anneal and routing need the rest, and when they do not
+/// finish, the descent's first answer stands. Before: N = 80, C = 10 at 5 s spent 4.1 s in
+/// the start rows and the pieces table and then 1.5 s in one routing, ending at 5.75 s with
+/// the empty answer. With the pipeline forced (5 s, load average 8, after the descent):
+/// N = 64 routed one board, 3 838 against the descent's 4 909 (tables projected at 1.4 s
+/// each); N = 80 (2.4 s each) routed nothing in time (the descent's 6 066 stood); N = 128
+/// ran out of time in the rows with 14 615 against 12 300–13 200 when the descent had the time.
+const PATHS_SHARE: f64 = 0.9;
 
 /// What stage 1 could build.
 #[derive(Debug)]
@@ -37,7 +39,7 @@ pub enum Tables {
     /// Distance tables (`queen * N² + cell`): walls-only first, then the one with the pieces
     /// if it fit. The rows of the start cells are in the cache.
     Ready(Vec<Vec<f32>>),
-    /// The rows would take more than [`PATHS_SHARE`] of the budget (projected from the first
+    /// The rows would take more than [`PATHS_SHARE`] of the time left (projected from the first
     /// [`PROBE_ROWS`]).
     TooSlow {
         /// Projected time of one table.
