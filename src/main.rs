@@ -39,7 +39,7 @@ struct Cli {
 const LIMITS: &str = "\
 Limits and bad input:
   N is 1..=128, C is 1..=100, and every colour 1..=C has exactly N queens (so C <= N).
-  At most 1 MiB of stdin is read, and stdin must be closed within 70 % of the time limit.
+  At most 1 MiB of stdin is read, and stdin must reach its end within 70 % of the time limit.
   Anything else (and a time limit outside 0 < SECS <= 86400) is refused: a one-line message
   on stderr quoting at most 80 bytes of the bad token, nothing on stdout, exit code 2.
   Below about 0.01 s the limit cannot be kept (starting the process takes longer).
@@ -119,7 +119,7 @@ fn main() -> ExitCode {
                      (N <= {MAX_N}, C <= {MAX_COLOURS} never need that much)"
                 ),
                 ReadError::StillOpen => eprintln!(
-                    "queenattack: bad input: stdin not closed after {:.2} s \
+                    "queenattack: bad input: stdin did not end within {:.3} s \
                      ({:.0} % of the {} s limit); no answer",
                     started.elapsed().as_secs_f64(),
                     READ_SHARE * 100.0,

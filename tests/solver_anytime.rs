@@ -55,6 +55,14 @@ fn one_step_from_valid_stops_as_optimal() {
 }
 
 #[test]
+fn a_board_where_nothing_can_move_stops_as_optimal() {
+    // 3 × 3, three colours, every cell taken: the empty answer is the only answer
+    let solution = solve_text("3 3  1 2 3  2 3 1  3 1 2", 10.0);
+    assert_eq!(solution.stop, Stop::Optimal);
+    assert!(solution.moves.is_empty());
+}
+
+#[test]
 fn a_board_above_its_bound_uses_the_budget() {
     // all four queens on one row: the bound (2 pairs) is below any answer's score
     let solution = solve_text("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0", 0.2);

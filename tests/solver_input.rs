@@ -155,7 +155,7 @@ fn stdin_left_open_is_cut_at_the_deadline() {
     assert_eq!(status.code(), Some(2));
     assert!(took < Duration::from_secs(10), "took {took:?}");
     let out = child.wait_with_output().expect("output");
-    assert_refused(&out, "stdin not closed", "open stdin");
+    assert_refused(&out, "stdin did not end", "open stdin");
 }
 
 #[test]

@@ -6,10 +6,11 @@
 //! attacks (an error: `N` points) or one of its two queens has moved (at least one move of
 //! length ≥ 1: at least 1 point). The pairs share no queen and no error, so every answer
 //! scores at least `min(N, 1) = 1` per pair. With no pair at all the bound is 0, which the
-//! empty answer reaches.
+//! empty answer reaches. When no queen can move at all (every neighbour cell of every queen is
+//! taken), the empty answer is the only one and its score is the bound.
 
-use super::board::Board;
-use super::score::LineCounts;
+use super::board::{Board, DIRS, EMPTY};
+use super::score::{errors, LineCounts};
 
 /// A lower bound on the score of every legal answer for `board`: the size of a maximal
 /// matching of the initial conflict graph (queens of one colour on one row, column or
@@ -28,6 +29,9 @@ use super::score::LineCounts;
 /// ```
 pub fn lower_bound(board: &Board) -> f64 {
     let n = board.n;
+    if !any_move(board) {
+        return (errors(n, board.colours, &board.cells) * n) as f64;
+    }
     // matched[cell]: the queen on `cell` is already in a pair
     let mut matched = vec![false; n * n];
     let mut pairs = 0usize;
@@ -59,6 +63,21 @@ pub fn lower_bound(board: &Board) -> f64 {
     }
     // one move costs at least √1 = 1 and one error N ≥ 1
     pairs as f64 * (n as f64).min(1.0)
+}
+
+/// Whether some queen has an empty cell next to it (then it has a legal move).
+fn any_move(board: &Board) -> bool {
+    let n = board.n as i64;
+    board.cells.iter().enumerate().any(|(cell, &v)| {
+        let (r, c) = (cell as i64 / n, cell as i64 % n);
+        v > 0
+            && DIRS.iter().any(|&(dr, dc)| {
+                let (r, c) = (r + dr as i64, c + dc as i64);
+                (0..n).contains(&r)
+                    && (0..n).contains(&c)
+                    && board.cells[(r * n + c) as usize] == EMPTY
+            })
+    })
 }
 
 #[cfg(test)]
@@ -116,6 +135,16 @@ mod tests {
             let best = best_within(&board, &mut cells, &mut Vec::new(), 2);
             assert!(bound <= best + 1e-9, "{board:?}: bound {bound} > {best}");
         }
+    }
+
+    #[test]
+    fn a_board_where_nothing_can_move_is_bounded_by_its_start_score() {
+        // 2 × 2, two colours on a full board: 2 attacking pairs (one per colour) × N = 2
+        let board = Board::parse("2 2  1 2  2 1").unwrap();
+        assert_eq!(lower_bound(&board), 4.0);
+        // one empty cell: a queen can move, so only the matching counts
+        let board = Board::parse("2 2  1 2  2 0").unwrap();
+        assert_eq!(lower_bound(&board), 1.0);
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! Anytime: [`quick`] makes a legal first answer in the first few percent of the time, and
 //! the solver stops at once when an answer's score equals the lower bound of [`bound`].
 
+pub mod anytime;
 pub mod assign;
 pub mod board;
 pub mod bound;
@@ -27,6 +28,7 @@ pub mod route;
 pub mod score;
 pub mod targets;
 
+use anytime::{distance_tables, Tables};
 use board::{Board, Move};
 use candidates::{Annealer, Pool};
 use paths::Paths;
@@ -78,9 +80,15 @@ pub enum Stop {
     Budget,
 }
 
-/// Share of the compute budget for the first answer ([`quick::descend`]; it usually ends far
-/// sooner, at a local optimum).
-const FIRST_SHARE: f64 = 0.03;
+/// Most of the compute budget the first answer ([`quick::descend`]) may take; it usually ends
+/// sooner, at a local optimum. On big boards ([`anytime::BIG_BOARD`]) the pipeline
+/// may not fit in the time and this answer is the fallback: at N = 64, C = 10 it took 0.7 s on a
+/// loaded machine and scored 4 929, the pipeline's one routed board at 5 s 10 536. On smaller
+/// boards (every contest board: at most 180 × 900) the pipeline always wins and the descent
+/// is only a safety net: it took 4–40 ms at N = 21–30, C = 4–6 (loaded machine), and with a
+/// cap of 2 % seeds 1–20 at 1 s averaged 161.1 against 157.3 before it (six runs each).
+const FIRST_SHARE: f64 = 0.005;
+const FIRST_SHARE_BIG: f64 = 0.25;
 /// Scores this close to the lower bound are equal to it (`f32` path costs).
 const OPTIMAL_EPS: f64 = 1e-6;
 
@@ -142,27 +150,6 @@ const EXACT_KEEP_BIG: usize = 20;
 /// Weight of the initial-board distances in the second distance table.
 const PIECES_SHARE: f32 = 0.5;
 
-/// `share` × (distance on the initial board, all other pieces in the way) + the rest ×
-/// walls-only distance, per queen; cells the pieces cut off count 1.5 × walls-only.
-fn blend_with_pieces(board: &Board, starts: &[usize], walls_only: &[f32], share: f32) -> Vec<f32> {
-    let n = board.n;
-    let nn = n * n;
-    let occupied: Vec<bool> = board.cells.iter().map(|&v| v != 0).collect();
-    let mut search = paths::Search::new(n);
-    let mut row = vec![0f32; nn];
-    let mut out = walls_only.to_vec();
-    for (q, &s) in starts.iter().enumerate() {
-        search.run(s, |c| occupied[c] && c != s, None);
-        search.copy_dist(&mut row);
-        for (cell, &b) in row.iter().enumerate() {
-            let w = walls_only[q * nn + cell];
-            let b = if b.is_finite() { b } else { w * 1.5 };
-            out[q * nn + cell] = (1.0 - share) * w + share * b;
-        }
-    }
-    out
-}
-
 /// Solves `board` within `options.time_limit` seconds counted from `started`.
 ///
 /// # Examples
@@ -189,7 +176,12 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     ));
     // Anytime: a legal first answer at once, and an early stop when it cannot be beaten.
     let lower = bound::lower_bound(board);
-    let first = quick::descend(board, clock.at(FIRST_SHARE));
+    let first_share = if queens.len() * n * n > anytime::BIG_BOARD {
+        FIRST_SHARE_BIG
+    } else {
+        FIRST_SHARE
+    };
+    let first = quick::descend(board, clock.at(first_share));
     let first = solution(board, first, Stop::Budget)
         .or_else(|| solution(board, Vec::new(), Stop::Budget))
         .expect("no moves are legal");
@@ -206,14 +198,29 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
         };
     }
 
-    // Stage 1: walls-only distances from every queen's start (and a table that also knows
-    // the pieces of the initial board).
+    // Stage 1: walls-only distances from every queen's start, and a second table that also
+    // knows the pieces of the initial board (half of each), since many of them never move;
+    // on boards where they do not fit in the time, the greedy descent has all of it.
     let mut paths = Paths::new(n, walls.clone());
-    let Some(tables) = distance_tables(board, &mut paths, &starts, clock.end) else {
-        clock.log("out of time in paths");
-        return first;
+    let tables = match distance_tables(board, &mut paths, &starts, clock.end, PIECES_SHARE) {
+        Tables::Ready(tables) => tables,
+        Tables::TooSlow { per_table } => {
+            clock.log(format!(
+                "paths would take {:.3} s a table: greedy descent only",
+                per_table.as_secs_f64()
+            ));
+            let moves = quick::descend_after(board, first.moves.clone(), clock.end);
+            return match solution(board, moves, Stop::Budget) {
+                Some(s) if s.outcome.score < first.outcome.score => s,
+                _ => first,
+            };
+        }
+        Tables::OutOfTime => {
+            clock.log("out of time in paths");
+            return first;
+        }
     };
-    clock.log("paths done");
+    clock.log(format!("paths done ({} tables)", tables.len()));
     let mut ctx = Context {
         board,
         walls: &walls,
@@ -313,26 +320,6 @@ impl Clock {
             eprintln!("[{t:6.3}s] {}", msg.as_ref());
         }
     }
-}
-
-/// Walls-only distances from every queen's start (`q * n² + cell`), and the same blended with
-/// the distances on the initial board, since many pieces never move; `None` out of time.
-fn distance_tables(
-    board: &Board,
-    paths: &mut Paths,
-    starts: &[usize],
-    end: Instant,
-) -> Option<[Vec<f32>; 2]> {
-    let nn = board.n * board.n;
-    let mut walls_only = vec![0f32; starts.len() * nn];
-    for (q, &s) in starts.iter().enumerate() {
-        if Instant::now() >= end {
-            return None;
-        }
-        walls_only[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
-    }
-    let with_pieces = blend_with_pieces(board, starts, &walls_only, PIECES_SHARE);
-    Some([walls_only, with_pieces])
 }
 
 /// Stage 2a: the best error-free boards of [`exact`] (small boards only), routed into the pool.
