@@ -70,31 +70,10 @@ fn a_board_above_its_bound_uses_the_budget() {
     assert_eq!(solution.outcome.errors, 0);
 }
 
-/// A random board with `n` queens of each of `c` colours and walls on a tenth of the cells.
-fn random_board(n: usize, c: usize, seed: u64) -> String {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut cells: Vec<i8> = (0..n * n)
-        .map(|_| if rng.random_bool(0.1) { -1 } else { 0 })
-        .collect();
-    let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == 0).collect();
-    for k in 1..=c {
-        for _ in 0..n {
-            let i = rng.random_range(0..free.len());
-            cells[free.swap_remove(i)] = k as i8;
-        }
-    }
-    let mut text = format!("{n}\n{c}\n");
-    for v in &cells {
-        text.push_str(&format!("{v}\n"));
-    }
-    text
-}
-
 #[test]
 fn the_largest_board_gets_a_legal_non_empty_answer_in_a_short_limit() {
     // N = 128, C = 10: the walls-only paths alone take longer than this limit
-    let text = random_board(128, 10, 128);
+    let text = common::random_board(128, 10, 128);
     let input = Input::parse(&text).expect("valid");
     let started = Instant::now();
     let out = common::run_with_input(

@@ -235,3 +235,27 @@ pub fn line_length(n: usize, a: usize, b: usize) -> Option<usize> {
         None
     }
 }
+
+/// A random board for tests: side `n`, `colours` colours, each cell a wall with probability
+/// `walls`, else a queen of a random colour with probability `queens` (any queen counts).
+#[cfg(test)]
+pub(crate) fn random_board(
+    rng: &mut impl rand::Rng,
+    n: usize,
+    colours: usize,
+    walls: f64,
+    queens: f64,
+) -> Board {
+    let cells = (0..n * n)
+        .map(|_| {
+            if rng.random_bool(walls) {
+                WALL
+            } else if rng.random_bool(queens) {
+                rng.random_range(1..=colours) as i8
+            } else {
+                EMPTY
+            }
+        })
+        .collect();
+    Board { n, colours, cells }
+}

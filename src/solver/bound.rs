@@ -118,19 +118,8 @@ mod tests {
         for _ in 0..60 {
             let n = rng.random_range(1..=4);
             let colours = rng.random_range(1..=2);
-            let mut cells: Vec<i8> = (0..n * n)
-                .map(|_| if rng.random_bool(0.15) { -1 } else { 0 })
-                .collect();
-            for cell in cells.iter_mut() {
-                if *cell == 0 && rng.random_bool(0.5) {
-                    *cell = rng.random_range(1..=colours) as i8;
-                }
-            }
-            let board = Board {
-                n,
-                colours,
-                cells: cells.clone(),
-            };
+            let board = crate::solver::board::random_board(&mut rng, n, colours, 0.15, 0.5);
+            let mut cells = board.cells.clone();
             let bound = lower_bound(&board);
             let best = best_within(&board, &mut cells, &mut Vec::new(), 2);
             assert!(bound <= best + 1e-9, "{board:?}: bound {bound} > {best}");

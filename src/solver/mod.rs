@@ -80,15 +80,6 @@ pub enum Stop {
     Budget,
 }
 
-/// Most of the compute budget the first answer ([`quick::descend`]) may take; it usually ends
-/// sooner, at a local optimum. On big boards ([`anytime::BIG_BOARD`]) the pipeline
-/// may not fit in the time and this answer is the fallback: at N = 64, C = 10 it took 0.7 s on a
-/// loaded machine and scored 4 929, the pipeline's one routed board at 5 s 10 536. On smaller
-/// boards (every contest board: at most 180 × 900) the pipeline always wins and the descent
-/// is only a safety net: it took 4–40 ms at N = 21–30, C = 4–6 (loaded machine), and with a
-/// cap of 2 % seeds 1–20 at 1 s averaged 161.1 against 157.3 before it (six runs each).
-const FIRST_SHARE: f64 = 0.005;
-const FIRST_SHARE_BIG: f64 = 0.25;
 /// Scores this close to the lower bound are equal to it (`f32` path costs).
 const OPTIMAL_EPS: f64 = 1e-6;
 
@@ -176,15 +167,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     ));
     // Anytime: a legal first answer at once, and an early stop when it cannot be beaten.
     let lower = bound::lower_bound(board);
-    let first_share = if queens.len() * n * n > anytime::BIG_BOARD {
-        FIRST_SHARE_BIG
-    } else {
-        FIRST_SHARE
-    };
-    let first = quick::descend(board, clock.at(first_share));
-    let first = solution(board, first, Stop::Budget)
-        .or_else(|| solution(board, Vec::new(), Stop::Budget))
-        .expect("no moves are legal");
+    let first = anytime::first_answer(board, started, clock.budget);
     clock.log(format!(
         "first answer: {} moves, score {:.3}; lower bound {lower:.3}",
         first.moves.len(),
@@ -209,11 +192,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
                 "paths would take {:.3} s a table: greedy descent only",
                 per_table.as_secs_f64()
             ));
-            let moves = quick::descend_after(board, first.moves.clone(), clock.end);
-            return match solution(board, moves, Stop::Budget) {
-                Some(s) if s.outcome.score < first.outcome.score => s,
-                _ => first,
-            };
+            return anytime::descent_only(board, first, clock.end);
         }
         Tables::OutOfTime => {
             clock.log("out of time in paths");

@@ -205,15 +205,7 @@ mod tests {
         for _ in 0..200 {
             let n = rng.random_range(1..=12);
             let colours = rng.random_range(1..=3);
-            let mut cells: Vec<i8> = (0..n * n)
-                .map(|_| if rng.random_bool(0.15) { -1 } else { 0 })
-                .collect();
-            for cell in cells.iter_mut() {
-                if *cell == 0 && rng.random_bool(0.4) {
-                    *cell = rng.random_range(1..=colours) as i8;
-                }
-            }
-            let board = Board { n, colours, cells };
+            let board = crate::solver::board::random_board(&mut rng, n, colours, 0.15, 0.4);
             let moves = descend(&board, Instant::now() + Duration::from_secs(60));
             replay(&board, &moves).expect("every move is legal");
             // a queen's route ends where the next move starts elsewhere; each route gains
