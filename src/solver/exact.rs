@@ -1,0 +1,760 @@
+//! Exact target boards for small boards: every colour an N-Queens solution that avoids the
+//! walls, chosen to minimise the walls-only estimate (Σ path cost of the matched queens).
+//!
+//! The annealer of [`super::targets`] settles in one basin per run; on small boards the whole
+//! space of error-free target boards is small enough to search exactly:
+//!
+//! * **one colour** ([`best_boards`] with `C = 1`): a row-by-row depth-first search over the
+//!   N-Queens boards avoiding the walls, with branch and bound on a lower bound of the matching
+//!   cost (each chosen cell costs at least the distance of the nearest queen, each row still
+//!   open at least its cheapest free cell); complete boards are matched exactly (Hungarian
+//!   method) and the best `keep` are kept;
+//! * **several colours** for N ≤ 13: every N-Queens board avoiding the walls is listed (a
+//!   cell mask each), every colour is matched to every board (for N ≥ 12 only to the cheapest
+//!   few hundred by a lower bound), a clique search on the disjointness of the boards proves
+//!   quickly when no error-free board exists, and a depth-first search over the colours picks
+//!   pairwise disjoint boards, bounded by the cheapest board of each colour still to choose.
+//!
+//! Both searches stop at a deadline and return what they found (the best so far). They only
+//! know error-free boards: on crowded boards where every colour cannot be a valid N-Queens
+//! board on its own cells, they find nothing and the annealer is left alone.
+
+use super::board::Queen;
+use pathfinding::kuhn_munkres::kuhn_munkres_min;
+use pathfinding::matrix::Matrix;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+/// Integer scale of path costs for the Hungarian method (as in [`super::assign`]).
+const SCALE: f64 = 1e6;
+/// Largest side searched with one colour: N = 13 has 73 712 N-Queens boards, N = 14 365 596;
+/// the bound prunes most of them.
+pub const MAX_N_ONE_COLOUR: usize = 14;
+/// Largest number of cells for several colours (one 192-bit mask per board): N ≤ 13.
+pub const MAX_CELLS_COLOURS: usize = 192;
+/// Up to this many boards, every colour may take any of them: N ≤ 11 has at most 2 680.
+const OPTIONS_ALL: usize = 3000;
+/// Beyond, boards kept per colour (the cheapest by a lower bound) before the exact matching:
+/// N = 12 has 14 200 boards and N = 13 73 712, and the disjointness table of all of them
+/// would take seconds; 500 per colour keep it under 3 000² pairs.
+const OPTIONS_PER_COLOUR: usize = 500;
+/// Nodes of the search between two looks at the clock.
+const CLOCK_EVERY: u32 = 1024;
+
+/// One exact target board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactBoard {
+    /// Target cell of every queen (indexed like the queen list), matched per colour.
+    pub cells: Vec<usize>,
+    /// Σ walls-only path cost of the matching.
+    pub cost: f64,
+}
+
+/// Minimum-cost matching of `members` (queen indices) to `cells` by `dist[q * nn + cell]`:
+/// the total cost (∞ if some queen cannot reach its cell) and the cell of each member.
+fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64, Vec<usize>) {
+    let k = members.len();
+    let weights = Matrix::from_fn(k, k, |(i, j)| {
+        let d = dist[members[i] * nn + cells[j]];
+        if d.is_finite() {
+            (d as f64 * SCALE).round() as i64
+        } else {
+            1 << 50
+        }
+    });
+    let (_, columns) = kuhn_munkres_min(&weights);
+    let mut cost = 0.0;
+    let assigned: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, &j)| {
+            cost += dist[members[i] * nn + cells[j]] as f64;
+            cells[j]
+        })
+        .collect();
+    (cost, assigned)
+}
+
+/// The best (lowest estimate) error-free target boards, at most `keep`, best first; empty
+/// when the board is too big for an exact search, when a colour does not have exactly `n`
+/// queens, or when no error-free board exists. Stops at `deadline` with the best found so far.
+///
+/// `dist[q * n² + cell]`: walls-only path cost from queen `q`'s start to `cell`.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::{board::Board, exact::best_boards, paths::Paths};
+/// // 4×4, one colour, all four queens on the first row
+/// let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
+/// let queens = board.queens();
+/// let mut paths = Paths::new(4, board.walls());
+/// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
+/// let far = std::time::Instant::now() + std::time::Duration::from_secs(10);
+/// let found = best_boards(4, &board.walls(), &queens, &dist, 5, far);
+/// assert_eq!(found.len(), 2); // the two 4-queens boards
+/// assert!(found[0].cost <= found[1].cost);
+/// ```
+pub fn best_boards(
+    n: usize,
+    walls: &[bool],
+    queens: &[Queen],
+    dist: &[f32],
+    keep: usize,
+    deadline: Instant,
+) -> Vec<ExactBoard> {
+    let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); colours];
+    for (q, queen) in queens.iter().enumerate() {
+        members[queen.colour].push(q);
+    }
+    if keep == 0 || colours == 0 || members.iter().any(|m| m.len() != n) {
+        return Vec::new();
+    }
+    if colours == 1 && n <= MAX_N_ONE_COLOUR {
+        one_colour(n, walls, &members[0], dist, keep, deadline)
+    } else if colours > 1 && n * n <= MAX_CELLS_COLOURS {
+        several_colours(n, walls, &members, dist, keep, deadline)
+    } else {
+        Vec::new()
+    }
+}
+
+/// The best `keep` of a stream of scored boards (a max-heap on cost, so the worst is on top).
+struct Best<T> {
+    keep: usize,
+    heap: BinaryHeap<Scored<T>>,
+}
+
+struct Scored<T>(f64, T);
+
+impl<T> PartialEq for Scored<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<T> Eq for Scored<T> {}
+impl<T> PartialOrd for Scored<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Scored<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+impl<T> Best<T> {
+    fn new(keep: usize) -> Best<T> {
+        Best {
+            keep,
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    /// Costs at or above this cannot enter.
+    fn threshold(&self) -> f64 {
+        if self.heap.len() < self.keep {
+            f64::INFINITY
+        } else {
+            self.heap.peek().map_or(f64::INFINITY, |s| s.0)
+        }
+    }
+
+    fn offer(&mut self, cost: f64, item: T) {
+        if cost < self.threshold() {
+            self.heap.push(Scored(cost, item));
+            if self.heap.len() > self.keep {
+                self.heap.pop();
+            }
+        }
+    }
+
+    /// Best first.
+    fn into_sorted(self) -> Vec<(f64, T)> {
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|Scored(c, t)| (c, t))
+            .collect()
+    }
+}
+
+/// One colour: branch and bound over the N-Queens boards avoiding the walls.
+fn one_colour(
+    n: usize,
+    walls: &[bool],
+    members: &[usize],
+    dist: &[f32],
+    keep: usize,
+    deadline: Instant,
+) -> Vec<ExactBoard> {
+    let nn = n * n;
+    // cheapest queen for every cell, and the cheapest cell of every row from that row on
+    let nearest: Vec<f64> = (0..nn)
+        .map(|c| {
+            members
+                .iter()
+                .map(|&q| dist[q * nn + c] as f64)
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+    let mut rest = vec![0.0; n + 1];
+    for r in (0..n).rev() {
+        let row_min = (0..n)
+            .filter(|&c| !walls[r * n + c])
+            .map(|c| nearest[r * n + c])
+            .fold(f64::INFINITY, f64::min);
+        rest[r] = rest[r + 1] + row_min;
+    }
+    let mut search = OneColour {
+        n,
+        walls,
+        members,
+        dist,
+        nearest,
+        rest,
+        best: Best::new(keep),
+        cols: Vec::with_capacity(n),
+        nodes: 0,
+        deadline,
+        out_of_time: false,
+    };
+    search.dfs(0, 0, 0, 0, 0.0);
+    search
+        .best
+        .into_sorted()
+        .into_iter()
+        .map(|(cost, assigned)| {
+            let mut cells = vec![0; dist.len() / nn];
+            for (&q, cell) in members.iter().zip(assigned) {
+                cells[q] = cell;
+            }
+            ExactBoard { cells, cost }
+        })
+        .collect()
+}
+
+struct OneColour<'a> {
+    n: usize,
+    walls: &'a [bool],
+    members: &'a [usize],
+    dist: &'a [f32],
+    /// `nearest[cell]`: cheapest path cost of any queen to the cell.
+    nearest: Vec<f64>,
+    /// `rest[r]`: Σ over rows `r..n` of the row's cheapest free cell.
+    rest: Vec<f64>,
+    best: Best<Vec<usize>>,
+    /// The cell chosen in each row so far.
+    cols: Vec<usize>,
+    nodes: u32,
+    deadline: Instant,
+    out_of_time: bool,
+}
+
+impl OneColour<'_> {
+    fn dfs(&mut self, row: usize, used: u64, diag: u64, anti: u64, bound: f64) {
+        self.nodes += 1;
+        if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
+            self.out_of_time = true;
+        }
+        if self.out_of_time {
+            return;
+        }
+        let n = self.n;
+        if row == n {
+            self.leaf();
+            return;
+        }
+        for c in 0..n {
+            let (d, a) = (row + c, row + n - 1 - c);
+            let cell = row * n + c;
+            if used >> c & 1 == 1 || diag >> d & 1 == 1 || anti >> a & 1 == 1 || self.walls[cell] {
+                continue;
+            }
+            let b = bound + self.nearest[cell];
+            if b + self.rest[row + 1] >= self.best.threshold() - 1e-9 {
+                continue;
+            }
+            self.cols.push(cell);
+            self.dfs(row + 1, used | 1 << c, diag | 1 << d, anti | 1 << a, b);
+            self.cols.pop();
+        }
+    }
+
+    /// A complete board: a cheap queen-side bound first, then the exact matching.
+    fn leaf(&mut self) {
+        let nn = self.n * self.n;
+        let threshold = self.best.threshold();
+        let queen_side: f64 = self
+            .members
+            .iter()
+            .map(|&q| {
+                self.cols
+                    .iter()
+                    .map(|&c| self.dist[q * nn + c] as f64)
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .sum();
+        if queen_side >= threshold - 1e-9 {
+            return;
+        }
+        let (cost, assigned) = matching(self.members, &self.cols, self.dist, nn);
+        if cost.is_finite() {
+            self.best.offer(cost, assigned);
+        }
+    }
+}
+
+/// A set of cells of a board of at most [`MAX_CELLS_COLOURS`] cells.
+type Mask = [u64; 3];
+
+fn disjoint(a: &Mask, b: &Mask) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & y == 0)
+}
+
+/// Every N-Queens board of an `n × n` board avoiding the walls: a cell mask and the cells
+/// (one per row) of each.
+struct Listing {
+    n: usize,
+    masks: Vec<Mask>,
+    cells: Vec<u8>,
+}
+
+impl Listing {
+    /// The cells of board `i`, one per row.
+    fn cells(&self, i: usize) -> Vec<usize> {
+        self.cells[i * self.n..(i + 1) * self.n]
+            .iter()
+            .map(|&c| c as usize)
+            .collect()
+    }
+}
+
+/// Lists every N-Queens board avoiding the walls; `None` when the deadline passes first.
+fn all_boards(n: usize, walls: &[bool], deadline: Instant) -> Option<Listing> {
+    struct Lister<'a> {
+        n: usize,
+        walls: &'a [bool],
+        row_cells: Vec<u8>,
+        out: Listing,
+        deadline: Instant,
+    }
+    impl Lister<'_> {
+        fn dfs(&mut self, row: usize, masks: (u64, u64, u64), cells: Mask) -> bool {
+            let n = self.n;
+            if row == n {
+                self.out.masks.push(cells);
+                self.out.cells.extend_from_slice(&self.row_cells);
+                return self.out.masks.len() % CLOCK_EVERY as usize != 0
+                    || Instant::now() < self.deadline;
+            }
+            let (used, diag, anti) = masks;
+            for c in 0..n {
+                let (d, a) = (row + c, row + n - 1 - c);
+                let cell = row * n + c;
+                if used >> c & 1 == 1
+                    || diag >> d & 1 == 1
+                    || anti >> a & 1 == 1
+                    || self.walls[cell]
+                {
+                    continue;
+                }
+                let next = (used | 1 << c, diag | 1 << d, anti | 1 << a);
+                let mut with = cells;
+                with[cell / 64] |= 1 << (cell % 64);
+                self.row_cells[row] = cell as u8;
+                if !self.dfs(row + 1, next, with) {
+                    return false;
+                }
+            }
+            true
+        }
+    }
+    let mut lister = Lister {
+        n,
+        walls,
+        row_cells: vec![0; n],
+        out: Listing {
+            n,
+            masks: Vec::new(),
+            cells: Vec::new(),
+        },
+        deadline,
+    };
+    lister.dfs(0, (0, 0, 0), [0; 3]).then_some(lister.out)
+}
+
+/// Several colours: disjoint N-Queens boards, one per colour.
+fn several_colours(
+    n: usize,
+    walls: &[bool],
+    members: &[Vec<usize>],
+    dist: &[f32],
+    keep: usize,
+    deadline: Instant,
+) -> Vec<ExactBoard> {
+    let nn = n * n;
+    let Some(all) = all_boards(n, walls, deadline) else {
+        return Vec::new();
+    };
+    // per colour: the boards cheapest by a lower bound (each cell costs at least the
+    // distance of the colour's nearest queen), then matched exactly
+    let mut chosen_boards: Vec<usize> = Vec::new();
+    let mut picked: Vec<Vec<(f64, usize)>> = Vec::with_capacity(members.len());
+    for group in members {
+        let nearest: Vec<f64> = (0..nn)
+            .map(|c| {
+                group
+                    .iter()
+                    .map(|&q| dist[q * nn + c] as f64)
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .collect();
+        let mut bounds: Vec<(f64, usize)> = (0..all.masks.len())
+            .map(|i| {
+                let cells = &all.cells[i * n..(i + 1) * n];
+                (cells.iter().map(|&c| nearest[c as usize]).sum(), i)
+            })
+            .collect();
+        if bounds.len() > OPTIONS_ALL {
+            bounds.select_nth_unstable_by(OPTIONS_PER_COLOUR, |a, b| a.0.total_cmp(&b.0));
+            bounds.truncate(OPTIONS_PER_COLOUR);
+        }
+        let mut costs = Vec::with_capacity(bounds.len());
+        for (k, &(_, i)) in bounds.iter().enumerate() {
+            if k % 64 == 0 && Instant::now() >= deadline {
+                return Vec::new();
+            }
+            let (cost, _) = matching(group, &all.cells(i), dist, nn);
+            if cost.is_finite() {
+                costs.push((cost, i));
+                chosen_boards.push(i);
+            }
+        }
+        costs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        picked.push(costs);
+    }
+    // the boards some colour may take, numbered afresh
+    chosen_boards.sort_unstable();
+    chosen_boards.dedup();
+    let boards: Vec<Mask> = chosen_boards.iter().map(|&i| all.masks[i]).collect();
+    let options: Vec<Vec<(f64, usize)>> = picked
+        .into_iter()
+        .map(|costs| {
+            let index = |i: usize| chosen_boards.binary_search(&i).expect("chosen above");
+            costs.into_iter().map(|(c, i)| (c, index(i))).collect()
+        })
+        .collect();
+    // colours with the fewest options first: the disjointness prunes most there
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by_key(|&k| options[k].len());
+    let mut rest = vec![0.0; order.len() + 1];
+    for i in (0..order.len()).rev() {
+        rest[i] = rest[i + 1] + options[order[i]].first().map_or(f64::INFINITY, |o| o.0);
+    }
+    // compatible[b]: bit set of the boards disjoint from board b
+    let words = boards.len().div_ceil(64);
+    let mut compatible = vec![0u64; boards.len() * words];
+    for (a, ma) in boards.iter().enumerate() {
+        if a % 64 == 0 && Instant::now() >= deadline {
+            return Vec::new();
+        }
+        for (b, mb) in boards.iter().enumerate() {
+            if disjoint(ma, mb) {
+                compatible[a * words + b / 64] |= 1 << (b % 64);
+            }
+        }
+    }
+    let mut search = Tuples {
+        options: &options,
+        order: &order,
+        rest,
+        compatible: &compatible,
+        words,
+        best: Best::new(keep),
+        chosen: Vec::with_capacity(order.len()),
+        nodes: 0,
+        deadline,
+        out_of_time: false,
+    };
+    let mut everything = vec![u64::MAX; words];
+    if boards.len() % 64 != 0 {
+        everything[words - 1] = (1 << (boards.len() % 64)) - 1;
+    }
+    if search.clique(&everything, order.len()) {
+        search.dfs(0, &everything, 0.0);
+    }
+    search
+        .best
+        .into_sorted()
+        .into_iter()
+        .map(|(cost, chosen)| {
+            let mut cells = vec![0; dist.len() / nn];
+            for (i, &b) in chosen.iter().enumerate() {
+                let group = &members[order[i]];
+                let (_, assigned) = matching(group, &all.cells(chosen_boards[b]), dist, nn);
+                for (&q, cell) in group.iter().zip(assigned) {
+                    cells[q] = cell;
+                }
+            }
+            ExactBoard { cells, cost }
+        })
+        .collect()
+}
+
+struct Tuples<'a> {
+    options: &'a [Vec<(f64, usize)>],
+    /// The colours in search order.
+    order: &'a [usize],
+    /// `rest[i]`: Σ of the cheapest option of the colours `order[i..]`.
+    rest: Vec<f64>,
+    /// `compatible[b * words..]`: bit set of the boards disjoint from board `b`.
+    compatible: &'a [u64],
+    words: usize,
+    /// The best tuples: board index of each colour in search order.
+    best: Best<Vec<usize>>,
+    chosen: Vec<usize>,
+    nodes: u32,
+    deadline: Instant,
+    out_of_time: bool,
+}
+
+impl Tuples<'_> {
+    fn tick(&mut self) -> bool {
+        self.nodes = self.nodes.wrapping_add(1);
+        if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
+            self.out_of_time = true;
+        }
+        self.out_of_time
+    }
+
+    fn narrow(&self, allowed: &[u64], b: usize) -> Vec<u64> {
+        let row = &self.compatible[b * self.words..(b + 1) * self.words];
+        allowed.iter().zip(row).map(|(x, y)| x & y).collect()
+    }
+
+    /// Whether `need` pairwise disjoint boards exist among `allowed` (a quick proof that a
+    /// crowded board has no error-free target board; `false` also when out of time).
+    fn clique(&mut self, allowed: &[u64], need: usize) -> bool {
+        if need == 0 {
+            return true;
+        }
+        let count: u32 = allowed.iter().map(|w| w.count_ones()).sum();
+        if (count as usize) < need || self.tick() {
+            return false;
+        }
+        // boards in increasing order: each set of boards is met once
+        let mut left = allowed.to_vec();
+        for w in 0..self.words {
+            while left[w] != 0 {
+                let b = w * 64 + left[w].trailing_zeros() as usize;
+                left[w] &= left[w] - 1;
+                if self.clique(&self.narrow(&left, b), need - 1) {
+                    return true;
+                }
+                if self.out_of_time {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    fn dfs(&mut self, depth: usize, allowed: &[u64], cost: f64) {
+        if depth == self.order.len() {
+            self.best.offer(cost, self.chosen.clone());
+            return;
+        }
+        let count: u32 = allowed.iter().map(|w| w.count_ones()).sum();
+        if (count as usize) < self.order.len() - depth {
+            return;
+        }
+        let options = self.options;
+        for &(c, b) in &options[self.order[depth]] {
+            if self.tick() || cost + c + self.rest[depth + 1] >= self.best.threshold() - 1e-9 {
+                return; // options are sorted: the rest cost at least as much
+            }
+            if allowed[b / 64] >> (b % 64) & 1 == 0 {
+                continue;
+            }
+            let next = self.narrow(allowed, b);
+            self.chosen.push(b);
+            self.dfs(depth + 1, &next, cost + c);
+            self.chosen.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::board::Board;
+    use crate::solver::paths::Paths;
+    use crate::solver::score::errors;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use std::time::Duration;
+
+    /// Cells of a mask, ascending.
+    fn mask_cells(mask: &Mask) -> Vec<usize> {
+        (0..64 * mask.len())
+            .filter(|&c| mask[c / 64] >> (c % 64) & 1 == 1)
+            .collect()
+    }
+
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(3600)
+    }
+
+    /// A random `n × n` board with `colours` colours of `n` queens each and a few walls.
+    fn random_board(n: usize, colours: usize, walls: usize, rng: &mut impl Rng) -> Board {
+        let nn = n * n;
+        let mut cells = vec![0i8; nn];
+        let mut free: Vec<usize> = (0..nn).collect();
+        let values = std::iter::repeat_n(-1, walls)
+            .chain((1..=colours as i8).flat_map(|k| std::iter::repeat_n(k, n)));
+        for v in values {
+            cells[free.swap_remove(rng.random_range(0..free.len()))] = v;
+        }
+        Board { n, colours, cells }
+    }
+
+    fn dist_of(board: &Board) -> Vec<f32> {
+        let mut paths = Paths::new(board.n, board.walls());
+        board
+            .queens()
+            .iter()
+            .flat_map(|q| paths.row(q.start).to_vec())
+            .collect()
+    }
+
+    /// Brute force: every assignment of distinct free cells to the queens is too many; instead
+    /// every colour's N-Queens boards (listed without bounds) and every permutation of queens.
+    fn brute_force(board: &Board, dist: &[f32]) -> Vec<f64> {
+        let (n, nn) = (board.n, board.n * board.n);
+        let walls = board.walls();
+        let boards = all_boards(n, &walls, far()).unwrap().masks;
+        let queens = board.queens();
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); board.colours];
+        for (q, queen) in queens.iter().enumerate() {
+            members[queen.colour].push(q);
+        }
+        let perm_cost = |group: &[usize], cells: &[usize]| -> f64 {
+            // all permutations (n ≤ 6)
+            fn go(
+                group: &[usize],
+                cells: &mut Vec<usize>,
+                k: usize,
+                dist: &[f32],
+                nn: usize,
+            ) -> f64 {
+                if k == cells.len() {
+                    return group
+                        .iter()
+                        .zip(cells.iter())
+                        .map(|(&q, &c)| dist[q * nn + c] as f64)
+                        .sum();
+                }
+                let mut best = f64::INFINITY;
+                for i in k..cells.len() {
+                    cells.swap(k, i);
+                    best = best.min(go(group, cells, k + 1, dist, nn));
+                    cells.swap(k, i);
+                }
+                best
+            }
+            go(group, &mut cells.to_vec(), 0, dist, nn)
+        };
+        let mut totals = Vec::new();
+        let mut stack: Vec<(usize, Mask, f64)> = vec![(0, [0; 3], 0.0)];
+        while let Some((k, used, cost)) = stack.pop() {
+            if k == board.colours {
+                totals.push(cost);
+                continue;
+            }
+            for b in &boards {
+                if disjoint(b, &used) {
+                    let c = perm_cost(&members[k], &mask_cells(b));
+                    if c.is_finite() {
+                        let union = [used[0] | b[0], used[1] | b[1], used[2] | b[2]];
+                        stack.push((k + 1, union, cost + c));
+                    }
+                }
+            }
+        }
+        totals.sort_by(|a, b| a.total_cmp(b));
+        totals
+    }
+
+    #[test]
+    fn lists_every_n_queens_board() {
+        let counts = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680];
+        for (i, &count) in counts.iter().enumerate() {
+            let n = i + 1;
+            let boards = all_boards(n, &vec![false; n * n], far()).unwrap();
+            assert_eq!(boards.masks.len(), count, "n = {n}");
+            for (i, mask) in boards.masks.iter().enumerate() {
+                assert_eq!(mask_cells(mask), boards.cells(i), "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn matches_brute_force_on_tiny_boards() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for case in 0..60 {
+            let n = rng.random_range(4..=6);
+            let colours = rng.random_range(1..=2);
+            let walls = rng.random_range(0..=n);
+            let board = random_board(n, colours, walls, &mut rng);
+            let dist = dist_of(&board);
+            let queens = board.queens();
+            let found = best_boards(n, &board.walls(), &queens, &dist, 4, far());
+            let expected = brute_force(&board, &dist);
+            let want = expected.len().min(4);
+            assert_eq!(found.len(), want, "case {case}: {board:?}");
+            for (f, e) in found.iter().zip(&expected) {
+                assert!((f.cost - e).abs() < 1e-3, "case {case}: {} vs {e}", f.cost);
+                // the cells really are a valid board of that cost
+                let mut cells = vec![0i8; n * n];
+                for (q, &c) in f.cells.iter().enumerate() {
+                    assert_eq!(cells[c], 0, "two targets on one cell");
+                    assert!(!board.walls()[c]);
+                    cells[c] = queens[q].colour as i8 + 1;
+                }
+                assert_eq!(errors(n, colours, &cells), 0);
+                let cost: f64 = f
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .map(|(q, &c)| dist[q * n * n + c] as f64)
+                    .sum();
+                assert!((cost - f.cost).abs() < 1e-3);
+            }
+        }
+    }
+
+    #[test]
+    fn finds_nothing_when_colours_cannot_all_be_valid() {
+        // 4×4 has two 4-queens boards, sharing no cell: three colours cannot all be valid
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let board = random_board(4, 3, 0, &mut rng);
+        let dist = dist_of(&board);
+        assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
+        assert!(brute_force(&board, &dist).is_empty());
+    }
+
+    #[test]
+    fn refuses_colours_without_n_queens() {
+        let mut cells = vec![0i8; 16];
+        cells[..3].fill(1); // three queens of colour 1 on a 4×4 board
+        let board = Board {
+            n: 4,
+            colours: 1,
+            cells,
+        };
+        let dist = dist_of(&board);
+        assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
+    }
+}
