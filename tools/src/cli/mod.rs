@@ -18,6 +18,7 @@ pub mod report;
 pub mod rescore;
 pub mod run;
 pub mod score;
+pub mod stats;
 pub mod vis;
 
 /// Local twin of the official QueenAttack tester (Topcoder Marathon Match 150): generate the
