@@ -134,7 +134,7 @@ fn script_safe_json(json: &str) -> String {
 }
 
 /// Escapes text for an HTML text node.
-fn escape_html(s: &str) -> String {
+pub(crate) fn escape_html(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -10,9 +10,12 @@ use clap::{Parser, Subcommand};
 
 pub mod args;
 pub mod bests;
+pub mod compare;
 pub mod date;
 pub mod exec;
+pub mod folder;
 pub mod gen;
+pub mod history;
 pub mod progress;
 pub mod report;
 pub mod rescore;
@@ -47,6 +50,12 @@ pub enum Command {
     /// Write one self-contained HTML page that replays an output move by move (the web
     /// visualizer with the case and the output inlined; opens offline in any browser).
     Vis(vis::Args),
+    /// Compare run folders seed by seed: table, wins/losses, relative scores, a significance
+    /// test, groups by C and N; `--html` writes a page with plots.
+    Compare(compare::Args),
+    /// List the run folders under a folder (default `runs/`), newest first.
+    #[command(alias = "history")]
+    Runs(history::Args),
 }
 
 /// Runs a parsed command line. `Err` is a message for the user (the binary prints it and exits
@@ -58,6 +67,8 @@ pub fn run(cli: &Cli) -> Result<(), String> {
         Command::Run(args) => run::run(args),
         Command::Rescore(args) => rescore::run(args),
         Command::Vis(args) => vis::run(args),
+        Command::Compare(args) => compare::run(args),
+        Command::Runs(args) => history::run(args),
     }
 }
 

@@ -184,7 +184,8 @@ impl SeedResult {
 /// The N bands of the summary.
 pub const N_BANDS: [(usize, usize); 4] = [(8, 12), (13, 18), (19, 24), (25, 30)];
 
-fn band_label(n: usize) -> String {
+/// The N band of a board side, as `8-12`, or `N` itself outside the bands.
+pub fn band_label(n: usize) -> String {
     N_BANDS
         .iter()
         .find(|(a, b)| (*a..=*b).contains(&n))
