@@ -68,7 +68,11 @@ pub fn list(dir: &Path, bests: Option<&Bests>) -> Result<Vec<Entry>, String> {
                 let bests = bests.filter(|_| run.official);
                 let group = Group::of(run.results.values(), bests);
                 let name = entry.file_name().to_string_lossy().into_owned();
-                found.push((run.when.clone(), modified(&path), Entry { name, run, group }));
+                found.push((
+                    run.when.clone(),
+                    modified(&path),
+                    Entry { name, run, group },
+                ));
             }
             Err(e) => eprintln!("tester runs: skipped: {e}"),
         }

@@ -77,8 +77,14 @@ type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 fn svg(plot: &Plot) -> Result<Option<String>, String> {
     let all = || plot.series.iter().flat_map(|s| s.points.iter());
     let (Some(x), Some(y)) = (
-        span(all().map(|p| p.0).chain(plot.reference.iter().map(|p| p.0)), plot.log),
-        span(all().map(|p| p.1).chain(plot.reference.iter().map(|p| p.1)), plot.log),
+        span(
+            all().map(|p| p.0).chain(plot.reference.iter().map(|p| p.0)),
+            plot.log,
+        ),
+        span(
+            all().map(|p| p.1).chain(plot.reference.iter().map(|p| p.1)),
+            plot.log,
+        ),
     ) else {
         return Ok(None);
     };
@@ -124,7 +130,10 @@ where
     }
     for s in &plot.series {
         if s.line {
-            chart.draw_series(LineSeries::new(s.points.iter().copied(), s.colour.stroke_width(2)))?;
+            chart.draw_series(LineSeries::new(
+                s.points.iter().copied(),
+                s.colour.stroke_width(2),
+            ))?;
         }
         let c = s.colour;
         chart
@@ -170,7 +179,10 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
         let points = score_pairs(c, b);
         let (lo, hi) = span(points.iter().flat_map(|p| [p.0, p.1]), true).unwrap_or((1.0, 2.0));
         let title = format!("score per seed: {} against A", label(b));
-        let (xd, yd) = ("A score (log)".to_string(), format!("{} score (log)", label(b)));
+        let (xd, yd) = (
+            "A score (log)".to_string(),
+            format!("{} score (log)", label(b)),
+        );
         let plot = Plot {
             title: &title,
             x_desc: &xd,
@@ -196,11 +208,18 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
                 line: false,
             })
             .collect();
-        let (lo, hi) = span(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)), false)
-            .unwrap_or((0.0, 1.0));
+        let (lo, hi) = span(
+            series.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
+            false,
+        )
+        .unwrap_or((0.0, 1.0));
         let title = format!("score ratio against {name} (below 1: better than A)");
         let xd = format!("{name} (board side)");
-        let xd = if name == "C" { "C (colours)" } else { xd.as_str() };
+        let xd = if name == "C" {
+            "C (colours)"
+        } else {
+            xd.as_str()
+        };
         let plot = Plot {
             title: &title,
             x_desc: xd,
@@ -285,7 +304,11 @@ fn seed_table(c: &Comparison) -> String {
     }
     s.push_str("</tr></thead><tbody>\n");
     for row in &c.rows {
-        let _ = write!(s, "<tr><td>{}</td><td>{}</td><td>{}</td>", row.seed, row.n, row.c);
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td>",
+            row.seed, row.n, row.c
+        );
         for i in 0..k {
             let class = if row.is_best(i) {
                 " class=\"best\""
@@ -294,11 +317,19 @@ fn seed_table(c: &Comparison) -> String {
             } else {
                 ""
             };
-            let _ = write!(s, "<td{class}>{}</td>", escape_html(cell(row, i).trim_end()));
+            let _ = write!(
+                s,
+                "<td{class}>{}</td>",
+                escape_html(cell(row, i).trim_end())
+            );
         }
         for b in 1..k {
             let ratio = row.ok(0).zip(row.ok(b)).and_then(|(a, x)| Row::ratio(a, x));
-            let _ = write!(s, "<td>{}</td>", ratio.map_or("-".into(), |r| format!("{r:.4}")));
+            let _ = write!(
+                s,
+                "<td>{}</td>",
+                ratio.map_or("-".into(), |r| format!("{r:.4}"))
+            );
         }
         if c.bests_file.is_some() {
             let best = row.best_file.map_or("-".into(), |b| format!("{b:.3}"));
@@ -338,7 +369,11 @@ pub fn page(c: &Comparison) -> Result<String, String> {
     let _ = writeln!(s, "<pre id=\"summary\">{}</pre>", escape_html(&summary(c)));
     s.push_str("<h2>Seeds</h2>\n<p>Bold: best of the compared runs on the seed");
     if let Some(path) = &c.bests_file {
-        let _ = write!(s, "; + = better than {}", escape_html(&path.display().to_string()));
+        let _ = write!(
+            s,
+            "; + = better than {}",
+            escape_html(&path.display().to_string())
+        );
     }
     s.push_str(".</p>\n");
     s.push_str(&seed_table(c));

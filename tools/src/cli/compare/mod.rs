@@ -20,10 +20,12 @@ use super::stats::{bootstrap_mean, wilcoxon, SignedRank, RESAMPLES};
 
 /// Options of `tester compare`.
 #[derive(ClapArgs, Debug)]
-#[command(after_help = "The paired figures use only the seeds that are ok in both runs of a \
+#[command(
+    after_help = "The paired figures use only the seeds that are ok in both runs of a \
 pair; seeds that failed or are missing in a run are shown in the table and listed as excluded. \
 The Wilcoxon signed-rank test ranks the log ratios ln(B/A) (scale-free, so big boards do not \
-drown small ones); p < 0.05 means a difference this consistent would rarely come from noise.")]
+drown small ones); p < 0.05 means a difference this consistent would rarely come from noise."
+)]
 pub struct Args {
     /// Run folders written by `tester run` (two or more; the first, `A`, is the baseline).
     #[arg(value_name = "DIR", num_args = 2.., required = true)]
@@ -173,7 +175,10 @@ impl Pair {
             }
             match Row::ratio(sa, sb) {
                 Some(r) => ratios.push(r),
-                None => excluded.push((row.seed, format!("{} scored 0 (left out of the ratio only)", label(a)))),
+                None => excluded.push((
+                    row.seed,
+                    format!("{} scored 0 (left out of the ratio only)", label(a)),
+                )),
             }
         }
         Pair {
@@ -251,7 +256,10 @@ pub struct Comparison {
 impl Comparison {
     /// Compares `runs` (`A` first). `bests` is used for the seeds it knows.
     pub fn new(runs: Vec<RunFolder>, bests: Option<&Bests>) -> Comparison {
-        let mut seeds: Vec<u64> = runs.iter().flat_map(|r| r.results.keys().copied()).collect();
+        let mut seeds: Vec<u64> = runs
+            .iter()
+            .flat_map(|r| r.results.keys().copied())
+            .collect();
         seeds.sort_unstable();
         seeds.dedup();
         let rows: Vec<Row> = seeds
@@ -268,9 +276,7 @@ impl Comparison {
                     best_runs: None,
                     best_file: bests.and_then(|b| b.score(seed)),
                 };
-                row.best_runs = (0..runs.len())
-                    .filter_map(|i| row.ok(i))
-                    .reduce(f64::min);
+                row.best_runs = (0..runs.len()).filter_map(|i| row.ok(i)).reduce(f64::min);
                 row
             })
             .collect();
@@ -303,7 +309,11 @@ impl Comparison {
     }
 }
 
-fn mean_relative<'a>(rows: impl Iterator<Item = &'a Row>, i: usize, with_file: bool) -> Option<f64> {
+fn mean_relative<'a>(
+    rows: impl Iterator<Item = &'a Row>,
+    i: usize,
+    with_file: bool,
+) -> Option<f64> {
     let rel: Vec<f64> = rows
         .filter(|r| r.in_all())
         .filter_map(|r| r.relative(i, with_file))
@@ -316,8 +326,15 @@ fn groups(rows: &[Row], runs: usize) -> Vec<Group> {
     let mut keys: Vec<(u8, usize, String)> = Vec::new();
     for r in rows {
         let band = band_label(r.n);
-        let start = band.split('-').next().and_then(|s| s.parse().ok()).unwrap_or(r.n);
-        for key in [(0, r.c, format!("C={}", r.c)), (1, start, format!("N={band}"))] {
+        let start = band
+            .split('-')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(r.n);
+        for key in [
+            (0, r.c, format!("C={}", r.c)),
+            (1, start, format!("N={band}")),
+        ] {
             if !keys.contains(&key) {
                 keys.push(key);
             }
@@ -391,7 +408,10 @@ fn check_same_cases(runs: &[RunFolder]) -> Result<(), String> {
             let differ = if (r.n, r.c) != (o.n, o.c) {
                 true
             } else {
-                match (fs::read(first.input_file(*seed)), fs::read(other.input_file(*seed))) {
+                match (
+                    fs::read(first.input_file(*seed)),
+                    fs::read(other.input_file(*seed)),
+                ) {
                     (Ok(a), Ok(b)) => a != b,
                     _ => false,
                 }

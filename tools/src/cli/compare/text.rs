@@ -111,7 +111,11 @@ pub fn pair_lines(p: &Pair) -> String {
             s,
             ": {} 1 = {b} scores {} on average",
             if mean < 1.0 { "below" } else { "above" },
-            if mean < 1.0 { "lower (better)" } else { "higher (worse)" }
+            if mean < 1.0 {
+                "lower (better)"
+            } else {
+                "higher (worse)"
+            }
         );
     }
     let t = &p.test;
@@ -127,7 +131,11 @@ pub fn pair_lines(p: &Pair) -> String {
             t.n,
             t.z,
             t.p,
-            if t.n < 10 { "; rough below 10 seeds" } else { "" }
+            if t.n < 10 {
+                "; rough below 10 seeds"
+            } else {
+                ""
+            }
         );
     }
     let _ = writeln!(
@@ -177,7 +185,12 @@ fn group_table(c: &Comparison) -> String {
         for p in &g.pairs {
             let wlt = format!("{}-{}-{}", p.wins, p.losses, p.ties);
             let pv = (p.test.n > 0).then_some(p.test.p);
-            let _ = write!(s, " {wlt:>10} {:>8} {:>7}", opt(p.mean_ratio, 4), opt(pv, 4));
+            let _ = write!(
+                s,
+                " {wlt:>10} {:>8} {:>7}",
+                opt(p.mean_ratio, 4),
+                opt(pv, 4)
+            );
         }
         s.push('\n');
     }
@@ -229,15 +242,14 @@ pub fn summary(c: &Comparison) -> String {
             .collect::<Vec<_>>()
             .join("   ")
     };
-    let _ = writeln!(s, "  best = best of the compared runs:   {}", rel_line(false));
+    let _ = writeln!(
+        s,
+        "  best = best of the compared runs:   {}",
+        rel_line(false)
+    );
     match (&c.bests_file, &c.bests_note) {
         (Some(path), _) => {
-            let _ = writeln!(
-                s,
-                "  best = also {}: {}",
-                path.display(),
-                rel_line(true)
-            );
+            let _ = writeln!(s, "  best = also {}: {}", path.display(), rel_line(true));
         }
         (None, Some(note)) => {
             let _ = writeln!(s, "  ({note})");
