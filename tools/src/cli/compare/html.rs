@@ -51,6 +51,8 @@ struct Plot<'a> {
     y_desc: &'a str,
     /// Log scale on both axes.
     log: bool,
+    /// Decimals of the axis labels (x, y).
+    decimals: (usize, usize),
     series: Vec<Series>,
     /// A grey reference line (the diagonal, or ratio 1).
     reference: Vec<(f64, f64)>,
@@ -116,11 +118,16 @@ where
         .x_label_area_size(38)
         .y_label_area_size(56)
         .build_cartesian_2d(x, y)?;
+    let (dx, dy) = plot.decimals;
     chart
         .configure_mesh()
         .x_desc(plot.x_desc)
         .y_desc(plot.y_desc)
-        .light_line_style(RGBColor(238, 238, 238))
+        .x_labels(8)
+        .y_labels(8)
+        .x_label_formatter(&|v| format!("{v:.dx$}"))
+        .y_label_formatter(&|v| format!("{v:.dy$}"))
+        .light_line_style(RGBColor(246, 246, 246))
         .draw()?;
     if !plot.reference.is_empty() {
         chart.draw_series(LineSeries::new(
@@ -188,6 +195,7 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
             x_desc: &xd,
             y_desc: &yd,
             log: true,
+            decimals: (0, 0),
             series: vec![Series {
                 name: format!("seeds (below the diagonal: {} better)", label(b)),
                 colour: colour(b),
@@ -225,6 +233,7 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
             x_desc: xd,
             y_desc: "score / A's score",
             log: false,
+            decimals: (0, 2),
             series,
             reference: vec![(lo, 1.0), (hi, 1.0)],
         };
@@ -275,6 +284,7 @@ fn time_limit_plot(c: &Comparison) -> Result<Option<(String, String)>, String> {
         x_desc: "time limit (s)",
         y_desc: "100 * best of the runs / score",
         log: false,
+        decimals: (1, 0),
         series: vec![seeds, means],
         reference: Vec::new(),
     };
@@ -286,8 +296,7 @@ h1{font-size:1.3em}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}\
 td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}\
 td.best{font-weight:bold;color:#1a7f37}td.fail{color:#c62828}\
-.plots{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #ddd}\
-figcaption{font-size:12px;color:#555;padding:2px 6px}";
+.plots{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #ddd}";
 
 /// The HTML table of the seeds.
 fn seed_table(c: &Comparison) -> String {
@@ -361,8 +370,8 @@ pub fn page(c: &Comparison) -> Result<String, String> {
         let plot = plot.replace(" xmlns=\"http://www.w3.org/2000/svg\"", "");
         let _ = writeln!(
             s,
-            "<figure>{plot}<figcaption>{}</figcaption></figure>",
-            escape_html(&title)
+            "<figure class=\"plot\" title=\"{}\">{plot}</figure>",
+            escape_html(&title).replace('"', "&quot;")
         );
     }
     s.push_str("</div>\n<h2>Summary</h2>\n");

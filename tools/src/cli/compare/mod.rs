@@ -171,7 +171,9 @@ impl Pair {
                 } else {
                     losses += 1;
                 }
-                diffs.push(sb.ln() - sa.ln());
+                // ln of the quotient, not a difference of logs: equal ratios (90/100 and
+                // 180/200) must stay equal to rank as ties.
+                diffs.push((sb / sa).ln());
             }
             match Row::ratio(sa, sb) {
                 Some(r) => ratios.push(r),
