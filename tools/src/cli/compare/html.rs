@@ -152,12 +152,16 @@ where
             .label(s.name.as_str())
             .legend(move |(x, y)| Circle::new((x + 10, y), 4, c.filled()));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()?;
+    // One series needs no legend (the title names it); several get one where points are
+    // rarest (low ratios sit low left, high relative scores high right).
+    if plot.series.len() > 1 {
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(RGBColor(200, 200, 200))
+            .position(SeriesLabelPosition::LowerRight)
+            .draw()?;
+    }
     root.present()?;
     Ok(())
 }
@@ -185,7 +189,10 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
     for b in 1..k {
         let points = score_pairs(c, b);
         let (lo, hi) = span(points.iter().flat_map(|p| [p.0, p.1]), true).unwrap_or((1.0, 2.0));
-        let title = format!("score per seed: {} against A", label(b));
+        let title = format!(
+            "score per seed: {b} against A (below the diagonal: {b} better)",
+            b = label(b)
+        );
         let (xd, yd) = (
             "A score (log)".to_string(),
             format!("{} score (log)", label(b)),

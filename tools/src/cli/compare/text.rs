@@ -8,6 +8,15 @@ use super::{label, Comparison, Group, Pair, Row};
 use crate::cli::folder::RunFolder;
 use crate::cli::report::SeedResult;
 
+/// A p-value: four decimals, or two significant digits below 0.001.
+pub fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
 fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
 }
@@ -125,12 +134,12 @@ pub fn pair_lines(p: &Pair) -> String {
         let _ = writeln!(
             s,
             "  Wilcoxon signed-rank on ln({b}/{a}): W+ = {}, W- = {} over {} unequal seeds, \
-             z = {:.3}, p = {:.4} (two-sided, normal approximation{})",
+             z = {:.3}, p = {} (two-sided, normal approximation{})",
             t.w_plus,
             t.w_minus,
             t.n,
             t.z,
-            t.p,
+            p_text(t.p),
             if t.n < 10 {
                 "; rough below 10 seeds"
             } else {
@@ -184,13 +193,12 @@ fn group_table(c: &Comparison) -> String {
         }
         for p in &g.pairs {
             let wlt = format!("{}-{}-{}", p.wins, p.losses, p.ties);
-            let pv = (p.test.n > 0).then_some(p.test.p);
-            let _ = write!(
-                s,
-                " {wlt:>10} {:>8} {:>7}",
-                opt(p.mean_ratio, 4),
-                opt(pv, 4)
-            );
+            let pv = if p.test.n > 0 {
+                p_text(p.test.p)
+            } else {
+                "-".into()
+            };
+            let _ = write!(s, " {wlt:>10} {:>8} {pv:>7}", opt(p.mean_ratio, 4));
         }
         s.push('\n');
     }
