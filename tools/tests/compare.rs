@@ -328,7 +328,7 @@ fn runs_lists_newest_first() {
     assert_eq!(names[..3], ["new", "mid", "old"], "{text}");
     let mid = text.lines().find(|l| l.contains(" mid ")).unwrap();
     assert!(
-        mid.contains("[interrupted]") && mid.contains("20.000"),
+        mid.contains("[unfinished") && mid.contains("20.000"),
         "{mid}"
     );
     assert!(text.contains("the newest"), "{text}");

@@ -5,12 +5,12 @@
 //! optional.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::report::SeedResult;
+use super::runfile::{read_run, StoredRun, RESULTS};
 
 /// One run folder.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,50 +38,40 @@ pub struct RunFolder {
 impl RunFolder {
     /// Reads `DIR/results.json`.
     pub fn load(dir: &Path) -> Result<RunFolder, String> {
-        let path = dir.join("results.json");
-        if !path.is_file() {
-            return Err(format!(
-                "{} is not a run folder (no results.json; `tester run --out DIR` writes one)",
+        let stored = read_run(dir)?.ok_or_else(|| {
+            format!(
+                "{} is not a run folder (no {RESULTS}; `tester run --out DIR` writes one)",
                 dir.display()
-            ));
-        }
-        let text = fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let doc: Value = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
-        RunFolder::from_json(dir, &doc).map_err(|e| format!("{}: {e}", path.display()))
+            )
+        })?;
+        RunFolder::from_stored(dir, stored)
+            .map_err(|e| format!("{}: {e}", dir.join(RESULTS).display()))
     }
 
-    /// Reads the JSON document of a `results.json` found in `dir`.
-    pub fn from_json(dir: &Path, doc: &Value) -> Result<RunFolder, String> {
-        let text = |key: &str| doc.get(key).and_then(Value::as_str).map(str::to_string);
-        let list = doc
-            .get("results")
-            .and_then(Value::as_array)
-            .ok_or("no `results` array")?;
+    /// The folder `dir` from what [`read_run`] read in it. Refuses a seed listed twice.
+    pub fn from_stored(dir: &Path, stored: StoredRun) -> Result<RunFolder, String> {
         let mut results = BTreeMap::new();
-        for v in list {
-            let r = SeedResult::from_json(v)?;
-            if results.insert(r.seed, r).is_some() {
-                return Err(format!("seed {} is listed twice", v["seed"]));
+        for r in stored.results {
+            let seed = r.seed;
+            if results.insert(seed, r).is_some() {
+                return Err(format!("seed {seed} is listed twice"));
             }
         }
-        let official = match doc.get("ranges") {
-            Some(Value::Object(ranges)) => ranges.values().all(Value::is_null),
+        let info = stored.info;
+        let official = match &info.ranges {
+            Value::Object(ranges) => ranges.values().all(Value::is_null),
             _ => true,
         };
+        let known = |s: String| (!s.is_empty()).then_some(s);
         Ok(RunFolder {
             dir: dir.to_path_buf(),
-            command: text("command"),
-            time_limit: doc.get("time_limit").and_then(Value::as_f64),
-            when: text("started").or_else(|| text("date")),
-            comment: text("comment").filter(|c| !c.is_empty()),
-            interrupted: doc
-                .get("interrupted")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
+            command: known(info.command),
+            time_limit: (info.time_limit > 0.0).then_some(info.time_limit),
+            when: known(info.started).or_else(|| known(info.date)),
+            comment: info.comment.filter(|c| !c.is_empty()),
+            interrupted: stored.interrupted,
             official,
-            git_commit: text("git_commit"),
+            git_commit: info.git_commit,
             results,
         })
     }
@@ -100,7 +90,23 @@ impl RunFolder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::runfile::RunInfo;
     use serde_json::json;
+
+    fn folder(doc: &Value) -> Result<RunFolder, String> {
+        let results = doc["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| SeedResult::from_json(v).unwrap())
+            .collect();
+        let stored = StoredRun {
+            info: RunInfo::from_document(doc),
+            results,
+            interrupted: doc["interrupted"] == true,
+        };
+        RunFolder::from_stored(Path::new("r"), stored)
+    }
 
     #[test]
     fn old_and_new_documents() {
@@ -108,21 +114,20 @@ mod tests {
             "errors": 0, "moves": 2, "penalty": 2.5, "wall_ms": 10, "message": null});
         let old = json!({"command": "sh x", "time_limit": 1.0, "date": "2026-11-22",
             "ranges": {"n": null, "c": null, "p": null}, "results": [result]});
-        let f = RunFolder::from_json(Path::new("r"), &old).unwrap();
+        let f = folder(&old).unwrap();
         assert_eq!(f.when.as_deref(), Some("2026-11-22"));
+        assert_eq!(f.time_limit, Some(1.0));
         assert!(f.official && !f.interrupted && f.comment.is_none());
         assert_eq!(f.get(3).unwrap().score, 12.5);
         let new = json!({"date": "2026-11-22", "started": "2026-11-22T10:00:00Z",
             "comment": "faster moves", "interrupted": true, "ranges": {"n": [8, 9]},
             "results": [result]});
-        let f = RunFolder::from_json(Path::new("r"), &new).unwrap();
+        let f = folder(&new).unwrap();
         assert_eq!(f.when.as_deref(), Some("2026-11-22T10:00:00Z"));
         assert_eq!(f.comment.as_deref(), Some("faster moves"));
         assert!(f.interrupted && !f.official);
+        assert_eq!((f.command, f.time_limit), (None, None));
         let twice = json!({"results": [result, result]});
-        assert!(RunFolder::from_json(Path::new("r"), &twice)
-            .unwrap_err()
-            .contains("twice"));
-        assert!(RunFolder::from_json(Path::new("r"), &json!({})).is_err());
+        assert!(folder(&twice).unwrap_err().contains("twice"));
     }
 }

@@ -99,7 +99,7 @@ pub fn table(entries: &[Entry]) -> String {
             what = format!("…{}", what.chars().skip(count - 59).collect::<String>());
         }
         if e.run.interrupted {
-            what.push_str("  [interrupted]");
+            what.push_str("  [unfinished: interrupted or still running]");
         }
         if let Some(c) = &e.run.comment {
             what = format!("{what} — {c}");

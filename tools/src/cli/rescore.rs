@@ -13,6 +13,7 @@ use crate::input::Input;
 
 /// Options of `tester rescore`.
 #[derive(ClapArgs, Debug)]
+#[command(after_help = super::LIMITS_HELP)]
 pub struct Args {
     /// A folder written by `tester run` (`SEED.in`, `SEED.out`, optionally `results.json`).
     #[arg(value_name = "DIR")]
@@ -60,7 +61,7 @@ fn stored_results(dir: &Path) -> Result<BTreeMap<u64, SeedResult>, String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Judges the saved output of `seed` again. Timeouts and crashes recorded by the run keep their
+/// Judges the saved output of `seed` again. Timeouts, crashes and too-long outputs recorded by the run keep their
 /// status (their output was never scored); a missing output file is `Cannot parse your output`
 /// like an empty one.
 pub fn rescore_seed(
@@ -72,7 +73,9 @@ pub fn rescore_seed(
     let text =
         fs::read_to_string(&inp).map_err(|e| format!("cannot read {}: {e}", inp.display()))?;
     let input = Input::parse(&text).map_err(|e| format!("{}: {e}", inp.display()))?;
-    if let Some(s) = stored.filter(|s| matches!(s.status, Status::Timeout | Status::Crash)) {
+    if let Some(s) =
+        stored.filter(|s| matches!(s.status, Status::Timeout | Status::Crash | Status::TooLong))
+    {
         return Ok(SeedResult {
             n: input.n,
             c: input.c,
