@@ -2,12 +2,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
 mod common;
-use common::official;
+use common::{official, ok_text};
 
 fn tester() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tester"))
@@ -20,22 +20,9 @@ fn fixture(name: &str) -> String {
     format!("sh '{}'", path.display())
 }
 
-/// A fresh scratch folder under the target folder.
+/// A fresh scratch folder for this test file.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn ok_text(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "tester failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
+    common::scratch("cli", name)
 }
 
 #[test]

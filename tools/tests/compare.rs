@@ -2,9 +2,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::{json, Value};
+
+mod common;
+use common::ok_text;
 
 fn tester(cwd: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tester"));
@@ -13,22 +16,9 @@ fn tester(cwd: &Path) -> Command {
     c
 }
 
-/// A fresh scratch folder under the target folder.
+/// A fresh scratch folder for this test file.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("compare-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn ok_text(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "tester failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
+    common::scratch("compare", name)
 }
 
 /// A `results.json` entry: `score` None for a timeout.

@@ -452,12 +452,17 @@ mod tests {
         }
     }
 
+    fn bests_of(scores: &[(u64, f64)]) -> Bests {
+        let mut bests = Bests::default();
+        for &(seed, score) in scores {
+            bests.improve(seed, score, "");
+        }
+        bests
+    }
+
     #[test]
     fn relative_scores() {
-        let bests = Bests::parse(
-            r#"{"bests": [{"seed": 1, "score": 50, "source": ""}, {"seed": 2, "score": 10, "source": ""}]}"#,
-        )
-        .unwrap();
+        let bests = bests_of(&[(1, 50.0), (2, 10.0)]);
         let rs = [
             result(1, 8, 1, Status::Ok, 100.0),      // 50
             result(2, 30, 1, Status::Ok, 5.0),       // better than the best: 100
@@ -495,10 +500,7 @@ mod tests {
     fn best_column_shows_the_best_the_relative_score_used() {
         // Issue 13 item 5: seed 1's file best is 17.529, the run scored 16.938: the best
         // column must show 16.938 (marked as the run's own) next to rel 100.00.
-        let bests = Bests::parse(
-            r#"{"bests": [{"seed": 1, "score": 17.529, "source": ""}, {"seed": 2, "score": 10, "source": ""}]}"#,
-        )
-        .unwrap();
+        let bests = bests_of(&[(1, 17.529), (2, 10.0)]);
         let rs = [
             result(1, 8, 1, Status::Ok, 16.938),
             result(2, 8, 1, Status::Ok, 20.0),

@@ -175,7 +175,7 @@ fn score_pairs(c: &Comparison, b: usize) -> Vec<(f64, f64)> {
 }
 
 /// The (key, X/A) points of seeds ok in both, for `key` N or C.
-fn ratio_points(c: &Comparison, b: usize, key: fn(&Row) -> f64) -> Vec<(f64, f64)> {
+fn ratio_points(c: &Comparison, b: usize, key: impl Fn(&Row) -> f64) -> Vec<(f64, f64)> {
     c.rows
         .iter()
         .filter_map(|r| Some((key(r), Row::ratio(r.ok(0)?, r.ok(b)?)?)))
@@ -213,8 +213,8 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
         };
         out.extend(svg(&plot)?.map(|s| (title.clone(), s)));
     }
-    let keys: [(&str, fn(&Row) -> f64); 2] = [("N", |r| r.n as f64), ("C", |r| r.c as f64)];
-    for (name, key) in keys {
+    for name in ["N", "C"] {
+        let key = |r: &Row| if name == "N" { r.n as f64 } else { r.c as f64 };
         let series: Vec<Series> = (1..k)
             .map(|b| Series {
                 name: format!("{}/A", label(b)),
