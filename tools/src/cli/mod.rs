@@ -64,7 +64,7 @@ pub enum Command {
     /// test, groups by C and N; `--html` writes a page with plots.
     Compare(compare::Args),
     /// List the run folders under a folder (default `runs/`), newest first.
-    #[command(alias = "history")]
+    #[command(visible_alias = "history")]
     Runs(history::Args),
 }
 

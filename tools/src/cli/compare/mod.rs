@@ -24,7 +24,9 @@ use super::stats::{bootstrap_mean, wilcoxon, SignedRank, RESAMPLES};
     after_help = "The paired figures use only the seeds that are ok in both runs of a \
 pair; seeds that failed or are missing in a run are shown in the table and listed as excluded. \
 The Wilcoxon signed-rank test ranks the log ratios ln(B/A) (scale-free, so big boards do not \
-drown small ones); p < 0.05 means a difference this consistent would rarely come from noise."
+drown small ones); p < 0.05 means a difference this consistent would rarely come from noise.
+
+Example: tester compare runs/a runs/b --html report.html"
 )]
 pub struct Args {
     /// Run folders written by `tester run` (two or more; the first, `A`, is the baseline).
