@@ -172,7 +172,12 @@ fn run_reports_ok_crash_timeout_and_invalid() {
         .output()
         .unwrap();
     // Some seed is not ok: exit code 1, after the table and the bests update.
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     let results = results_of(&dir.join("run"));
     let status: Vec<&str> = results

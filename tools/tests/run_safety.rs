@@ -114,9 +114,11 @@ fn ctrl_c_stops_every_solver_and_keeps_the_finished_seeds() {
             !group_members(g).is_empty(),
             "solver group {g} should be running"
         );
-        wait_for("the setsid child to leave its group", Duration::from_secs(10), || {
-            stat(e).is_some_and(|(group, state)| group != g && state != "Z")
-        });
+        wait_for(
+            "the setsid child to leave its group",
+            Duration::from_secs(10),
+            || stat(e).is_some_and(|(group, state)| group != g && state != "Z"),
+        );
     }
     // SAFETY: a signal to the process group of the tester we started.
     unsafe { libc::kill(-(child.id() as i32), libc::SIGINT) };
