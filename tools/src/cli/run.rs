@@ -30,7 +30,12 @@ use crate::vis::{PageData, PAGE_OUTPUT_MAX};
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
 ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
 SIGINT (Ctrl-C), 143 by SIGTERM (results.json then holds the finished seeds, \
-\"interrupted\": true; --resume finishes the rest).";
+\"interrupted\": true; --resume finishes the rest).
+
+Every solver's output (and any file it writes) is capped at 64 + 2·N³·32 bytes, room for the \
+largest legal answer; a solver reaching the cap is stopped and the seed is `too-long`. Solvers \
+and everything they start are ended when their seed ends, also processes that left the \
+process group (setsid).";
 
 /// Options of `tester run`.
 #[derive(ClapArgs, Debug)]
