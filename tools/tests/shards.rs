@@ -95,6 +95,10 @@ fn three_shards_through_gnu_parallel_merge_into_one_run() {
     assert_eq!(results(&dir.join("partial"))["interrupted"], true);
     let twice = merge(&[&shards[0], &shards[0]], "twice", &[]);
     assert_eq!(twice.status.code(), Some(2));
+    // Never into one of its own inputs, even with --force.
+    let into_input = merge(&[&shards[0], &shards[1], &shards[2]], "s0", &["--force"]);
+    assert_eq!(into_input.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&into_input.stderr).contains("one of the folders"));
 
     ok(merge(&[&shards[2], &shards[0], &shards[1]], "merged", &[]));
     let merged = results(&dir.join("merged"));

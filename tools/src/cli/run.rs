@@ -58,8 +58,8 @@ pub struct Args {
     pub time_limit: f64,
     /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
     /// --vis).
-    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder. A folder that already
-    /// holds a run is refused unless --resume or --force.
+    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder (`…-shardKofM` with
+    /// --shard). A folder that already holds a run is refused unless --resume or --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Finish the run in --out: keep the results of its finished seeds and run only the
@@ -445,10 +445,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("runs").join(date::stamp()));
+    // Shards started in the same second on one host must not share a default folder.
+    let dir = args.out.clone().unwrap_or_else(|| {
+        let shard = args
+            .shard
+            .map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.m));
+        PathBuf::from("runs").join(date::stamp() + &shard)
+    });
     let seeds = match args.shard {
         Some(shard) => shard.select(&args.seeds.0),
         None => args.seeds.0.clone(),
