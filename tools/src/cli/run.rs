@@ -186,10 +186,17 @@ fn run_seed(
             Status::Crash,
             format!("exit code {code}{}", last_line_of(&err)),
         ),
-        Ending::Signaled(signal) => failed(
-            Status::Crash,
-            format!("killed by signal {signal}{}", last_line_of(&err)),
-        ),
+        Ending::Signaled(signal) => {
+            let why = if signal == libc::SIGXFSZ {
+                " (SIGXFSZ: a file it wrote reached the 64 MiB limit on solver files)"
+            } else {
+                ""
+            };
+            failed(
+                Status::Crash,
+                format!("killed by signal {signal}{why}{}", last_line_of(&err)),
+            )
+        }
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     if args.vis {
