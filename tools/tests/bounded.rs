@@ -5,19 +5,11 @@
 //! holds only these tests (no other child can raise the figure).
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-fn tester() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tester"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bounded-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{scratch, tester};
 
 /// The largest board the project accepts: N = 128, one colour, the queens on the diagonal.
 fn big_input() -> String {
@@ -80,7 +72,7 @@ fn judge_everywhere(dir: &Path, output: &[u8]) -> [String; 3] {
 
 #[test]
 fn huge_counts_long_lines_and_bad_inputs_stay_bounded() {
-    let dir = scratch("all");
+    let dir = scratch("bounded-all");
     // A count above 2·N³: the official message, before anything is read.
     let said = judge_everywhere(&dir, b"2000000000\n0 0 1 0\n");
     let official = "Number of moves must between 0 and 4194304 inclusive";
@@ -110,26 +102,21 @@ fn huge_counts_long_lines_and_bad_inputs_stay_bounded() {
     // plus 134 MB of line slices, and the old judge needed ~1 GB for the long line.
     assert!(rss < 400, "a tester child used {rss} MB");
 
-    // A board that breaks the rule is refused with exit 2, naming the colour and its count.
-    let case = dir.join("bad.in");
-    fs::write(&case, "3\n1\n1\n1\n0\n0\n0\n0\n0\n0\n0\n").unwrap();
-    let out = tester()
-        .args(["score", "--input"])
-        .arg(&case)
-        .arg(dir.join("out.txt"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let (_, err) = text(&out);
+    // Bad boards are refused with exit 2 and a short message.
+    let refuse = |case: &str| {
+        fs::write(dir.join("bad.in"), case).unwrap();
+        let out = tester()
+            .current_dir(&dir)
+            .args(["score", "--input", "bad.in", "out.txt"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        text(&out).1
+    };
+    // The rule: the message names the colour and its count.
+    let err = refuse("3\n1\n1\n1\n0\n0\n0\n0\n0\n0\n0\n");
     assert!(err.contains("colour 1 has 2 queens"), "{err}");
     // A huge bad token is quoted in at most 80 bytes, escaped.
-    fs::write(&case, format!("8\n\u{1b}{}\n", "x".repeat(10_000))).unwrap();
-    let out = tester()
-        .args(["score", "--input"])
-        .arg(&case)
-        .arg(dir.join("out.txt"))
-        .output()
-        .unwrap();
-    let (_, err) = text(&out);
+    let err = refuse(&format!("8\n\u{1b}{}\n", "x".repeat(10_000)));
     assert!(err.len() < 300 && err.contains("\\u{1b}"), "{err}");
 }

@@ -7,22 +7,11 @@ use std::process::Command;
 use serde_json::Value;
 
 mod common;
-use common::{official, ok_text};
-
-fn tester() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tester"))
-}
-
-fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    format!("sh '{}'", path.display())
-}
+use common::{fixture, official, ok_text, tester};
 
 /// A fresh scratch folder for this test file.
 fn scratch(name: &str) -> PathBuf {
-    common::scratch("cli", name)
+    common::scratch(&format!("cli-{name}"))
 }
 
 #[test]

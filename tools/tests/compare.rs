@@ -10,7 +10,7 @@ mod common;
 use common::ok_text;
 
 fn tester(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_tester"));
+    let mut c = common::tester();
     // A folder without testcases/bests.json: no bests file unless a test passes one.
     c.current_dir(cwd);
     c
@@ -18,7 +18,7 @@ fn tester(cwd: &Path) -> Command {
 
 /// A fresh scratch folder for this test file.
 fn scratch(name: &str) -> PathBuf {
-    common::scratch("compare", name)
+    common::scratch(&format!("compare-{name}"))
 }
 
 /// A `results.json` entry: `score` None for a timeout.

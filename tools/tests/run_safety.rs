@@ -3,30 +3,14 @@
 
 use std::fs;
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn tester() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tester"))
-}
-
-fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    format!("sh '{}'", path.display())
-}
-
-/// A fresh scratch folder under the target folder.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("safety-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{fixture, scratch, tester};
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -72,7 +56,7 @@ fn wait_for(what: &str, timeout: Duration, mut done: impl FnMut() -> bool) {
 
 #[test]
 fn ctrl_c_stops_every_solver_and_keeps_the_finished_seeds() {
-    let dir = scratch("ctrl-c");
+    let dir = scratch("safety-ctrl-c");
     let pids = dir.join("pids");
     fs::create_dir_all(&pids).unwrap();
     let out = dir.join("run");
@@ -184,7 +168,7 @@ fn lines(path: &Path) -> usize {
 
 #[test]
 fn a_used_folder_is_refused_and_resume_runs_only_the_missing_seeds() {
-    let dir = scratch("resume");
+    let dir = scratch("safety-resume");
     let (out, log) = (dir.join("run"), dir.join("log"));
     let first = run_logged(&out, "1-2", &log, &[]);
     assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
@@ -247,7 +231,7 @@ fn duplicate_seeds_are_an_error() {
 
 #[test]
 fn exit_code_says_whether_every_seed_is_ok() {
-    let dir = scratch("exit-codes");
+    let dir = scratch("safety-exit-codes");
     let run = |extra: &[&str], name: &str| {
         tester()
             .args([
@@ -272,7 +256,7 @@ fn exit_code_says_whether_every_seed_is_ok() {
 
 #[test]
 fn a_solver_that_writes_forever_is_capped() {
-    let dir = scratch("yes");
+    let dir = scratch("safety-yes");
     let out = tester()
         .args([
             "run",
@@ -298,7 +282,7 @@ fn a_solver_that_writes_forever_is_capped() {
 
 #[test]
 fn a_child_that_leaves_the_process_group_is_ended() {
-    let dir = scratch("setsid");
+    let dir = scratch("safety-setsid");
     let pid_file = dir.join("pid");
     let exec = format!(
         "setsid sleep 778 & echo $! > '{}'; sleep 0.3; echo 0",
@@ -320,7 +304,7 @@ fn a_child_that_leaves_the_process_group_is_ended() {
 
 #[test]
 fn update_bests_creates_the_file_and_keeps_the_best_outputs() {
-    let dir = scratch("bests");
+    let dir = scratch("safety-bests");
     let solver = fixture("ok.sh");
     let run = |extra: &[&str], name: &str| {
         tester()
@@ -354,7 +338,7 @@ fn update_bests_creates_the_file_and_keeps_the_best_outputs() {
 
 #[test]
 fn results_record_the_run() {
-    let dir = scratch("record");
+    let dir = scratch("safety-record");
     let out = tester()
         .args([
             "run",

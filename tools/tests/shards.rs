@@ -11,14 +11,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const TESTER: &str = env!("CARGO_BIN_EXE_tester");
+mod common;
+use common::scratch;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("shards-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+const TESTER: &str = env!("CARGO_BIN_EXE_tester");
 
 fn ok(out: Output) -> String {
     assert!(
@@ -52,7 +48,7 @@ fn three_shards_through_gnu_parallel_merge_into_one_run() {
         eprintln!("NOTICE: GNU parallel not installed; the sharded-run test is skipped");
         return;
     }
-    let dir = scratch("parallel");
+    let dir = scratch("shards-parallel");
     let solver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/by_size.sh");
     // Everything parallel runs goes through a shell on the "remote" side: one script keeps
     // the quoting simple, as a recipe on many hosts would.
@@ -99,6 +95,10 @@ fn three_shards_through_gnu_parallel_merge_into_one_run() {
     assert_eq!(results(&dir.join("partial"))["interrupted"], true);
     let twice = merge(&[&shards[0], &shards[0]], "twice", &[]);
     assert_eq!(twice.status.code(), Some(2));
+    // Never into one of its own inputs, even with --force.
+    let into_input = merge(&[&shards[0], &shards[1], &shards[2]], "s0", &["--force"]);
+    assert_eq!(into_input.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&into_input.stderr).contains("one of the folders"));
 
     ok(merge(&[&shards[2], &shards[0], &shards[1]], "merged", &[]));
     let merged = results(&dir.join("merged"));

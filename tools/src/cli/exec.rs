@@ -4,9 +4,10 @@
 //! stderr going straight to files, so nothing it prints is lost and no pipe can block. On
 //! timeout the whole group is killed (a shell `--exec` and everything it started).
 //!
-//! Every file the solver writes is capped (`RLIMIT_FSIZE`, see [`output_cap`]): a solver that
-//! writes more gets SIGXFSZ (or a write error) and is stopped, and the run ends
-//! [`Ending::TooLong`]. Descendants that left the group are ended by [`super::reaper`].
+//! The solver's output is capped ([`output_cap`]): its size is checked every 20 ms, a solver
+//! that reaches the cap is stopped, the file is cut to the cap and the run ends
+//! [`Ending::TooLong`]. Every file the solver writes is also limited by `RLIMIT_FSIZE` to the
+//! larger of the cap and [`FILE_LIMIT_FLOOR`] (a write beyond it gets SIGXFSZ). Descendants that left the group are ended by [`super::reaper`].
 
 use std::fs::File;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -92,6 +93,10 @@ pub fn output_cap(n: usize) -> u64 {
     64 + 2 * (n as u64).pow(3) * 32
 }
 
+/// The least `RLIMIT_FSIZE` a solver gets (64 MiB), so that a solver's stderr log or scratch
+/// file may exceed a small board's output cap; beyond it a write fails with SIGXFSZ.
+pub const FILE_LIMIT_FLOOR: u64 = 64 << 20;
+
 /// How often a running solver is checked (limit, interrupt, output size).
 const POLL: Duration = Duration::from_millis(20);
 
@@ -162,9 +167,11 @@ pub fn run_solver(
         .stderr(Stdio::from(create(stderr)?))
         .env(reaper::MARKER_VAR, marker)
         .process_group(0);
+    // The hard backstop for every file the solver writes; stdout itself is cut at `cap` below.
+    let file_limit = cap.max(FILE_LIMIT_FLOOR);
     let fsize = libc::rlimit {
-        rlim_cur: cap as libc::rlim_t,
-        rlim_max: cap as libc::rlim_t,
+        rlim_cur: file_limit as libc::rlim_t,
+        rlim_max: file_limit as libc::rlim_t,
     };
     // SAFETY: `setrlimit` is async-signal-safe and touches only the child's own limits.
     unsafe {
@@ -223,6 +230,13 @@ pub fn run_solver(
         .remove(&pid);
     let status = status.map_err(|e| format!("cannot wait for the solver: {e}"))?;
     let wall = exited.saturating_duration_since(start);
+    if written() >= cap {
+        // Stopped within a poll of reaching the cap: keep exactly `cap` bytes.
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .open(stdout)
+            .and_then(|f| f.set_len(cap));
+    }
     let ending = match (stopped, status.code(), status.signal()) {
         (Some(ending), _, _) => ending,
         _ if written() >= cap => Ending::TooLong,
@@ -295,6 +309,10 @@ mod tests {
         let (outcome, out) = run_shell("yes", 20_000);
         assert_eq!(outcome.ending, Ending::TooLong);
         assert_eq!(out.len(), 1 << 20);
+        // Stderr may exceed the output cap (up to the 64 MiB floor).
+        let (outcome, out) = run_shell("head -c 3000000 /dev/zero >&2; echo 0", 20_000);
+        assert_eq!(outcome.ending, Ending::Exited(0));
+        assert_eq!(out, "0\n");
     }
 
     #[test]

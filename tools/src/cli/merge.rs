@@ -120,6 +120,16 @@ fn copy_seed(seed: u64, from: &Path, to: &Path) -> Result<(), String> {
 
 /// Runs `tester merge`.
 pub fn run(args: &Args) -> Result<(), String> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if let Some(dir) = args.dirs.iter().find(|d| same(d, &args.out)) {
+        return Err(format!(
+            "--out {} is one of the folders to merge; write the merged run elsewhere",
+            dir.display()
+        ));
+    }
     let parts = load_parts(&args.dirs)?;
     let (mut seeds, mut missing) = full_seed_list(&parts);
     let mut results: BTreeMap<u64, (SeedResult, &Path)> = BTreeMap::new();

@@ -4,7 +4,7 @@
 //! most every 10 seconds and one at the end, so a long run shows it is alive without flooding
 //! the log.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -71,19 +71,14 @@ impl Progress {
             self.last_line = Some(now);
             let elapsed = self.start.elapsed().as_secs_f64();
             let eta = elapsed / self.done as f64 * (self.total - self.done) as f64;
-            eprintln!(
+            // A closed stderr (`| head`) must not stop the run: the write error is ignored.
+            let _ = writeln!(
+                std::io::stderr(),
                 "{}/{} failed {} elapsed {elapsed:.0}s eta {eta:.0}s  {what}",
-                self.done, self.total, self.failed
+                self.done,
+                self.total,
+                self.failed
             );
-        }
-    }
-
-    /// Prints a line without breaking the bar.
-    pub fn println(&self, line: &str) {
-        if self.terminal {
-            self.bar.suspend(|| eprintln!("{line}"));
-        } else {
-            eprintln!("{line}");
         }
     }
 

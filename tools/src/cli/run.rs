@@ -30,7 +30,12 @@ use crate::vis::{PageData, PAGE_OUTPUT_MAX};
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
 ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
 SIGINT (Ctrl-C), 143 by SIGTERM (results.json then holds the finished seeds, \
-\"interrupted\": true; --resume finishes the rest).";
+\"interrupted\": true; --resume finishes the rest).
+
+Every solver's output (and any file it writes) is capped at 64 + 2·N³·32 bytes, room for the \
+largest legal answer; a solver reaching the cap is stopped and the seed is `too-long`. Solvers \
+and everything they start are ended when their seed ends, also processes that left the \
+process group (setsid).";
 
 /// Options of `tester run`.
 #[derive(ClapArgs, Debug)]
@@ -53,8 +58,8 @@ pub struct Args {
     pub time_limit: f64,
     /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
     /// --vis).
-    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder. A folder that already
-    /// holds a run is refused unless --resume or --force.
+    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder (`…-shardKofM` with
+    /// --shard). A folder that already holds a run is refused unless --resume or --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Finish the run in --out: keep the results of its finished seeds and run only the
@@ -181,10 +186,17 @@ fn run_seed(
             Status::Crash,
             format!("exit code {code}{}", last_line_of(&err)),
         ),
-        Ending::Signaled(signal) => failed(
-            Status::Crash,
-            format!("killed by signal {signal}{}", last_line_of(&err)),
-        ),
+        Ending::Signaled(signal) => {
+            let why = if signal == libc::SIGXFSZ {
+                " (SIGXFSZ: a file it wrote reached the 64 MiB limit on solver files)"
+            } else {
+                ""
+            };
+            failed(
+                Status::Crash,
+                format!("killed by signal {signal}{why}{}", last_line_of(&err)),
+            )
+        }
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     if args.vis {
@@ -440,10 +452,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("runs").join(date::stamp()));
+    // Shards started in the same second on one host must not share a default folder.
+    let dir = args.out.clone().unwrap_or_else(|| {
+        let shard = args
+            .shard
+            .map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.m));
+        PathBuf::from("runs").join(date::stamp() + &shard)
+    });
     let seeds = match args.shard {
         Some(shard) => shard.select(&args.seeds.0),
         None => args.seeds.0.clone(),
