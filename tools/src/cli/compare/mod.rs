@@ -454,3 +454,88 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(seed: u64, status: Status, score: f64) -> SeedResult {
+        SeedResult {
+            seed,
+            n: 8,
+            c: 1,
+            p: None,
+            status,
+            score,
+            errors: 0,
+            moves: 0,
+            penalty: 0.0,
+            wall_ms: None,
+            message: None,
+        }
+    }
+
+    fn row(seed: u64, results: Vec<Option<SeedResult>>, best_file: Option<f64>) -> Row {
+        let mut row = Row {
+            seed,
+            n: 8,
+            c: 1,
+            results,
+            best_runs: None,
+            best_file,
+        };
+        row.best_runs = (0..row.results.len())
+            .filter_map(|i| row.ok(i))
+            .reduce(f64::min);
+        row
+    }
+
+    #[test]
+    fn zero_scores_and_failures() {
+        assert_eq!(Row::ratio(0.0, 0.0), Some(1.0));
+        assert_eq!(Row::ratio(0.0, 5.0), None);
+        assert_eq!(Row::ratio(4.0, 2.0), Some(0.5));
+        let zero = row(
+            1,
+            vec![
+                Some(result(1, Status::Ok, 0.0)),
+                Some(result(1, Status::Ok, 3.0)),
+            ],
+            Some(1.0),
+        );
+        // A score of 0 is 100 (nothing can beat it); 3 against the best 0 is 0 %.
+        assert_eq!(zero.relative(0, true), Some(100.0));
+        assert_eq!(zero.relative(1, false), Some(0.0));
+        let failed = row(
+            2,
+            vec![
+                Some(result(2, Status::Crash, -1.0)),
+                Some(result(2, Status::Ok, 4.0)),
+            ],
+            Some(2.0),
+        );
+        assert_eq!(failed.relative(0, false), Some(0.0));
+        assert_eq!(failed.relative(1, false), Some(100.0));
+        assert_eq!(failed.relative(1, true), Some(50.0));
+        assert!(failed.is_best(1) && !failed.is_best(0) && !failed.beats_file(1));
+        let missing = row(3, vec![Some(result(3, Status::Ok, 4.0)), None], None);
+        assert_eq!(missing.relative(1, false), None);
+        assert!(!missing.in_all());
+        let pair = Pair::of([&zero, &failed, &missing], 0, 1);
+        // Seed 1 is paired (a loss, ln(3/0) = +inf) but has no ratio.
+        assert_eq!(
+            (pair.paired, pair.wins, pair.losses, pair.ties),
+            (1, 0, 1, 0)
+        );
+        assert_eq!(pair.mean_ratio, None);
+        let why: Vec<&str> = pair.excluded.iter().map(|(_, w)| w.as_str()).collect();
+        assert_eq!(
+            why,
+            [
+                "A scored 0 (left out of the ratio only)",
+                "A crash",
+                "missing in B"
+            ]
+        );
+    }
+}
