@@ -337,6 +337,43 @@ fn update_bests_creates_the_file_and_keeps_the_best_outputs() {
 }
 
 #[test]
+fn a_closed_stdout_neither_panics_nor_skips_the_bests_update() {
+    let dir = scratch("safety-closed-stdout");
+    let mut child = tester()
+        .current_dir(&dir)
+        .args(["run", "--quiet", "--seeds", "1-2", "--update-bests"])
+        .args([
+            "--bests",
+            "b.json",
+            "--out",
+            "r",
+            "--exec",
+            &fixture("ok.sh"),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // like `tester run ... | head -0`
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    assert!(dir.join("r/results.json").is_file());
+    assert!(dir.join("b.json").is_file(), "the bests update ran");
+    // Commands without solvers end quietly, like any filter.
+    let mut child = tester()
+        .current_dir(&dir)
+        .args(["runs", "."])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+#[test]
 fn results_record_the_run() {
     let dir = scratch("safety-record");
     let out = tester()

@@ -508,10 +508,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let (results_file, results) = recorder.finish(signal.is_some() || outcome.is_err())?;
     outcome?;
 
-    print!("{}", table(&results, bests.as_ref()));
-    println!();
-    print!("{}", summary(&results, bests.as_ref()));
-    println!("results: {}", results_file.display());
+    emit(&format!(
+        "{}\n{}results: {}\n",
+        table(&results, bests.as_ref()),
+        summary(&results, bests.as_ref()),
+        results_file.display()
+    ));
     if let Some(signal) = signal {
         let name = if signal == libc::SIGINT {
             "SIGINT"
@@ -534,10 +536,21 @@ pub fn run(args: &Args) -> Result<i32, String> {
         );
         let source = format!("tester run {}: {}", date::today(), solver.describe());
         let improved = update_bests(bests, &results, &source, &dir, &path)?;
-        println!("bests: {improved} improved in {}", path.display());
+        emit(&format!(
+            "bests: {improved} improved in {}\n",
+            path.display()
+        ));
     }
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
     Ok(if all_ok || args.allow_failures { 0 } else { 1 })
+}
+
+/// Writes the report to stdout; a closed stdout (`tester run ... | head`) is not an error: the
+/// run's results are already saved, and the bests update after the report must still happen.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 /// Records every ok result that beats `bests`, copies its output to `best/SEED.out` beside the
