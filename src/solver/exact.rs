@@ -9,7 +9,7 @@
 //!   cost (each chosen cell costs at least the distance of the nearest queen, each row still
 //!   open at least its cheapest free cell); complete boards are matched exactly (Hungarian
 //!   method) and the best `keep` are kept;
-//! * **several colours** for N ≤ 13: every N-Queens board avoiding the walls is listed (a
+//! * **several colours** for N ≤ 14: every N-Queens board avoiding the walls is listed (a
 //!   cell mask each), every colour is matched to every board (for N ≥ 12 only to the cheapest
 //!   few hundred by a lower bound), a clique search on the disjointness of the boards proves
 //!   quickly when no error-free board exists, and a depth-first search over the colours picks
@@ -30,8 +30,8 @@ const SCALE: f64 = 1e6;
 /// Largest side searched with one colour: N = 13 has 73 712 N-Queens boards, N = 14 365 596;
 /// the bound prunes most of them.
 pub const MAX_N_ONE_COLOUR: usize = 14;
-/// Largest number of cells for several colours (one 192-bit mask per board): N ≤ 13.
-pub const MAX_CELLS_COLOURS: usize = 192;
+/// Largest number of cells for several colours (one 256-bit mask per board): N ≤ 14.
+pub const MAX_CELLS_COLOURS: usize = 196;
 /// Up to this many boards, every colour may take any of them: N ≤ 11 has at most 2 680.
 const OPTIONS_ALL: usize = 3000;
 /// Beyond, boards kept per colour (the cheapest by a lower bound) before the exact matching:
@@ -180,6 +180,19 @@ impl<T> Best<T> {
     }
 }
 
+/// For every cell, the path cost of the nearest of the queens `members`: a lower bound on
+/// what a target there costs.
+fn nearest_queen(members: &[usize], dist: &[f32], nn: usize) -> Vec<f64> {
+    (0..nn)
+        .map(|c| {
+            members
+                .iter()
+                .map(|&q| dist[q * nn + c] as f64)
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect()
+}
+
 /// One colour: branch and bound over the N-Queens boards avoiding the walls.
 fn one_colour(
     n: usize,
@@ -191,14 +204,7 @@ fn one_colour(
 ) -> Vec<ExactBoard> {
     let nn = n * n;
     // cheapest queen for every cell, and the cheapest cell of every row from that row on
-    let nearest: Vec<f64> = (0..nn)
-        .map(|c| {
-            members
-                .iter()
-                .map(|&q| dist[q * nn + c] as f64)
-                .fold(f64::INFINITY, f64::min)
-        })
-        .collect();
+    let nearest = nearest_queen(members, dist, nn);
     let mut rest = vec![0.0; n + 1];
     for r in (0..n).rev() {
         let row_min = (0..n)
@@ -307,7 +313,7 @@ impl OneColour<'_> {
 }
 
 /// A set of cells of a board of at most [`MAX_CELLS_COLOURS`] cells.
-type Mask = [u64; 3];
+type Mask = [u64; 4];
 
 fn disjoint(a: &Mask, b: &Mask) -> bool {
     a.iter().zip(b).all(|(x, y)| x & y == 0)
@@ -382,7 +388,7 @@ fn all_boards(n: usize, walls: &[bool], deadline: Instant) -> Option<Listing> {
         },
         deadline,
     };
-    lister.dfs(0, (0, 0, 0), [0; 3]).then_some(lister.out)
+    lister.dfs(0, (0, 0, 0), [0; 4]).then_some(lister.out)
 }
 
 /// Several colours: disjoint N-Queens boards, one per colour.
@@ -403,14 +409,7 @@ fn several_colours(
     let mut chosen_boards: Vec<usize> = Vec::new();
     let mut picked: Vec<Vec<(f64, usize)>> = Vec::with_capacity(members.len());
     for group in members {
-        let nearest: Vec<f64> = (0..nn)
-            .map(|c| {
-                group
-                    .iter()
-                    .map(|&q| dist[q * nn + c] as f64)
-                    .fold(f64::INFINITY, f64::min)
-            })
-            .collect();
+        let nearest = nearest_queen(group, dist, nn);
         let mut bounds: Vec<(f64, usize)> = (0..all.masks.len())
             .map(|i| {
                 let cells = &all.cells[i * n..(i + 1) * n];
@@ -590,8 +589,8 @@ impl Tuples<'_> {
 mod tests {
     use super::*;
     use crate::solver::board::Board;
-    use crate::solver::paths::Paths;
     use crate::solver::score::errors;
+    use crate::solver::targets::tests::{random_board, walls_only_problem};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
@@ -605,28 +604,6 @@ mod tests {
 
     fn far() -> Instant {
         Instant::now() + Duration::from_secs(3600)
-    }
-
-    /// A random `n × n` board with `colours` colours of `n` queens each and a few walls.
-    fn random_board(n: usize, colours: usize, walls: usize, rng: &mut impl Rng) -> Board {
-        let nn = n * n;
-        let mut cells = vec![0i8; nn];
-        let mut free: Vec<usize> = (0..nn).collect();
-        let values = std::iter::repeat_n(-1, walls)
-            .chain((1..=colours as i8).flat_map(|k| std::iter::repeat_n(k, n)));
-        for v in values {
-            cells[free.swap_remove(rng.random_range(0..free.len()))] = v;
-        }
-        Board { n, colours, cells }
-    }
-
-    fn dist_of(board: &Board) -> Vec<f32> {
-        let mut paths = Paths::new(board.n, board.walls());
-        board
-            .queens()
-            .iter()
-            .flat_map(|q| paths.row(q.start).to_vec())
-            .collect()
     }
 
     /// Brute force: every assignment of distinct free cells to the queens is too many; instead
@@ -667,7 +644,7 @@ mod tests {
             go(group, &mut cells.to_vec(), 0, dist, nn)
         };
         let mut totals = Vec::new();
-        let mut stack: Vec<(usize, Mask, f64)> = vec![(0, [0; 3], 0.0)];
+        let mut stack: Vec<(usize, Mask, f64)> = vec![(0, [0; 4], 0.0)];
         while let Some((k, used, cost)) = stack.pop() {
             if k == board.colours {
                 totals.push(cost);
@@ -677,7 +654,7 @@ mod tests {
                 if disjoint(b, &used) {
                     let c = perm_cost(&members[k], &mask_cells(b));
                     if c.is_finite() {
-                        let union = [used[0] | b[0], used[1] | b[1], used[2] | b[2]];
+                        let union = std::array::from_fn(|i| used[i] | b[i]);
                         stack.push((k + 1, union, cost + c));
                     }
                 }
@@ -706,10 +683,8 @@ mod tests {
         for case in 0..60 {
             let n = rng.random_range(4..=6);
             let colours = rng.random_range(1..=2);
-            let walls = rng.random_range(0..=n);
-            let board = random_board(n, colours, walls, &mut rng);
-            let dist = dist_of(&board);
-            let queens = board.queens();
+            let board = random_board(n, colours, 0.1, &mut rng);
+            let (queens, _, dist) = walls_only_problem(&board);
             let found = best_boards(n, &board.walls(), &queens, &dist, 4, far());
             let expected = brute_force(&board, &dist);
             let want = expected.len().min(4);
@@ -739,8 +714,8 @@ mod tests {
     fn finds_nothing_when_colours_cannot_all_be_valid() {
         // 4×4 has two 4-queens boards, sharing no cell: three colours cannot all be valid
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let board = random_board(4, 3, 0, &mut rng);
-        let dist = dist_of(&board);
+        let board = random_board(4, 3, 0.0, &mut rng);
+        let (_, _, dist) = walls_only_problem(&board);
         assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
         assert!(brute_force(&board, &dist).is_empty());
     }
@@ -754,7 +729,7 @@ mod tests {
             colours: 1,
             cells,
         };
-        let dist = dist_of(&board);
-        assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
+        let (queens, walls, dist) = walls_only_problem(&board);
+        assert!(best_boards(4, &walls, &queens, &dist, 3, far()).is_empty());
     }
 }

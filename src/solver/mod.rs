@@ -125,9 +125,10 @@ const RUNS_PER_PHASE: f64 = 6.0;
 const TOP_BOARDS_MIN: usize = 3;
 /// Share of the compute budget the exact search ([`exact`]) may take.
 const EXACT_SHARE: f64 = 0.3;
-/// One colour with N = 14 needs this much compute budget for the exact search to finish in
-/// its share (it took 1.0–1.5 s on seeds 1061, 1096, 1198 at load 10); cut short, its boards
-/// come from the first rows of the search only: at 1 s, seeds 1077 and 1096 lost 10 %.
+/// N = 14 needs this much compute budget for the exact search to finish in its share (one
+/// colour: 1.0–1.5 s on seeds 1061, 1096, 1198 at load 10; several: 0.4–1.3 s on seeds 48,
+/// 1005, 1013); cut short, one colour's boards come from the first rows of the search only:
+/// at 1 s, seeds 1077 and 1096 lost 10 %.
 const EXACT_N14_BUDGET: f64 = 5.0;
 /// How many of its boards are routed: on crowded boards the routed scores of boards with
 /// nearly equal estimates spread widely (seed 60: estimates 57.0–58.4, routed 83–148).
@@ -167,7 +168,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     ));
     // Anytime: a legal first answer at once, and an early stop when it cannot be beaten.
     let lower = bound::lower_bound(board);
-    let first = anytime::first_answer(board, clock.started, clock.budget);
+    let first = anytime::first_answer(board, started, clock.budget);
     clock.log(format!(
         "first answer: {} moves, score {:.3}; lower bound {lower:.3}",
         first.moves.len(),
@@ -310,7 +311,7 @@ fn exact_boards(
     dist: &[f32],
 ) {
     let board = ctx.board;
-    if board.colours == 1 && board.n == 14 && clock.budget.as_secs_f64() < EXACT_N14_BUDGET {
+    if board.n == 14 && clock.budget.as_secs_f64() < EXACT_N14_BUDGET {
         return;
     }
     let exact_end = clock.at(EXACT_SHARE);

@@ -453,7 +453,7 @@ pub fn reset_colour(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::solver::{board::Board, paths::Paths, score::errors};
     use rand::SeedableRng;
@@ -479,7 +479,7 @@ mod tests {
     }
 
     /// The queens, walls and walls-only distance table of `board`, for a [`Problem`].
-    fn walls_only_problem(board: &Board) -> (Vec<Queen>, Vec<bool>, Vec<f32>) {
+    pub(crate) fn walls_only_problem(board: &Board) -> (Vec<Queen>, Vec<bool>, Vec<f32>) {
         let queens = board.queens();
         let walls = board.walls();
         let mut paths = Paths::new(board.n, walls.clone());
