@@ -167,6 +167,35 @@ impl Board {
         }
     }
 
+    /// A random board like the contest generator's: each cell a wall with probability `walls`,
+    /// then `n` queens of each of the `colours` colours on random free cells.
+    ///
+    /// # Panics
+    /// If the free cells are fewer than `n × colours`.
+    ///
+    /// # Examples
+    /// ```
+    /// use queenattack::solver::board::Board;
+    /// use rand::SeedableRng;
+    /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+    /// let board = Board::random(64, 10, 0.1, &mut rng);
+    /// assert_eq!(board.queens().len(), 640);
+    /// assert!(Board::parse_official(&board.to_string()).is_ok());
+    /// ```
+    pub fn random(n: usize, colours: usize, walls: f64, rng: &mut impl rand::Rng) -> Board {
+        let mut cells: Vec<i8> = (0..n * n)
+            .map(|_| if rng.random_bool(walls) { WALL } else { EMPTY })
+            .collect();
+        let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == EMPTY).collect();
+        for k in 1..=colours {
+            for _ in 0..n {
+                let i = rng.random_range(0..free.len());
+                cells[free.swap_remove(i)] = k as i8;
+            }
+        }
+        Board { n, colours, cells }
+    }
+
     /// The queens in row-major order of their start cells.
     pub fn queens(&self) -> Vec<Queen> {
         self.cells
@@ -189,6 +218,18 @@ impl Board {
     #[inline]
     pub fn rc(&self, cell: usize) -> (usize, usize) {
         (cell / self.n, cell % self.n)
+    }
+}
+
+/// The official input text: `N`, `C`, then one row of cell values per line.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}\n{}", self.n, self.colours)?;
+        for row in self.cells.chunks(self.n) {
+            let values: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+            writeln!(f, "{}", values.join(" "))?;
+        }
+        Ok(())
     }
 }
 

@@ -461,21 +461,7 @@ pub(crate) mod tests {
 
     /// A board like the contest generator's: walls with probability `p`, `c × n` queens.
     pub(crate) fn random_board(n: usize, c: usize, p: f64, rng: &mut impl Rng) -> Board {
-        let mut cells: Vec<i8> = (0..n * n)
-            .map(|_| if rng.random_bool(p) { -1 } else { 0 })
-            .collect();
-        let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == 0).collect();
-        for k in 1..=c {
-            for _ in 0..n {
-                let i = rng.random_range(0..free.len());
-                cells[free.swap_remove(i)] = k as i8;
-            }
-        }
-        Board {
-            n,
-            colours: c,
-            cells,
-        }
+        Board::random(n, c, p, rng)
     }
 
     /// The queens, walls and walls-only distance table of `board`, for a [`Problem`].

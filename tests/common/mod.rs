@@ -25,24 +25,10 @@ pub fn run_with_input(exe: &str, args: &[&str], input: &[u8]) -> Output {
 }
 
 /// The official input text of a random board: walls on about a tenth of the cells, then `n`
-/// queens of each of the `c` colours on random free cells.
+/// queens of each of the `c` colours on random free cells ([`Board::random`]).
 #[allow(dead_code)] // not every test crate makes boards
 pub fn random_board(n: usize, c: usize, seed: u64) -> String {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut cells: Vec<i8> = (0..n * n)
-        .map(|_| if rng.random_bool(0.1) { -1 } else { 0 })
-        .collect();
-    let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == 0).collect();
-    for k in 1..=c {
-        for _ in 0..n {
-            let i = rng.random_range(0..free.len());
-            cells[free.swap_remove(i)] = k as i8;
-        }
-    }
-    let mut text = format!("{n}\n{c}\n");
-    for v in &cells {
-        text.push_str(&format!("{v}\n"));
-    }
-    text
+    queenattack::solver::board::Board::random(n, c, 0.1, &mut rng).to_string()
 }

@@ -42,6 +42,11 @@ const SCRIPTS: [(&str, &str); 4] = [
 const STYLE_TAG: &str = r#"<link rel="stylesheet" href="style.css">"#;
 const DATA_MARKER: &str = "<!-- qa-data: tester vis embeds the input and output here -->";
 
+/// The largest output a page inlines (16 MiB; the longest contest answer, 54 000 moves at
+/// N = 30, is about 1 MB). A browser cannot replay much more, and the page would cost several
+/// times its size to build; larger outputs get a page of the board only.
+pub const PAGE_OUTPUT_MAX: usize = 16 << 20;
+
 /// What one page shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PageData {
@@ -145,7 +150,7 @@ fn script_safe_json(json: &str) -> String {
 }
 
 /// Escapes text for an HTML text node.
-fn escape_html(s: &str) -> String {
+pub(crate) fn escape_html(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -155,9 +160,21 @@ fn escape_html(s: &str) -> String {
 mod tests {
     use super::*;
 
+    fn eight_queens() -> String {
+        let cols = [0, 4, 7, 5, 2, 6, 1, 3];
+        let mut text = "8\n1\n".to_string();
+        for col in cols {
+            for c in 0..8 {
+                text.push_str(if c == col { "1\n" } else { "0\n" });
+            }
+        }
+        text
+    }
+
     fn sample() -> PageData {
         PageData {
-            input: format!("8\n2\n1\n{}", "0\n".repeat(63)),
+            // One colour, eight queens: rows 0-7 in columns 0 4 7 5 2 6 1 3 (no pair attacks).
+            input: eight_queens(),
             output: Some("1\n0 0 1 1\n".into()),
             seed: Some(2),
             p: Some(0.25),
@@ -231,10 +248,11 @@ mod tests {
         assert_eq!(v["seed"], 2);
         assert_eq!(v["p"], 0.25);
         assert_eq!(v["title"], "seed 2");
-        // (0,0) -> (1,1) on an empty board: no pairs, penalty sqrt(1).
-        assert_eq!(v["verdict"]["score"], 1.0);
+        // (0,0) -> (1,1): row 1 with (1,4) and column 1 with (6,1), 2 pairs × N = 8, plus
+        // the penalty sqrt(1).
+        assert_eq!(v["verdict"]["score"], 17.0);
         assert_eq!(v["verdict"]["error"], serde_json::Value::Null);
-        assert_eq!(v["verdict"]["report"], "Score = 1.0");
+        assert_eq!(v["verdict"]["report"], "Score = 17.0");
     }
 
     #[test]

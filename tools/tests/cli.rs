@@ -2,40 +2,16 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
 mod common;
-use common::official;
+use common::{fixture, official, ok_text, tester};
 
-fn tester() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tester"))
-}
-
-fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    format!("sh '{}'", path.display())
-}
-
-/// A fresh scratch folder under the target folder.
+/// A fresh scratch folder for this test file.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn ok_text(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "tester failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
+    common::scratch(&format!("cli-{name}"))
 }
 
 #[test]
@@ -171,7 +147,14 @@ fn run_reports_ok_crash_timeout_and_invalid() {
         .arg(&bests)
         .output()
         .unwrap();
-    let text = ok_text(&out);
+    // Some seed is not ok: exit code 1, after the table and the bests update.
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
     let results = results_of(&dir.join("run"));
     let status: Vec<&str> = results
         .iter()
@@ -224,6 +207,12 @@ fn run_reports_ok_crash_timeout_and_invalid() {
     assert!(updated.seeds[&1].source.starts_with("tester run "));
     assert_eq!(updated.seeds[&2].score, 400.0);
     assert_eq!(updated.seeds[&2].source, "made up for the test");
+    // The improved seed's output is kept beside the bests file.
+    assert_eq!(
+        fs::read(dir.join("best/1.out")).unwrap(),
+        fs::read(dir.join("run/1.out")).unwrap()
+    );
+    assert!(!dir.join("best/2.out").exists());
 }
 
 #[test]

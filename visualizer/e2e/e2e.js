@@ -253,8 +253,8 @@ async function invalidCase(ctx, seed, outText, label, expectStart, expectMove) {
     await playToEnd(page, expectMove);
     p = await panel(page);
     const before = score(seed, writeOut(`${label}-before.out`, prefix(outText, expectMove)));
-    check(`${label}: plays up to the illegal move ${expectMove + 1}`, p.move === expectMove && judged.moves === expectMove && p.score === fmt3(before.score),
-      `stops at ${p.move}, tester played ${judged.moves}, score ${p.score} vs ${fmt3(before.score)}`);
+    check(`${label}: plays up to the illegal move ${expectMove + 1}`, p.move === expectMove && judged.fatal_move === expectMove && p.score === fmt3(before.score),
+      `stops at ${p.move}, tester failed at move index ${judged.fatal_move}, score ${p.score} vs ${fmt3(before.score)}`);
     await page.screenshot({ path: path.join(OUT, `${label}-end.png`) });
   }
   await page.close();

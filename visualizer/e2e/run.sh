@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Browser end-to-end test of the visualizer. Installs what it needs (idempotent, quiet, no
 # prompts): node and npm, Debian's chromium, playwright-core from package-lock.json (it never
-# downloads a browser). Builds the release `tester` and `queenattack`, then runs e2e.js.
-# Screenshots, pages and exports go to target/vis-e2e/. The last line reads
-# `E2E: N passed, M failed`; the exit status is 0 only if nothing failed.
+# downloads a browser). Builds the release `tester` and `queenattack`, then runs e2e.js and
+# report.js (the `tester compare --html` page).
+# Screenshots, pages and exports go to target/vis-e2e/. Each script ends with a line
+# `E2E: N passed, M failed` (`report: ...`); the exit status is 0 only if nothing failed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export DEBIAN_FRONTEND=noninteractive
@@ -31,3 +32,4 @@ cargo build --release --quiet -p tools --bin tester
 cargo build --release --quiet -p queenattack --bin queenattack
 export TESTER=target/release/tester SOLVER=target/release/queenattack
 node visualizer/e2e/e2e.js </dev/null
+node visualizer/e2e/report.js </dev/null

@@ -19,6 +19,9 @@ pub enum Status {
     Timeout,
     /// The solver exited with a non-zero code or died by a signal (its output is not scored).
     Crash,
+    /// The solver wrote more than the output cap (see [`super::exec::output_cap`]) and was
+    /// stopped; its output is not scored.
+    TooLong,
 }
 
 impl Status {
@@ -29,14 +32,21 @@ impl Status {
             Status::Invalid => "invalid",
             Status::Timeout => "timeout",
             Status::Crash => "crash",
+            Status::TooLong => "too-long",
         }
     }
 
     /// Reads [`Status::as_str`] back.
     pub fn parse(text: &str) -> Option<Status> {
-        [Status::Ok, Status::Invalid, Status::Timeout, Status::Crash]
-            .into_iter()
-            .find(|s| s.as_str() == text)
+        [
+            Status::Ok,
+            Status::Invalid,
+            Status::Timeout,
+            Status::Crash,
+            Status::TooLong,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
     }
 }
 
@@ -163,16 +173,30 @@ impl SeedResult {
         })
     }
 
+    /// The best score [`SeedResult::relative`] divides by: the lower of the file's best and
+    /// this result's score (when ok), and whether this result is the lower one (it beat the
+    /// file, or the file has no score for the seed). `None` without a bests file, or when
+    /// neither the file nor an ok result gives a score.
+    pub fn best_used(&self, bests: Option<&Bests>) -> Option<(f64, bool)> {
+        let file = bests?.score(self.seed);
+        let own = (self.status == Status::Ok).then_some(self.score);
+        match (file, own) {
+            (Some(f), Some(o)) if o < f => Some((o, true)),
+            (Some(f), _) => Some((f, false)),
+            (None, Some(o)) => Some((o, true)),
+            (None, None) => None,
+        }
+    }
+
     /// `100 · best / score` against the best known score (the better of the file's and this
-    /// one), 0 for a failed run, `None` when there is no bests file.
+    /// one, see [`SeedResult::best_used`]), 0 for a failed run, `None` when there is no bests
+    /// file.
     pub fn relative(&self, bests: Option<&Bests>) -> Option<f64> {
-        let bests = bests?;
+        bests?;
         if self.status != Status::Ok {
             return Some(0.0);
         }
-        let best = bests
-            .score(self.seed)
-            .map_or(self.score, |b| b.min(self.score));
+        let best = self.best_used(bests).map_or(self.score, |(b, _)| b);
         Some(if self.score <= 0.0 {
             100.0
         } else {
@@ -184,7 +208,8 @@ impl SeedResult {
 /// The N bands of the summary.
 pub const N_BANDS: [(usize, usize); 4] = [(8, 12), (13, 18), (19, 24), (25, 30)];
 
-fn band_label(n: usize) -> String {
+/// The N band of a board side, as `8-12`, or `N` itself outside the bands.
+pub fn band_label(n: usize) -> String {
     N_BANDS
         .iter()
         .find(|(a, b)| (*a..=*b).contains(&n))
@@ -255,10 +280,25 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
     let _ = writeln!(
         s,
         "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12} {:>6} {:>6} {:>10} {:>7} {:>12} {:>7}",
-        "seed", "N", "C", "P", "status", "score", "errors", "moves", "penalty", "ms", "best", "rel"
+        "seed",
+        "N",
+        "C",
+        "P",
+        "status",
+        "score",
+        "errors",
+        "moves",
+        "penalty",
+        "ms",
+        "best ",
+        "rel"
     );
     for r in results {
-        let best = bests.and_then(|b| b.score(r.seed));
+        // The best the relative score used, marked `*` when it is this run's own score.
+        let best = r.best_used(bests).map_or_else(
+            || "-".to_string(),
+            |(b, own)| format!("{b:.3}{}", if own { "*" } else { " " }),
+        );
         let _ = writeln!(
             s,
             "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12.3} {:>6} {:>6} {:>10.3} {:>7} {:>12} {:>7}",
@@ -273,8 +313,15 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
             r.penalty,
             r.wall_ms
                 .map_or_else(|| "-".to_string(), |ms| ms.to_string()),
-            opt(best, 3),
+            best,
             opt(r.relative(bests), 2),
+        );
+    }
+    if bests.is_some() {
+        let _ = writeln!(
+            s,
+            "best: the bests file's score, or this run's (marked *) where it is lower or the \
+             file has none; rel = 100 * best / score"
         );
     }
     for r in results.iter().filter(|r| r.status != Status::Ok) {
@@ -296,12 +343,13 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
     let count = |st: Status| results.iter().filter(|r| r.status == st).count();
     let _ = writeln!(
         s,
-        "seeds {}  ok {}  invalid {}  timeout {}  crash {}",
+        "seeds {}  ok {}  invalid {}  timeout {}  crash {}  too-long {}",
         results.len(),
         count(Status::Ok),
         count(Status::Invalid),
         count(Status::Timeout),
-        count(Status::Crash)
+        count(Status::Crash),
+        count(Status::TooLong)
     );
     let all = Group::of(results, bests);
     let _ = writeln!(s, "mean score (ok seeds): {}", opt(all.mean, 3));
@@ -376,6 +424,7 @@ pub fn summary_json(results: &[SeedResult], bests: Option<&Bests>) -> Value {
         "invalid": count(Status::Invalid),
         "timeout": count(Status::Timeout),
         "crash": count(Status::Crash),
+        "too_long": count(Status::TooLong),
         "mean": all.mean,
         "relative": all.relative,
         "by_c": by_c,
@@ -403,12 +452,17 @@ mod tests {
         }
     }
 
+    fn bests_of(scores: &[(u64, f64)]) -> Bests {
+        let mut bests = Bests::default();
+        for &(seed, score) in scores {
+            bests.improve(seed, score, "");
+        }
+        bests
+    }
+
     #[test]
     fn relative_scores() {
-        let bests = Bests::parse(
-            r#"{"bests": [{"seed": 1, "score": 50, "source": ""}, {"seed": 2, "score": 10, "source": ""}]}"#,
-        )
-        .unwrap();
+        let bests = bests_of(&[(1, 50.0), (2, 10.0)]);
         let rs = [
             result(1, 8, 1, Status::Ok, 100.0),      // 50
             result(2, 30, 1, Status::Ok, 5.0),       // better than the best: 100
@@ -440,6 +494,45 @@ mod tests {
         let js = summary_json(&rs, Some(&bests));
         assert_eq!(js["by_c"]["2"]["seeds"], 2);
         assert_eq!(js["by_n"]["25-30"]["relative"], 100.0);
+    }
+
+    #[test]
+    fn best_column_shows_the_best_the_relative_score_used() {
+        // Issue 13 item 5: seed 1's file best is 17.529, the run scored 16.938: the best
+        // column must show 16.938 (marked as the run's own) next to rel 100.00.
+        let bests = bests_of(&[(1, 17.529), (2, 10.0)]);
+        let rs = [
+            result(1, 8, 1, Status::Ok, 16.938),
+            result(2, 8, 1, Status::Ok, 20.0),
+            result(3, 8, 1, Status::Ok, 7.0),
+            result(2, 8, 1, Status::Crash, -1.0),
+        ];
+        assert_eq!(rs[0].best_used(Some(&bests)), Some((16.938, true)));
+        assert_eq!(rs[1].best_used(Some(&bests)), Some((10.0, false)));
+        assert_eq!(rs[2].best_used(Some(&bests)), Some((7.0, true)));
+        assert_eq!(rs[3].best_used(Some(&bests)), Some((10.0, false)));
+        assert_eq!(rs[0].best_used(None), None);
+        let t = table(&rs, Some(&bests));
+        let line = |seed: &str| {
+            t.lines()
+                .find(|l| l.split_whitespace().next() == Some(seed))
+                .unwrap()
+                .split_whitespace()
+                .rev()
+                .take(2)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(line("1"), ["100.00", "16.938*"], "{t}");
+        assert_eq!(line("2"), ["50.00", "10.000"], "{t}");
+        assert_eq!(line("3"), ["100.00", "7.000*"], "{t}");
+        assert!(t.contains("this run's (marked *)"), "{t}");
+        // Without a bests file: no best, no legend.
+        let plain = table(&rs[..1], None);
+        assert!(
+            plain.lines().nth(1).unwrap().ends_with("-       -"),
+            "{plain}"
+        );
+        assert!(!plain.contains("marked *"), "{plain}");
     }
 
     #[test]

@@ -1,0 +1,398 @@
+//! `tester compare --html`: one self-contained page (inline CSS and SVG, no script, no network)
+//! with the per-seed table, the paired figures and the plots a contestant looks at:
+//!
+//! * score per seed, each run against `A` (log-log scatter with the diagonal);
+//! * the ratio `X/A` against N and against C (1 = no change);
+//! * the relative score against the time limit, when the runs differ in it.
+//!
+//! The plots are drawn by `plotters` with its SVG backend (text as SVG `<text>`, so no font
+//! file is needed).
+
+use std::error::Error;
+use std::fmt::Write as _;
+
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::text::{cell, header, summary};
+use super::{label, Comparison, Row};
+use crate::vis::escape_html;
+
+/// Pixel size of each plot.
+const SIZE: (u32, u32) = (520, 380);
+
+/// Colour of run `i` (`A` is the first).
+fn colour(i: usize) -> RGBColor {
+    const PALETTE: [RGBColor; 6] = [
+        RGBColor(31, 119, 180),
+        RGBColor(214, 39, 40),
+        RGBColor(44, 160, 44),
+        RGBColor(148, 103, 189),
+        RGBColor(255, 127, 14),
+        RGBColor(23, 190, 207),
+    ];
+    PALETTE[i % PALETTE.len()]
+}
+
+/// One series of points of a plot.
+struct Series {
+    name: String,
+    colour: RGBColor,
+    points: Vec<(f64, f64)>,
+    /// Join the points with a line (in the order given).
+    line: bool,
+}
+
+/// What a plot shows.
+struct Plot<'a> {
+    title: &'a str,
+    x_desc: &'a str,
+    y_desc: &'a str,
+    /// Log scale on both axes.
+    log: bool,
+    /// Decimals of the axis labels (x, y).
+    decimals: (usize, usize),
+    series: Vec<Series>,
+    /// A grey reference line (the diagonal, or ratio 1).
+    reference: Vec<(f64, f64)>,
+}
+
+/// Low and high ends of the values, widened a little (and to a positive span).
+fn span(values: impl Iterator<Item = f64>, log: bool) -> Option<(f64, f64)> {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite() && (!log || *v > 0.0))
+        .fold(None, |acc: Option<(f64, f64)>, v| {
+            Some(acc.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))))
+        })?;
+    Some(if log {
+        (lo / 1.15, hi * 1.15)
+    } else {
+        let pad = ((hi - lo) * 0.08).max(0.05 * hi.abs().max(1e-9));
+        (lo - pad, hi + pad)
+    })
+}
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// Draws `plot` as an SVG document; `None` when it has no point to show.
+fn svg(plot: &Plot) -> Result<Option<String>, String> {
+    let all = || plot.series.iter().flat_map(|s| s.points.iter());
+    let (Some(x), Some(y)) = (
+        span(
+            all().map(|p| p.0).chain(plot.reference.iter().map(|p| p.0)),
+            plot.log,
+        ),
+        span(
+            all().map(|p| p.1).chain(plot.reference.iter().map(|p| p.1)),
+            plot.log,
+        ),
+    ) else {
+        return Ok(None);
+    };
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        let drawn = if plot.log {
+            draw(&root, plot, (x.0..x.1).log_scale(), (y.0..y.1).log_scale())
+        } else {
+            draw(&root, plot, x.0..x.1, y.0..y.1)
+        };
+        drawn.map_err(|e| format!("cannot draw the plot `{}`: {e}", plot.title))?;
+    }
+    Ok(Some(out))
+}
+
+/// Draws the axes, the reference line, the series and the legend on `root`.
+fn draw<X, Y>(root: &Area, plot: &Plot, x: X, y: Y) -> Result<(), Box<dyn Error>>
+where
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(root)
+        .caption(plot.title, ("sans-serif", 17))
+        .margin(12)
+        .x_label_area_size(38)
+        .y_label_area_size(56)
+        .build_cartesian_2d(x, y)?;
+    let (dx, dy) = plot.decimals;
+    chart
+        .configure_mesh()
+        .x_desc(plot.x_desc)
+        .y_desc(plot.y_desc)
+        .x_labels(8)
+        .y_labels(8)
+        .x_label_formatter(&|v| format!("{v:.dx$}"))
+        .y_label_formatter(&|v| format!("{v:.dy$}"))
+        .light_line_style(RGBColor(246, 246, 246))
+        .draw()?;
+    if !plot.reference.is_empty() {
+        chart.draw_series(LineSeries::new(
+            plot.reference.iter().copied(),
+            RGBColor(150, 150, 150).stroke_width(1),
+        ))?;
+    }
+    for s in &plot.series {
+        if s.line {
+            chart.draw_series(LineSeries::new(
+                s.points.iter().copied(),
+                s.colour.stroke_width(2),
+            ))?;
+        }
+        let c = s.colour;
+        chart
+            .draw_series(
+                s.points
+                    .iter()
+                    .map(move |&p| Circle::new(p, 3, c.mix(0.75).filled())),
+            )?
+            .label(s.name.as_str())
+            .legend(move |(x, y)| Circle::new((x + 10, y), 4, c.filled()));
+    }
+    // One series needs no legend (the title names it); several get one where points are
+    // rarest (low ratios sit low left, high relative scores high right).
+    if plot.series.len() > 1 {
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(RGBColor(200, 200, 200))
+            .position(SeriesLabelPosition::LowerRight)
+            .draw()?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// The (A score, X score) points of seeds ok in both.
+fn score_pairs(c: &Comparison, b: usize) -> Vec<(f64, f64)> {
+    c.rows
+        .iter()
+        .filter_map(|r| Some((r.ok(0)?, r.ok(b)?)))
+        .collect()
+}
+
+/// The (key, X/A) points of seeds ok in both, for `key` N or C.
+fn ratio_points(c: &Comparison, b: usize, key: impl Fn(&Row) -> f64) -> Vec<(f64, f64)> {
+    c.rows
+        .iter()
+        .filter_map(|r| Some((key(r), Row::ratio(r.ok(0)?, r.ok(b)?)?)))
+        .collect()
+}
+
+/// The plots of the page, in order (title and SVG).
+fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
+    let k = c.runs.len();
+    let mut out = Vec::new();
+    for b in 1..k {
+        let points = score_pairs(c, b);
+        let (lo, hi) = span(points.iter().flat_map(|p| [p.0, p.1]), true).unwrap_or((1.0, 2.0));
+        let title = format!(
+            "score per seed: {b} against A (below the diagonal: {b} better)",
+            b = label(b)
+        );
+        let (xd, yd) = (
+            "A score (log)".to_string(),
+            format!("{} score (log)", label(b)),
+        );
+        let plot = Plot {
+            title: &title,
+            x_desc: &xd,
+            y_desc: &yd,
+            log: true,
+            decimals: (0, 0),
+            series: vec![Series {
+                name: format!("seeds (below the diagonal: {} better)", label(b)),
+                colour: colour(b),
+                points,
+                line: false,
+            }],
+            reference: vec![(lo, lo), (hi, hi)],
+        };
+        out.extend(svg(&plot)?.map(|s| (title.clone(), s)));
+    }
+    for name in ["N", "C"] {
+        let key = |r: &Row| if name == "N" { r.n as f64 } else { r.c as f64 };
+        let series: Vec<Series> = (1..k)
+            .map(|b| Series {
+                name: format!("{}/A", label(b)),
+                colour: colour(b),
+                points: ratio_points(c, b, key),
+                line: false,
+            })
+            .collect();
+        let (lo, hi) = span(
+            series.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
+            false,
+        )
+        .unwrap_or((0.0, 1.0));
+        let title = format!("score ratio against {name} (below 1: better than A)");
+        let xd = format!("{name} (board side)");
+        let xd = if name == "C" {
+            "C (colours)"
+        } else {
+            xd.as_str()
+        };
+        let plot = Plot {
+            title: &title,
+            x_desc: xd,
+            y_desc: "score / A's score",
+            log: false,
+            decimals: (0, 2),
+            series,
+            reference: vec![(lo, 1.0), (hi, 1.0)],
+        };
+        out.extend(svg(&plot)?.map(|s| (title.clone(), s)));
+    }
+    if let Some(plot) = time_limit_plot(c)? {
+        out.push(plot);
+    }
+    Ok(out)
+}
+
+/// The relative score (best of the runs) of every seed against each run's time limit, with the
+/// mean joined by a line; only when the runs differ in their time limit.
+fn time_limit_plot(c: &Comparison) -> Result<Option<(String, String)>, String> {
+    let limits: Vec<Option<f64>> = c.runs.iter().map(|r| r.time_limit).collect();
+    let known: Vec<f64> = limits.iter().flatten().copied().collect();
+    if known.len() < 2 || known.iter().all(|&t| t == known[0]) {
+        return Ok(None);
+    }
+    let mut seeds = Series {
+        name: "a seed of a run".to_string(),
+        colour: RGBColor(120, 120, 120),
+        points: Vec::new(),
+        line: false,
+    };
+    let mut means = Series {
+        name: "mean over the seeds".to_string(),
+        colour: colour(0),
+        points: Vec::new(),
+        line: true,
+    };
+    for (i, limit) in limits.iter().enumerate() {
+        let Some(t) = *limit else { continue };
+        seeds.points.extend(
+            c.rows
+                .iter()
+                .filter(|r| r.in_all())
+                .filter_map(|r| Some((t, r.relative(i, false)?))),
+        );
+        if let Some(mean) = c.relative(i, false) {
+            means.points.push((t, mean));
+        }
+    }
+    means.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let title = "relative score against the time limit".to_string();
+    let plot = Plot {
+        title: &title,
+        x_desc: "time limit (s)",
+        y_desc: "100 * best of the runs / score",
+        log: false,
+        decimals: (1, 0),
+        series: vec![seeds, means],
+        reference: Vec::new(),
+    };
+    Ok(svg(&plot)?.map(|s| (title, s)))
+}
+
+const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:1.2em;color:#222}\
+h1{font-size:1.3em}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
+table{border-collapse:collapse;font-variant-numeric:tabular-nums}\
+td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}\
+td.best{font-weight:bold;color:#1a7f37}td.fail{color:#c62828}\
+.plots{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #ddd}";
+
+/// The HTML table of the seeds.
+fn seed_table(c: &Comparison) -> String {
+    let k = c.runs.len();
+    let mut s = String::from("<table id=\"seeds\"><thead><tr><th>seed</th><th>N</th><th>C</th>");
+    for i in 0..k {
+        let _ = write!(s, "<th>{}</th>", label(i));
+    }
+    for b in 1..k {
+        let _ = write!(s, "<th>{}/A</th>", label(b));
+    }
+    if c.bests_file.is_some() {
+        s.push_str("<th>file best</th>");
+    }
+    s.push_str("</tr></thead><tbody>\n");
+    for row in &c.rows {
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td>",
+            row.seed, row.n, row.c
+        );
+        for i in 0..k {
+            let class = if row.is_best(i) {
+                " class=\"best\""
+            } else if row.results[i].is_some() && row.ok(i).is_none() {
+                " class=\"fail\""
+            } else {
+                ""
+            };
+            let _ = write!(
+                s,
+                "<td{class}>{}</td>",
+                escape_html(cell(row, i).trim_end())
+            );
+        }
+        for b in 1..k {
+            let ratio = row.ok(0).zip(row.ok(b)).and_then(|(a, x)| Row::ratio(a, x));
+            let _ = write!(
+                s,
+                "<td>{}</td>",
+                ratio.map_or("-".into(), |r| format!("{r:.4}"))
+            );
+        }
+        if c.bests_file.is_some() {
+            let best = row.best_file.map_or("-".into(), |b| format!("{b:.3}"));
+            let _ = write!(s, "<td>{best}</td>");
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</tbody></table>\n");
+    s
+}
+
+/// The whole page.
+pub fn page(c: &Comparison) -> Result<String, String> {
+    let labels: Vec<String> = (0..c.runs.len()).map(|i| label(i).to_string()).collect();
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width\">\
+         <title>tester compare: {}</title><style>{STYLE}</style></head><body>\n\
+         <h1>tester compare: {}</h1>\n<pre id=\"runs\">{}</pre>\n",
+        labels.join(" vs "),
+        labels.join(" vs "),
+        escape_html(&header(c))
+    );
+    s.push_str("<h2>Plots</h2>\n<div class=\"plots\">\n");
+    for (title, plot) in plots(c)? {
+        // Inline SVG in HTML needs no namespace: the page then names no URL at all.
+        let plot = plot.replace(" xmlns=\"http://www.w3.org/2000/svg\"", "");
+        let _ = writeln!(
+            s,
+            "<figure class=\"plot\" title=\"{}\">{plot}</figure>",
+            escape_html(&title).replace('"', "&quot;")
+        );
+    }
+    s.push_str("</div>\n<h2>Summary</h2>\n");
+    let _ = writeln!(s, "<pre id=\"summary\">{}</pre>", escape_html(&summary(c)));
+    s.push_str("<h2>Seeds</h2>\n<p>Bold: best of the compared runs on the seed");
+    if let Some(path) = &c.bests_file {
+        let _ = write!(
+            s,
+            "; + = better than {}",
+            escape_html(&path.display().to_string())
+        );
+    }
+    s.push_str(".</p>\n");
+    s.push_str(&seed_table(c));
+    s.push_str("</body></html>\n");
+    Ok(s)
+}

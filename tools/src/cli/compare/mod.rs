@@ -1,0 +1,541 @@
+//! `tester compare`: two or more run folders on the same seeds, side by side.
+//!
+//! The runs are labelled `A`, `B`, … in the order given; `A` is the baseline every other run
+//! is paired with. What is computed here ([`Comparison`]) is printed by [`text`] (a table or
+//! JSON) and drawn by [`html`] (a self-contained page with SVG plots).
+
+pub mod html;
+pub mod text;
+
+use std::fs;
+use std::path::PathBuf;
+
+use clap::Args as ClapArgs;
+
+use super::bests::Bests;
+use super::folder::RunFolder;
+use super::load_bests;
+use super::report::{band_label, SeedResult, Status};
+use super::stats::{bootstrap_mean, wilcoxon, SignedRank, RESAMPLES};
+
+/// Options of `tester compare`.
+#[derive(ClapArgs, Debug)]
+#[command(
+    after_help = "The paired figures use only the seeds that are ok in both runs of a \
+pair; seeds that failed or are missing in a run are shown in the table and listed as excluded. \
+The Wilcoxon signed-rank test ranks the log ratios ln(B/A) (scale-free, so big boards do not \
+drown small ones); p < 0.05 means a difference this consistent would rarely come from noise.
+
+Example: tester compare runs/a runs/b --html report.html"
+)]
+pub struct Args {
+    /// Run folders written by `tester run` (two or more; the first, `A`, is the baseline).
+    #[arg(value_name = "DIR", num_args = 2.., required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Print everything as one JSON object instead of the tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a self-contained HTML page with the table and plots (no network needed).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Best known scores: the relative score is also given against them. Default:
+    /// `testcases/bests.json` if it exists (used only when every run is on the official cases).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_bests")]
+    pub bests: Option<PathBuf>,
+    /// Use no bests file: the best of a seed is the best of the compared runs.
+    #[arg(long)]
+    pub no_bests: bool,
+}
+
+/// Labels of the runs, in order.
+pub const LABELS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// Two scores this close are a tie (the judge is deterministic, so equal outputs are equal).
+const TIE: f64 = 1e-9;
+
+/// One seed across the runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The seed.
+    pub seed: u64,
+    /// Board side.
+    pub n: usize,
+    /// Colours.
+    pub c: usize,
+    /// The result of each run (`None`: the run has no result for the seed).
+    pub results: Vec<Option<SeedResult>>,
+    /// The best ok score among the runs.
+    pub best_runs: Option<f64>,
+    /// The bests file's score of the seed.
+    pub best_file: Option<f64>,
+}
+
+impl Row {
+    /// Run `i`'s score if its status is ok.
+    pub fn ok(&self, i: usize) -> Option<f64> {
+        self.results[i]
+            .as_ref()
+            .filter(|r| r.status == Status::Ok)
+            .map(|r| r.score)
+    }
+
+    /// Whether every run has a result for the seed.
+    pub fn in_all(&self) -> bool {
+        self.results.iter().all(Option::is_some)
+    }
+
+    /// Whether run `i` has the best score of the runs on this seed (ties: all of them).
+    pub fn is_best(&self, i: usize) -> bool {
+        matches!((self.ok(i), self.best_runs), (Some(s), Some(b)) if s - b <= TIE)
+    }
+
+    /// Whether run `i` beats the bests file on this seed (strictly lower).
+    pub fn beats_file(&self, i: usize) -> bool {
+        matches!((self.ok(i), self.best_file), (Some(s), Some(b)) if s < b - TIE)
+    }
+
+    /// The contest's relative score of run `i`: `100 · best / score`, the best over the runs
+    /// (and over the bests file too with `with_file`); 0 for a failed run, 100 for a score of
+    /// 0, `None` when the run has no result.
+    pub fn relative(&self, i: usize, with_file: bool) -> Option<f64> {
+        let result = self.results[i].as_ref()?;
+        if result.status != Status::Ok {
+            return Some(0.0);
+        }
+        let file = if with_file { self.best_file } else { None };
+        let best = [self.best_runs, file]
+            .into_iter()
+            .flatten()
+            .fold(result.score, f64::min);
+        Some(if result.score <= 0.0 {
+            100.0
+        } else {
+            100.0 * best / result.score
+        })
+    }
+
+    /// `ratio = b / a` of two ok scores, 1 for 0/0, `None` for x/0.
+    pub fn ratio(a: f64, b: f64) -> Option<f64> {
+        if a > 0.0 {
+            Some(b / a)
+        } else {
+            (b <= 0.0).then_some(1.0)
+        }
+    }
+}
+
+/// Run `b` against the baseline run `a` over some seeds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pair {
+    /// Index of the baseline run.
+    pub a: usize,
+    /// Index of the other run.
+    pub b: usize,
+    /// Seeds ok in both runs.
+    pub paired: usize,
+    /// Seeds where `b` scored lower (better) than `a`.
+    pub wins: usize,
+    /// Seeds where `b` scored higher (worse).
+    pub losses: usize,
+    /// Seeds where both scored the same.
+    pub ties: usize,
+    /// Mean of `score_b / score_a` over the paired seeds (those where `a` scored 0 and `b`
+    /// did not are left out).
+    pub mean_ratio: Option<f64>,
+    /// 95 % percentile bootstrap interval of `mean_ratio`.
+    pub ratio_interval: Option<(f64, f64)>,
+    /// The Wilcoxon signed-rank test of `ln(score_b / score_a)`.
+    pub test: SignedRank,
+    /// Seeds left out of the paired figures, with the reason (`A timeout`, `missing in B`,
+    /// `A scored 0`).
+    pub excluded: Vec<(u64, String)>,
+}
+
+impl Pair {
+    /// Pairs run `b` with run `a` over `rows`.
+    pub fn of<'a>(rows: impl IntoIterator<Item = &'a Row>, a: usize, b: usize) -> Pair {
+        let (mut wins, mut losses, mut ties) = (0, 0, 0);
+        let (mut diffs, mut ratios, mut excluded) = (Vec::new(), Vec::new(), Vec::new());
+        for row in rows {
+            let (sa, sb) = match (row.ok(a), row.ok(b)) {
+                (Some(sa), Some(sb)) => (sa, sb),
+                _ => {
+                    excluded.push((row.seed, exclusion(row, &[a, b])));
+                    continue;
+                }
+            };
+            if (sa - sb).abs() <= TIE {
+                ties += 1;
+                diffs.push(0.0);
+            } else {
+                if sb < sa {
+                    wins += 1;
+                } else {
+                    losses += 1;
+                }
+                // ln of the quotient, not a difference of logs: equal ratios (90/100 and
+                // 180/200) must stay equal to rank as ties.
+                diffs.push((sb / sa).ln());
+            }
+            match Row::ratio(sa, sb) {
+                Some(r) => ratios.push(r),
+                None => excluded.push((
+                    row.seed,
+                    format!("{} scored 0 (left out of the ratio only)", label(a)),
+                )),
+            }
+        }
+        Pair {
+            a,
+            b,
+            paired: diffs.len(),
+            wins,
+            losses,
+            ties,
+            mean_ratio: (!ratios.is_empty())
+                .then(|| ratios.iter().sum::<f64>() / ratios.len() as f64),
+            ratio_interval: bootstrap_mean(&ratios, 0.95, RESAMPLES, 1),
+            test: wilcoxon(&diffs),
+            excluded,
+        }
+    }
+
+    /// Whether `b` is significantly better (`Some(true)`) or worse (`Some(false)`) than `a` at
+    /// the 5 % level; `None` when the test finds no significant difference.
+    pub fn verdict(&self) -> Option<bool> {
+        (self.test.p < 0.05).then_some(self.test.w_minus > self.test.w_plus)
+    }
+}
+
+/// Why a seed is not paired: the first of `runs` that is missing it or failed on it.
+fn exclusion(row: &Row, runs: &[usize]) -> String {
+    for &i in runs {
+        match &row.results[i] {
+            None => return format!("missing in {}", label(i)),
+            Some(r) if r.status != Status::Ok => {
+                return format!("{} {}", label(i), r.status.as_str())
+            }
+            Some(_) => {}
+        }
+    }
+    String::new()
+}
+
+/// The label of run `i` (`A`, `B`, …).
+pub fn label(i: usize) -> char {
+    LABELS.as_bytes()[i] as char
+}
+
+/// A group of seeds (by C or by N band) and its figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// `C=2` or `N=13-18`.
+    pub label: String,
+    /// Seeds in the group.
+    pub seeds: usize,
+    /// Mean relative score of each run over the group's seeds that every run has (best over
+    /// the runs).
+    pub relative: Vec<Option<f64>>,
+    /// Every other run against `A`.
+    pub pairs: Vec<Pair>,
+}
+
+/// Everything `tester compare` shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// The runs, `A` first.
+    pub runs: Vec<RunFolder>,
+    /// The bests file the relative score also uses, if any.
+    pub bests_file: Option<PathBuf>,
+    /// Why no bests file is used, when there is one but it does not apply.
+    pub bests_note: Option<String>,
+    /// One row per seed found in any run, by seed.
+    pub rows: Vec<Row>,
+    /// Every other run against `A`, then every other pair, over all seeds.
+    pub pairs: Vec<Pair>,
+    /// Groups by C, then by N band.
+    pub groups: Vec<Group>,
+}
+
+impl Comparison {
+    /// Compares `runs` (`A` first). `bests` is used for the seeds it knows.
+    pub fn new(runs: Vec<RunFolder>, bests: Option<&Bests>) -> Comparison {
+        let mut seeds: Vec<u64> = runs
+            .iter()
+            .flat_map(|r| r.results.keys().copied())
+            .collect();
+        seeds.sort_unstable();
+        seeds.dedup();
+        let rows: Vec<Row> = seeds
+            .into_iter()
+            .map(|seed| {
+                let results: Vec<Option<SeedResult>> =
+                    runs.iter().map(|r| r.get(seed).cloned()).collect();
+                let first = results.iter().flatten().next().expect("seed of some run");
+                let mut row = Row {
+                    seed,
+                    n: first.n,
+                    c: first.c,
+                    results,
+                    best_runs: None,
+                    best_file: bests.and_then(|b| b.score(seed)),
+                };
+                row.best_runs = (0..runs.len()).filter_map(|i| row.ok(i)).reduce(f64::min);
+                row
+            })
+            .collect();
+        let k = runs.len();
+        let mut pairs = Vec::new();
+        for a in 0..k {
+            for b in a + 1..k {
+                pairs.push(Pair::of(&rows, a, b));
+            }
+        }
+        let groups = groups(&rows, k);
+        Comparison {
+            runs,
+            bests_file: None,
+            bests_note: None,
+            rows,
+            pairs,
+            groups,
+        }
+    }
+
+    /// Seeds that every run has.
+    pub fn common(&self) -> usize {
+        self.rows.iter().filter(|r| r.in_all()).count()
+    }
+
+    /// Mean relative score of run `i` over the seeds every run has.
+    pub fn relative(&self, i: usize, with_file: bool) -> Option<f64> {
+        mean_relative(self.rows.iter(), i, with_file)
+    }
+}
+
+fn mean_relative<'a>(
+    rows: impl Iterator<Item = &'a Row>,
+    i: usize,
+    with_file: bool,
+) -> Option<f64> {
+    let rel: Vec<f64> = rows
+        .filter(|r| r.in_all())
+        .filter_map(|r| r.relative(i, with_file))
+        .collect();
+    (!rel.is_empty()).then(|| rel.iter().sum::<f64>() / rel.len() as f64)
+}
+
+/// The groups by C and by N band, each run paired with `A`.
+fn groups(rows: &[Row], runs: usize) -> Vec<Group> {
+    let mut keys: Vec<(u8, usize, String)> = Vec::new();
+    for r in rows {
+        let band = band_label(r.n);
+        let start = band
+            .split('-')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(r.n);
+        for key in [
+            (0, r.c, format!("C={}", r.c)),
+            (1, start, format!("N={band}")),
+        ] {
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    keys.sort();
+    keys.into_iter()
+        .map(|(kind, _, label)| {
+            let member = |r: &&Row| {
+                if kind == 0 {
+                    format!("C={}", r.c) == label
+                } else {
+                    format!("N={}", band_label(r.n)) == label
+                }
+            };
+            let members: Vec<&Row> = rows.iter().filter(member).collect();
+            Group {
+                seeds: members.len(),
+                relative: (0..runs)
+                    .map(|i| mean_relative(members.iter().copied(), i, false))
+                    .collect(),
+                pairs: (1..runs)
+                    .map(|b| Pair::of(members.iter().copied(), 0, b))
+                    .collect(),
+                label,
+            }
+        })
+        .collect()
+}
+
+/// Reads the folders, checks that they ran the same cases, and picks the bests file.
+pub fn load(args: &Args) -> Result<Comparison, String> {
+    if args.dirs.len() > LABELS.len() {
+        return Err(format!("at most {} run folders", LABELS.len()));
+    }
+    let runs = args
+        .dirs
+        .iter()
+        .map(|d| RunFolder::load(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_same_cases(&runs)?;
+    let official = runs.iter().all(|r| r.official);
+    let (mut path, mut bests, mut note) = (None, None, None);
+    if !args.no_bests {
+        if !official && args.bests.is_some() {
+            return Err("--bests needs runs on the official cases (no --n/--c/--p)".into());
+        }
+        let (p, b) = load_bests(args.bests.as_deref())?;
+        if official {
+            (path, bests) = (p, b);
+        } else if let Some(p) = p {
+            note = Some(format!(
+                "{} not used: some runs are not on the official cases (--n/--c/--p)",
+                p.display()
+            ));
+        }
+    }
+    let mut comparison = Comparison::new(runs, bests.as_ref());
+    comparison.bests_file = path;
+    comparison.bests_note = note;
+    Ok(comparison)
+}
+
+/// Every seed two runs share must be the same case: same N and C, and the same `SEED.in` where
+/// both folders keep it.
+fn check_same_cases(runs: &[RunFolder]) -> Result<(), String> {
+    let first = &runs[0];
+    for other in &runs[1..] {
+        for (seed, r) in &first.results {
+            let Some(o) = other.get(*seed) else { continue };
+            let differ = if (r.n, r.c) != (o.n, o.c) {
+                true
+            } else {
+                match (
+                    fs::read(first.input_file(*seed)),
+                    fs::read(other.input_file(*seed)),
+                ) {
+                    (Ok(a), Ok(b)) => a != b,
+                    _ => false,
+                }
+            };
+            if differ {
+                return Err(format!(
+                    "seed {seed} is a different case in {} and {} (other --n/--c/--p?): \
+                     compare runs of the same cases",
+                    first.dir.display(),
+                    other.dir.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `tester compare`.
+pub fn run(args: &Args) -> Result<(), String> {
+    let comparison = load(args)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&text::json(&comparison))
+                .expect("JSON values always serialise")
+        );
+    } else {
+        print!("{}", text::report(&comparison));
+    }
+    if let Some(path) = &args.html {
+        let page = html::page(&comparison)?;
+        fs::write(path, &page).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        if !args.json {
+            println!("page: {} ({} bytes)", path.display(), page.len());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(seed: u64, status: Status, score: f64) -> SeedResult {
+        SeedResult {
+            seed,
+            n: 8,
+            c: 1,
+            p: None,
+            status,
+            score,
+            errors: 0,
+            moves: 0,
+            penalty: 0.0,
+            wall_ms: None,
+            message: None,
+        }
+    }
+
+    fn row(seed: u64, results: Vec<Option<SeedResult>>, best_file: Option<f64>) -> Row {
+        let mut row = Row {
+            seed,
+            n: 8,
+            c: 1,
+            results,
+            best_runs: None,
+            best_file,
+        };
+        row.best_runs = (0..row.results.len())
+            .filter_map(|i| row.ok(i))
+            .reduce(f64::min);
+        row
+    }
+
+    #[test]
+    fn zero_scores_and_failures() {
+        assert_eq!(Row::ratio(0.0, 0.0), Some(1.0));
+        assert_eq!(Row::ratio(0.0, 5.0), None);
+        assert_eq!(Row::ratio(4.0, 2.0), Some(0.5));
+        let zero = row(
+            1,
+            vec![
+                Some(result(1, Status::Ok, 0.0)),
+                Some(result(1, Status::Ok, 3.0)),
+            ],
+            Some(1.0),
+        );
+        // A score of 0 is 100 (nothing can beat it); 3 against the best 0 is 0 %.
+        assert_eq!(zero.relative(0, true), Some(100.0));
+        assert_eq!(zero.relative(1, false), Some(0.0));
+        let failed = row(
+            2,
+            vec![
+                Some(result(2, Status::Crash, -1.0)),
+                Some(result(2, Status::Ok, 4.0)),
+            ],
+            Some(2.0),
+        );
+        assert_eq!(failed.relative(0, false), Some(0.0));
+        assert_eq!(failed.relative(1, false), Some(100.0));
+        assert_eq!(failed.relative(1, true), Some(50.0));
+        assert!(failed.is_best(1) && !failed.is_best(0) && !failed.beats_file(1));
+        let missing = row(3, vec![Some(result(3, Status::Ok, 4.0)), None], None);
+        assert_eq!(missing.relative(1, false), None);
+        assert!(!missing.in_all());
+        let pair = Pair::of([&zero, &failed, &missing], 0, 1);
+        // Seed 1 is paired (a loss, ln(3/0) = +inf) but has no ratio.
+        assert_eq!(
+            (pair.paired, pair.wins, pair.losses, pair.ties),
+            (1, 0, 1, 0)
+        );
+        assert_eq!(pair.mean_ratio, None);
+        let why: Vec<&str> = pair.excluded.iter().map(|(_, w)| w.as_str()).collect();
+        assert_eq!(
+            why,
+            [
+                "A scored 0 (left out of the ratio only)",
+                "A crash",
+                "missing in B"
+            ]
+        );
+    }
+}

@@ -1,0 +1,157 @@
+//! `tester runs` (alias `history`): one line per run folder, newest first.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use clap::Args as ClapArgs;
+use serde_json::{json, Value};
+
+use super::bests::Bests;
+use super::folder::RunFolder;
+use super::load_bests;
+use super::report::Group;
+
+/// Options of `tester runs`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// The folder holding the run folders (`tester run` writes `runs/YYYYMMDD-HHMMSS` by
+    /// default).
+    #[arg(value_name = "DIR", default_value = "runs")]
+    pub dir: PathBuf,
+    /// Print one JSON object per run (a JSON array) instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Best known scores for the relative score (so that old and new runs are measured
+    /// against the same bests). Default: `testcases/bests.json` if it exists.
+    #[arg(long, value_name = "FILE")]
+    pub bests: Option<PathBuf>,
+}
+
+/// One listed run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The folder's name under the listed folder.
+    pub name: String,
+    /// What `results.json` says.
+    pub run: RunFolder,
+    /// Seeds, ok count, mean of the ok scores and relative score (against the bests file
+    /// today, for runs on the official cases).
+    pub group: Group,
+}
+
+/// When `results.json` was last written (to order runs that only know their day).
+fn modified(dir: &Path) -> Option<SystemTime> {
+    fs::metadata(dir.join("results.json"))
+        .and_then(|m| m.modified())
+        .ok()
+}
+
+/// The run folders directly under `dir`, newest first: by `started` (or `date`), then by the
+/// time `results.json` was written, then by name. Folders whose `results.json` cannot be read
+/// are reported on standard error and skipped.
+pub fn list(dir: &Path, bests: Option<&Bests>) -> Result<Vec<Entry>, String> {
+    let entries = fs::read_dir(dir).map_err(|e| {
+        format!(
+            "cannot read folder {}: {e} (`tester run` writes its runs under runs/)",
+            dir.display()
+        )
+    })?;
+    let mut found = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if !path.join("results.json").is_file() {
+            continue;
+        }
+        match RunFolder::load(&path) {
+            Ok(run) => {
+                let bests = bests.filter(|_| run.official);
+                let group = Group::of(run.results.values(), bests);
+                let name = entry.file_name().to_string_lossy().into_owned();
+                found.push((
+                    run.when.clone(),
+                    modified(&path),
+                    Entry { name, run, group },
+                ));
+            }
+            Err(e) => eprintln!("tester runs: skipped: {e}"),
+        }
+    }
+    found.sort_by(|a, b| (&b.0, b.1, &b.2.name).cmp(&(&a.0, a.1, &a.2.name)));
+    Ok(found.into_iter().map(|(_, _, e)| e).collect())
+}
+
+fn opt(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+/// The table: one line per run.
+pub fn table(entries: &[Entry]) -> String {
+    let mut s = format!(
+        "{:<20} {:<18} {:>5} {:>5} {:>11} {:>8} {:>6}  {}\n",
+        "when", "folder", "seeds", "ok", "mean", "relative", "limit", "command / comment"
+    );
+    for e in entries {
+        let mut what = e.run.command.clone().unwrap_or_else(|| "-".into());
+        // Long commands are mostly a path: keep their end, the program's name.
+        let count = what.chars().count();
+        if count > 60 {
+            what = format!("…{}", what.chars().skip(count - 59).collect::<String>());
+        }
+        if e.run.interrupted {
+            what.push_str("  [unfinished: interrupted or still running]");
+        }
+        if let Some(c) = &e.run.comment {
+            what = format!("{what} — {c}");
+        }
+        s.push_str(&format!(
+            "{:<20} {:<18} {:>5} {:>5} {:>11} {:>8} {:>6}  {what}\n",
+            e.run.when.as_deref().unwrap_or("-"),
+            e.name,
+            e.group.seeds,
+            e.group.ok,
+            opt(e.group.mean, 3),
+            opt(e.group.relative, 3),
+            e.run.time_limit.map_or("-".into(), |t| format!("{t}s")),
+        ));
+    }
+    s
+}
+
+/// One run as JSON.
+fn entry_json(e: &Entry) -> Value {
+    json!({
+        "folder": e.run.dir.display().to_string(),
+        "when": e.run.when,
+        "command": e.run.command,
+        "comment": e.run.comment,
+        "time_limit": e.run.time_limit,
+        "interrupted": e.run.interrupted,
+        "git_commit": e.run.git_commit,
+        "seeds": e.group.seeds,
+        "ok": e.group.ok,
+        "mean": e.group.mean,
+        "relative": e.group.relative,
+    })
+}
+
+/// Runs `tester runs`.
+pub fn run(args: &Args) -> Result<(), String> {
+    let (_, bests) = load_bests(args.bests.as_deref())?;
+    let entries = list(&args.dir, bests.as_ref())?;
+    if args.json {
+        let list: Vec<Value> = entries.iter().map(entry_json).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).expect("JSON values always serialise")
+        );
+    } else if entries.is_empty() {
+        println!("no run folders in {}", args.dir.display());
+    } else {
+        print!("{}", table(&entries));
+        if bests.is_none() {
+            println!("(relative: - without a bests file; --bests FILE)");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,333 @@
+//! End-to-end tests of `tester compare` and `tester runs` on run folders built here.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+mod common;
+use common::ok_text;
+
+fn tester(cwd: &Path) -> Command {
+    let mut c = common::tester();
+    // A folder without testcases/bests.json: no bests file unless a test passes one.
+    c.current_dir(cwd);
+    c
+}
+
+/// A fresh scratch folder for this test file.
+fn scratch(name: &str) -> PathBuf {
+    common::scratch(&format!("compare-{name}"))
+}
+
+/// A `results.json` entry: `score` None for a timeout.
+fn result(seed: u64, n: u64, c: u64, score: Option<f64>) -> Value {
+    json!({"seed": seed, "N": n, "C": c, "P": 0.1,
+        "status": if score.is_some() { "ok" } else { "timeout" },
+        "score": score.unwrap_or(-1.0), "errors": 0, "moves": 1, "penalty": 1.0,
+        "wall_ms": 5, "message": if score.is_some() { Value::Null } else { json!("killed") }})
+}
+
+/// Writes a run folder with `extra` keys merged into its `results.json`.
+fn run_folder(dir: &Path, limit: f64, results: Vec<Value>, extra: Value) {
+    fs::create_dir_all(dir).unwrap();
+    let mut doc = json!({"command": "solver", "time_limit": limit, "date": "2026-11-23",
+        "ranges": {"n": null, "c": null, "p": null}, "results": results});
+    for (k, v) in extra.as_object().unwrap() {
+        doc[k] = v.clone();
+    }
+    fs::write(dir.join("results.json"), doc.to_string()).unwrap();
+}
+
+/// Runs A and B of the hand-computed example (see `example_by_hand`).
+fn example(root: &Path) -> (PathBuf, PathBuf) {
+    let (a, b) = (root.join("a"), root.join("b"));
+    let a_scores = [100.0, 200.0, 50.0, 80.0, 30.0, 60.0, 1000.0, 70.0];
+    let b_scores = [
+        Some(90.0),
+        Some(180.0),
+        Some(55.0),
+        Some(40.0),
+        Some(30.0),
+        None,
+        Some(800.0),
+    ];
+    let nc = |seed: u64| (8 + 3 * seed, 1 + seed % 3);
+    let ra = (1..=8)
+        .map(|s| result(s, nc(s).0, nc(s).1, Some(a_scores[s as usize - 1])))
+        .collect();
+    let rb = (1..=7)
+        .map(|s| result(s, nc(s).0, nc(s).1, b_scores[s as usize - 1]))
+        .collect();
+    run_folder(&a, 1.0, ra, json!({}));
+    run_folder(&b, 2.0, rb, json!({"comment": "longer"}));
+    (a, b)
+}
+
+#[test]
+fn example_by_hand() {
+    // Seed:   1    2    3    4    5    6        7     8
+    // A:    100  200   50   80   30   60     1000    70
+    // B:     90  180   55   40   30   timeout  800   (missing)
+    // B/A:  0.9  0.9  1.1  0.5    1   -       0.8    -
+    // Paired: seeds 1-5 and 7 (6: B timeout, 8: missing in B). Wins (B lower) 1, 2, 4, 7 = 4;
+    // losses 3 = 1; ties 5 = 1. Mean ratio (0.9+0.9+1.1+0.5+1+0.8)/6 = 0.866667.
+    // Wilcoxon on ln(B/A), zero dropped (n = 5): |d| ascending 0.0953 (+, seed 3) rank 1,
+    // 0.1054 (−, 1) and 0.1054 (−, 2) ranks 2 and 3 -> 2.5 each, 0.2231 (−, 7) rank 4,
+    // 0.6931 (−, 4) rank 5. W+ = 1, W− = 14. Mean 5·6/4 = 7.5; var 5·6·11/24 − (2³−2)/48 =
+    // 13.625; z = (1 − 7.5 + 0.5)/√13.625 = −1.62549; p = erfc(1.62549/√2) = 0.104059.
+    // Relative over the 7 seeds both have (best of the two runs): A = (90+90+100+50+100+100
+    // +80)/7 = 87.142857; B = (100+100+90.909+100+100+0+100)/7 = 84.415584.
+    let root = scratch("hand");
+    let (a, b) = example(&root);
+    let out = tester(&root)
+        .args(["compare", "a", "b", "--json"])
+        .output()
+        .unwrap();
+    let js: Value = serde_json::from_str(&ok_text(&out)).unwrap();
+    let pair = &js["pairs"][0];
+    assert_eq!(
+        (
+            &pair["wins"],
+            &pair["losses"],
+            &pair["ties"],
+            &pair["paired"]
+        ),
+        (&json!(4), &json!(1), &json!(1), &json!(6)),
+        "{pair}"
+    );
+    assert!((pair["mean_ratio"].as_f64().unwrap() - 0.866_666_7).abs() < 1e-6);
+    let w = &pair["wilcoxon"];
+    assert_eq!((&w["n"], &w["zeros"]), (&json!(5), &json!(1)));
+    assert_eq!((&w["w_plus"], &w["w_minus"]), (&json!(1.0), &json!(14.0)));
+    assert!((w["z"].as_f64().unwrap() + 1.625_485).abs() < 1e-5, "{w}");
+    assert!((w["p"].as_f64().unwrap() - 0.104_059).abs() < 1e-5, "{w}");
+    assert_eq!(pair["verdict"], "no significant difference");
+    assert_eq!(
+        pair["excluded"],
+        json!([{"seed": 6, "why": "B timeout"}, {"seed": 8, "why": "missing in B"}])
+    );
+    let rel = &js["relative"]["best_of_runs"];
+    assert!(
+        (rel[0].as_f64().unwrap() - 87.142_857).abs() < 1e-5,
+        "{rel}"
+    );
+    assert!(
+        (rel[1].as_f64().unwrap() - 84.415_584).abs() < 1e-5,
+        "{rel}"
+    );
+    assert_eq!(js["relative"]["with_bests_file"], Value::Null);
+    assert_eq!(js["common_seeds"], 7);
+    assert_eq!(js["runs"][1]["comment"], "longer");
+
+    // The text table: one row per seed, the best of the runs marked.
+    let text = ok_text(&tester(&root).args(["compare", "a", "b"]).output().unwrap());
+    let row = |seed: &str| -> Vec<String> {
+        text.lines()
+            .find(|l| l.split_whitespace().next() == Some(seed))
+            .unwrap_or_else(|| panic!("no row {seed}:\n{text}"))
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(row("1")[3..], ["100.000", "90.000*", "0.9000"], "{text}");
+    assert_eq!(row("5")[3..], ["30.000*", "30.000*", "1.0000"], "{text}");
+    assert_eq!(row("6")[3..], ["60.000*", "timeout", "-"], "{text}");
+    assert_eq!(row("8")[3..], ["70.000*", "-", "-"], "{text}");
+    assert!(
+        text.contains("B vs A: B better on 4, worse on 1, equal on 1 of 6 paired seeds"),
+        "{text}"
+    );
+    assert!(text.contains("p = 0.1041"), "{text}");
+    assert!(
+        text.contains("excluded seeds: 6 (B timeout), 8 (missing in B)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("B = b: `solver`, limit 2 s, 2026-11-23 — longer"),
+        "{text}"
+    );
+    assert!(text.contains("C=1") && text.contains("N=13-18"), "{text}");
+    drop((a, b));
+}
+
+#[test]
+fn bests_file_is_named_and_used() {
+    // With a bests file (seed 4: 20, seed 1: 95), relative over the runs and the file:
+    // A = (90+90+100+25+100+100+80)/7 = 83.571429, B = (100+100+90.909+50+100+0+100)/7 =
+    // 77.272727; B's 90 on seed 1 beats the file's 95 (marked +).
+    let root = scratch("bests");
+    example(&root);
+    let bests = root.join("bests.json");
+    fs::write(
+        &bests,
+        r#"{"bests": [{"seed": 4, "score": 20, "source": "t"}, {"seed": 1, "score": 95, "source": "t"}]}"#,
+    )
+    .unwrap();
+    let args = ["compare", "a", "b", "--bests", "bests.json"];
+    let js: Value = serde_json::from_str(&ok_text(
+        &tester(&root).args(args).arg("--json").output().unwrap(),
+    ))
+    .unwrap();
+    let rel = &js["relative"]["with_bests_file"];
+    assert!(
+        (rel[0].as_f64().unwrap() - 83.571_429).abs() < 1e-5,
+        "{rel}"
+    );
+    assert!(
+        (rel[1].as_f64().unwrap() - 77.272_727).abs() < 1e-5,
+        "{rel}"
+    );
+    let text = ok_text(&tester(&root).args(args).output().unwrap());
+    assert!(text.contains("90.000*+"), "{text}");
+    assert!(text.contains("best = also bests.json"), "{text}");
+    assert!(text.contains("+ = better than bests.json"), "{text}");
+}
+
+#[test]
+fn html_page_is_self_contained_with_every_plot() {
+    let root = scratch("html");
+    example(&root);
+    let out = tester(&root)
+        .args(["compare", "a", "b", "--html", "report.html"])
+        .output()
+        .unwrap();
+    let text = ok_text(&out);
+    assert!(text.contains("page: report.html"), "{text}");
+    let page = fs::read_to_string(root.join("report.html")).unwrap();
+    // The scatter, the ratio against N and against C, and (the limits differ: 1 s, 2 s) the
+    // relative score against the time limit.
+    assert_eq!(page.matches("<svg").count(), 4, "plots");
+    for title in [
+        "score per seed: B against A",
+        "score ratio against N",
+        "score ratio against C",
+        "relative score against the time limit",
+    ] {
+        assert!(page.contains(title), "{title}");
+    }
+    assert!(page.contains("<table id=\"seeds\">"));
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    assert!(!page.contains("<script") && !page.contains("<link"));
+    // Same limits: no time-limit plot.
+    let same = scratch("html-same");
+    example(&same);
+    let doc = same.join("b/results.json");
+    let text = fs::read_to_string(&doc)
+        .unwrap()
+        .replace("\"time_limit\":2.0", "\"time_limit\":1.0");
+    fs::write(&doc, text).unwrap();
+    ok_text(
+        &tester(&same)
+            .args(["compare", "a", "b", "--html", "r.html"])
+            .output()
+            .unwrap(),
+    );
+    let page = fs::read_to_string(same.join("r.html")).unwrap();
+    assert_eq!(page.matches("<svg").count(), 3);
+}
+
+#[test]
+fn clear_errors() {
+    let root = scratch("errors");
+    example(&root);
+    fs::create_dir_all(root.join("empty")).unwrap();
+    let out = tester(&root)
+        .args(["compare", "a", "empty"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("empty is not a run folder"));
+    let out = tester(&root).args(["compare", "a"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "one folder is not a comparison");
+    // Seed 1 with another N in B: a different case.
+    let doc = root.join("b/results.json");
+    let text = fs::read_to_string(&doc)
+        .unwrap()
+        .replacen("\"N\":11", "\"N\":12", 1);
+    fs::write(&doc, text).unwrap();
+    let out = tester(&root).args(["compare", "a", "b"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("seed 1 is a different case"), "{err}");
+}
+
+#[test]
+fn compare_real_runs_of_a_fixture_solver() {
+    // Two `tester run`s of the same do-nothing solver: every seed ties, nothing to test.
+    let root = scratch("real");
+    let solver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ok.sh");
+    for dir in ["r1", "r2"] {
+        let out = tester(&root)
+            .args(["run", "--seeds", "1-3", "--quiet", "--out", dir, "--exec"])
+            .arg(format!("sh '{}'", solver.display()))
+            .output()
+            .unwrap();
+        ok_text(&out);
+    }
+    let text = ok_text(
+        &tester(&root)
+            .args(["compare", "r1", "r2"])
+            .output()
+            .unwrap(),
+    );
+    assert!(text.contains("equal on 3 of 3 paired seeds"), "{text}");
+    assert!(text.contains("no seed differs"), "{text}");
+    let listed = ok_text(&tester(&root).args(["history", "."]).output().unwrap());
+    // Same day: the later `results.json` first.
+    let names: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .filter(|n| n.starts_with('r'))
+        .collect();
+    assert_eq!(names, ["r2", "r1"], "{listed}");
+}
+
+#[test]
+fn runs_lists_newest_first() {
+    let root = scratch("runs");
+    let runs = root.join("runs");
+    let one = |seed| vec![result(seed, 8, 1, Some(10.0))];
+    // An old folder that only knows its day, and two that know when they started.
+    run_folder(
+        &runs.join("old"),
+        1.0,
+        one(1),
+        json!({"date": "2026-11-20"}),
+    );
+    run_folder(
+        &runs.join("new"),
+        2.0,
+        one(1),
+        json!({"started": "2026-11-23T08:00:00Z", "comment": "the newest"}),
+    );
+    run_folder(
+        &runs.join("mid"),
+        1.0,
+        vec![result(1, 8, 1, Some(20.0)), result(2, 8, 1, None)],
+        json!({"started": "2026-11-22T08:00:00Z", "interrupted": true}),
+    );
+    fs::create_dir_all(runs.join("not-a-run")).unwrap();
+    let text = ok_text(&tester(&root).arg("runs").output().unwrap());
+    let names: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    assert_eq!(names[..3], ["new", "mid", "old"], "{text}");
+    let mid = text.lines().find(|l| l.contains(" mid ")).unwrap();
+    assert!(
+        mid.contains("[unfinished") && mid.contains("20.000"),
+        "{mid}"
+    );
+    assert!(text.contains("the newest"), "{text}");
+    let js: Value = serde_json::from_str(&ok_text(
+        &tester(&root).args(["runs", "--json"]).output().unwrap(),
+    ))
+    .unwrap();
+    assert_eq!(js[1]["seeds"], 2);
+    assert_eq!(js[1]["ok"], 1);
+    let out = tester(&root).args(["runs", "nowhere"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
