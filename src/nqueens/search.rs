@@ -41,6 +41,10 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
+/// About the memory [`search`] needs per queen at its peak, output buffers included
+/// (measured: 4.89 GB at N = 10^9), to refuse a board that cannot fit before allocating.
+pub const BYTES_PER_QUEEN: f64 = 5.0;
+
 /// Random candidate columns a row tries in the greedy stage before it is deferred.
 pub const TRIES: usize = 48;
 

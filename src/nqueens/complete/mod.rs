@@ -9,8 +9,8 @@
 //! 3. Few free rows: the exhaustive [`tail`] search over all of them (seed 004's minimum-risk
 //!    and minimum-damage rules with forward checking), restarted with growing node limits; a
 //!    run that explores every branch proves NO.
-//! 4. Nightriders with at least 16 free rows: the empty board of a size coprime to 210 is
-//!    [`anneal::modular`]; otherwise simulated annealing over the free columns
+//! 4. Nightriders with at least 16 free rows: the empty board of a size `n` with `n` or
+//!    `n + 1` coprime to 210 is [`anneal::modular`]; otherwise simulated annealing over the free columns
 //!    ([`anneal::Anneal`]) runs in turn with the stages below, with Luby step limits.
 //! 5. Many free rows: random greedy placement, swap repair of the rows left over
 //!    ([`board::Board::repair`]), then the tail search on those rows plus a growing random set of
@@ -186,6 +186,23 @@ const ANNEAL_MIN_ROWS: usize = 16;
 /// Annealing steps per free row, times the Luby sequence, per turn of the portfolio.
 const ANNEAL_STEPS_PER_ROW: u64 = 512;
 
+/// Bytes per row [`complete`] may need at its peak: queens (measured peak RSS at N = 10^7,
+/// empty board, 2026-11-23, plus a margin) and nightrider-queens (whose annealing keeps a
+/// `u32` count for each of its ~16 lines per row).
+const BYTES_PER_ROW: [u64; 2] = [40, 140];
+
+/// About the most memory [`complete`] (and a `nqueens complete` run around it) needs for a
+/// board of size `n`, to refuse a board that cannot fit before allocating anything.
+///
+/// # Examples
+/// ```
+/// use queenattack::nqueens::complete::memory_needed;
+/// assert!(memory_needed(1000, true) > memory_needed(1000, false));
+/// ```
+pub fn memory_needed(n: usize, nightrider: bool) -> u64 {
+    BYTES_PER_ROW[usize::from(nightrider)].saturating_mul(n as u64)
+}
+
 /// Completes `placement` or shows it cannot be completed.
 ///
 /// # Errors
@@ -336,10 +353,9 @@ impl Run<'_> {
                 return Verdict::Yes(Vec::new());
             }
         }
-        // The first heuristic pass always runs (it is linear); later work stops at the deadline.
-        let mut first = true;
+        // Every stage stops at the deadline, the first pass too: the time limit is a budget.
         loop {
-            if !first && Instant::now() > self.deadline {
+            if Instant::now() > self.deadline {
                 return Verdict::NotFound;
             }
             if anneal {
@@ -350,11 +366,10 @@ impl Run<'_> {
             // Portfolio: few rows — only the complete search; up to TAIL_MAX rows — heuristic
             // restarts and complete-search restarts in turn; more — heuristic only.
             if m > direct {
-                if let Some(v) = self.heuristic_pass(first) {
+                if let Some(v) = self.heuristic_pass() {
                     return v;
                 }
             }
-            first = false;
             if m <= TAIL_MAX {
                 if let Some(v) = self.whole_round() {
                     return v;
@@ -465,19 +480,27 @@ impl Run<'_> {
     }
 
     /// One heuristic restart: greedy placement, swap repair, then tail searches on growing
-    /// sets of rows. `Some(Yes)` when it completes the board, `None` otherwise (the deadline
-    /// only stops it between tails, and never in the `first` pass before its first tail).
-    fn heuristic_pass(&mut self, first: bool) -> Option<Verdict> {
+    /// sets of rows. `Some(Yes)` when it completes the board, `None` otherwise (also when the
+    /// deadline passes).
+    fn heuristic_pass(&mut self) -> Option<Verdict> {
         let m = self.board.free_rows.len();
         self.stats.restarts += 1;
         self.board.clear_placed();
         let mut pool = self.board.free_cols.clone();
-        let left = self.board.greedy(&mut self.rng, &mut pool, GREEDY_ATTEMPTS);
+        let left = self
+            .board
+            .greedy(&mut self.rng, &mut pool, GREEDY_ATTEMPTS, self.deadline)?;
         // Few rows left: the tail search places them best. Many (or every other restart):
         // swap repair first, which moves queens anywhere on the board.
         let mut left = if left.len() > TAIL_MAX / 4 || self.stats.restarts % 2 == 0 {
-            self.board
-                .swap_repair(&mut self.rng, &mut pool, left, REPAIR_TRIES, REPAIR_STALE)
+            self.board.swap_repair(
+                &mut self.rng,
+                &mut pool,
+                left,
+                REPAIR_TRIES,
+                REPAIR_STALE,
+                self.deadline,
+            )
         } else {
             left
         };
@@ -486,12 +509,6 @@ impl Run<'_> {
         }
         let cap = TAIL_MAX.min(m / 2).max(left.len());
         let mut size = (2 * left.len()).max(TAIL_MIN).min(cap);
-        let far = Instant::now() + Duration::from_secs(3600);
-        let mut deadline = if first {
-            far.max(self.deadline)
-        } else {
-            self.deadline
-        };
         loop {
             // Free random placed rows until the tail has `size` rows.
             while left.len() < size {
@@ -506,8 +523,7 @@ impl Run<'_> {
             let mut nodes = 0;
             self.stats.tail_searches += 1;
             self.stats.max_tail = self.stats.max_tail.max(size);
-            let out = tail.search(&mut self.rng, limit, deadline, &mut nodes);
-            deadline = self.deadline;
+            let out = tail.search(&mut self.rng, limit, self.deadline, &mut nodes);
             self.stats.nodes += nodes;
             if let Outcome::Found(assign) = out {
                 self.apply(&tail, &assign);
