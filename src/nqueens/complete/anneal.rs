@@ -22,21 +22,30 @@ const RESTART_STEPS_PER_ROW: u64 = 300;
 /// Random partners tried per step; the best one is proposed.
 const PARTNERS: u32 = 32;
 
-/// The temperature for `m` free rows: `TEMP_SCALE / ln(m / TEMP_ROWS)`, clamped to
-/// 0.18..=0.45. Larger boards need a colder walk: at equilibrium the expected number of
-/// attacking pairs grows like `m · exp(−1 / T)`, so `T` must fall like `1 / ln m` for it to
-/// stay near zero. Measured on empty nightrider boards (anneal alone, 5 seeds each, 2 s cap,
-/// 2026-11-23): the best of 0.18..0.40 was 0.26–0.30 at m = 160, 0.22–0.26 at m = 200–280 and
-/// 0.18–0.22 from m = 320 to 2000, which this curve follows; the former fixed 0.45 failed
-/// within 8 s on m = 224 and 284 (2 and 4 of 4 seeds) and 0.35 on m = 500 and 1000.
+/// The temperature for `m` free rows: the larger of `TEMP_SCALE / ln(m / TEMP_ROWS)` and
+/// `SMALL_SCALE · m^(−SMALL_POWER)`, clamped to 0.18..=0.8. Larger boards need a colder walk:
+/// at equilibrium the expected number of attacking pairs grows like `m · exp(−1 / T)`, so `T`
+/// must fall like `1 / ln m` for it to stay near zero; small boards need more heat to leave
+/// their plateaus, falling faster with `m`. Measured on empty nightrider boards (anneal
+/// alone, 5 seeds each, 2 s cap, 2026-11-23), the best temperatures were: 0.55–0.65 at
+/// m = 60, 0.40–0.55 at 80, about 0.35 at 120, 0.26–0.30 at 160, 0.22–0.26 at 200–280 and
+/// 0.18–0.22 from 320 to 2000, which the curve follows; the former fixed 0.45 failed within
+/// 8 s on m = 224 and 284 (2 and 4 of 4 seeds), and 0.35 on m = 500 and 1000.
 fn temperature(m: usize) -> f64 {
-    (TEMP_SCALE / (m.max(2) as f64 / TEMP_ROWS).ln()).clamp(0.18, 0.45)
+    let m = m.max(2) as f64;
+    let large = TEMP_SCALE / (m / TEMP_ROWS).ln();
+    let small = SMALL_SCALE * m.powf(-SMALL_POWER);
+    large.max(small).clamp(0.18, 0.8)
 }
 
 /// See [`temperature`].
 const TEMP_SCALE: f64 = 1.54;
 /// See [`temperature`].
 const TEMP_ROWS: f64 = 0.66;
+/// See [`temperature`].
+const SMALL_SCALE: f64 = 9.3;
+/// See [`temperature`].
+const SMALL_POWER: f64 = 0.69;
 
 /// Annealing state, kept between the portfolio's calls.
 pub struct Anneal {

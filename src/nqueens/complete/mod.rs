@@ -6,13 +6,15 @@
 //! 1. [`board`]: the given queens are fixed; line occupancy bits.
 //! 2. Cheap proofs: nightrider boards 2..9 do not exist; a free row or column without a free
 //!    cell; no perfect matching of free rows to free columns ([`matching`]).
-//! 3. Few free rows: the exhaustive [`tail`] search over all of them (seed 004's minimum-risk
+//! 3. Nightrider boards of at most 64 columns: the bitboard search [`small`] with restarts
+//!    (complete: a run that explores every branch proves NO).
+//! 4. Few free rows: the exhaustive [`tail`] search over all of them (seed 004's minimum-risk
 //!    and minimum-damage rules with forward checking), restarted with growing node limits; a
 //!    run that explores every branch proves NO.
-//! 4. Nightriders with at least 16 free rows: the empty board of a size `n` with `n` or
+//! 5. Nightriders with at least 16 free rows: the empty board of a size `n` with `n` or
 //!    `n + 1` coprime to 210 is [`anneal::modular`]; otherwise simulated annealing over the free columns
 //!    ([`anneal::Anneal`]) runs in turn with the stages below, with Luby step limits.
-//! 5. Many free rows: random greedy placement, swap repair of the rows left over
+//! 6. Many free rows: random greedy placement, swap repair of the rows left over
 //!    ([`board::Board::repair`]), then the tail search on those rows plus a growing random set of
 //!    placed ones; restarts until the time limit.
 //!
@@ -21,6 +23,7 @@
 pub mod anneal;
 pub mod board;
 pub mod matching;
+pub mod small;
 pub mod tail;
 
 use super::placement::Placement;
@@ -30,6 +33,7 @@ use board::{Board, NONE};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use small::Small;
 use std::fmt;
 use std::time::{Duration, Instant};
 use tail::{ColMap, Outcome, Tail};
@@ -183,6 +187,15 @@ const TAIL_MIN: usize = 48;
 /// Free rows from which nightrider boards also get the annealing stage (fewer: the
 /// exhaustive search is quick and settles NO too).
 const ANNEAL_MIN_ROWS: usize = 16;
+/// Node limit of the small-board search's restarts, per row, times the Luby sequence.
+/// Measured on empty nightrider boards of 44..64 rows (3 seeds, 2026-11-23): 10, 100 and 1000
+/// gave about the same times (mean ≈ 1 s, a few runs over 5 s).
+const SMALL_NODES_PER_ROW: u64 = 100;
+/// Nightrider boards of at most 64 columns from this size on run the annealing stage in turn
+/// with the bitboard search: each has heavy tails there (measured at 45..64 rows: the search
+/// alone took over 5 s on 1 run in 6, over 10 s on N = 62 seed 1; annealing at temperature
+/// 0.55 solved N = 60 within 0.13 s in 3 of 5 runs), and restarts of either cut them.
+const SMALL_ANNEAL_FROM: usize = 40;
 /// Annealing steps per free row, times the Luby sequence, per turn of the portfolio.
 const ANNEAL_STEPS_PER_ROW: u64 = 512;
 
@@ -295,7 +308,7 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, … (`i` from 1): restart lengths that waste at
 /// most a log factor against the best fixed length and grow without bound, so that a
 /// complete search eventually runs.
-fn luby(i: u64) -> u64 {
+pub(crate) fn luby(i: u64) -> u64 {
     let mut i = i;
     loop {
         // Smallest k with 2^k − 1 >= i.
@@ -344,7 +357,8 @@ impl Run<'_> {
         } else {
             DIRECT_ROWS
         };
-        let anneal = self.board.lines.fams == 6 && m >= ANNEAL_MIN_ROWS;
+        let nightrider = self.board.lines.fams == 6;
+        let anneal = nightrider && m >= ANNEAL_MIN_ROWS;
         if anneal && m == self.board.n {
             if let Some(cols) = anneal::modular(m) {
                 for (r, c) in cols.into_iter().enumerate() {
@@ -352,6 +366,9 @@ impl Run<'_> {
                 }
                 return Verdict::Yes(Vec::new());
             }
+        }
+        if nightrider && self.board.n <= small::MAX_N {
+            return self.small_rounds();
         }
         // Every stage stops at the deadline, the first pass too: the time limit is a budget.
         loop {
@@ -365,12 +382,12 @@ impl Run<'_> {
             }
             // Portfolio: few rows — only the complete search; up to TAIL_MAX rows — heuristic
             // restarts and complete-search restarts in turn; more — heuristic only.
-            if m > direct {
+            if m > direct && Instant::now() <= self.deadline {
                 if let Some(v) = self.heuristic_pass() {
                     return v;
                 }
             }
-            if m <= TAIL_MAX {
+            if m <= TAIL_MAX && Instant::now() <= self.deadline {
                 if let Some(v) = self.whole_round() {
                     return v;
                 }
@@ -452,6 +469,49 @@ impl Run<'_> {
         verdict
     }
 
+    /// Boards of at most 64 columns (nightriders): the bitboard search, restarted with Luby
+    /// node limits, in turn with the annealing stage from [`SMALL_ANNEAL_FROM`] rows, until
+    /// one finds a board, the search exhausts the tree (NO, proven) or the deadline passes.
+    fn small_rounds(&mut self) -> Verdict {
+        let search = Small::new(&self.board.col, true);
+        let n = self.board.n as u64;
+        let m = self.board.free_rows.len();
+        let mut total = 0;
+        for round in 1.. {
+            if Instant::now() > self.deadline {
+                break;
+            }
+            let limit = (SMALL_NODES_PER_ROW * n).saturating_mul(luby(round));
+            self.stats.tail_searches += 1;
+            let mut nodes = 0;
+            let out = search.search(&mut self.rng, limit, self.deadline, &mut nodes);
+            self.stats.nodes += nodes;
+            total += nodes;
+            match out {
+                Outcome::Found(cols) => {
+                    for i in 0..m {
+                        let r = self.board.free_rows[i] as usize;
+                        self.board.place(r, cols[r]);
+                    }
+                    return Verdict::Yes(Vec::new());
+                }
+                Outcome::Exhausted => {
+                    return Verdict::Proven(Proof::Exhaustive {
+                        free_rows: m,
+                        nodes: total,
+                    })
+                }
+                Outcome::Aborted => {}
+            }
+            if n as usize >= SMALL_ANNEAL_FROM && m >= ANNEAL_MIN_ROWS {
+                if let Some(v) = self.anneal_round() {
+                    return v;
+                }
+            }
+        }
+        Verdict::NotFound
+    }
+
     /// One turn of the annealing stage with the next Luby step limit.
     fn anneal_round(&mut self) -> Option<Verdict> {
         let mut a = match self.anneal.take() {
@@ -490,6 +550,9 @@ impl Run<'_> {
         let left = self
             .board
             .greedy(&mut self.rng, &mut pool, GREEDY_ATTEMPTS, self.deadline)?;
+        if Instant::now() > self.deadline {
+            return None;
+        }
         // Few rows left: the tail search places them best. Many (or every other restart):
         // swap repair first, which moves queens anywhere on the board.
         let mut left = if left.len() > TAIL_MAX / 4 || self.stats.restarts % 2 == 0 {
