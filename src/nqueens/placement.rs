@@ -99,14 +99,10 @@ impl<'a> Cursor<'a> {
 
     /// An error at the end of the text: it names the last line there is.
     fn eof_err(&self, message: impl Into<String>) -> PlacementError {
-        let ends_in_newline = matches!(self.text.last(), Some(b'\n') | Some(b'\r'));
+        let ends_in_newline = matches!(self.text.last(), Some(b'\n'));
+        let lines = count_newlines(self.text) + usize::from(!ends_in_newline);
         PlacementError {
-            line: if ends_in_newline {
-                self.line - 1
-            } else {
-                self.line
-            }
-            .max(1),
+            line: lines.max(1),
             message: message.into(),
         }
     }
