@@ -11,11 +11,41 @@ pub const WALL: i8 = -1;
 /// Cell value of an empty cell.
 pub const EMPTY: i8 = 0;
 
-/// Largest board side [`Input::new`] accepts (well above the contest's 30, small enough that
-/// every count fits the judge's integer types).
-pub const MAX_N: usize = 1000;
-/// Largest number of colours [`Input::new`] accepts (a colour is stored in an `i8`).
-pub const MAX_C: usize = 127;
+/// Largest board side [`Input::new`] accepts: the project's one limit for the solver and the
+/// tester (the contest's boards have N in 8..=30).
+pub const MAX_N: usize = 128;
+/// Largest number of colours [`Input::new`] accepts (the contest has C in 1..=6).
+pub const MAX_C: usize = 100;
+/// The rule every board must follow, as `--help` texts state it.
+pub const LIMITS: &str = "N in 1..=128, C in 1..=100, and exactly N queens of every colour \
+                          1..=C on the board (so C <= N)";
+
+/// At most [`EXCERPT_BYTES`] bytes of `text`, escaped like Rust's `{:?}` (with the quotes), and
+/// `… (B bytes)` after it when it was cut: what error messages quote of a bad token, so that a
+/// huge or binary token never floods a terminal.
+///
+/// # Examples
+///
+/// ```
+/// use tools::input::excerpt;
+///
+/// assert_eq!(excerpt("x\ty"), "\"x\\ty\"");
+/// let long = "9".repeat(1000);
+/// assert_eq!(excerpt(&long), format!("{:?}… (1000 bytes)", "9".repeat(80)));
+/// ```
+pub fn excerpt(text: &str) -> String {
+    if text.len() <= EXCERPT_BYTES {
+        return format!("{text:?}");
+    }
+    let mut end = EXCERPT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{:?}… ({} bytes)", &text[..end], text.len())
+}
+
+/// How many bytes of a bad token [`excerpt`] quotes.
+pub const EXCERPT_BYTES: usize = 80;
 
 /// One test case.
 ///
@@ -40,8 +70,11 @@ pub struct Input {
 }
 
 impl Input {
-    /// A test case from its parts, checked: `1 <= n <= MAX_N`, `1 <= c <= MAX_C`, `n·n` cells,
-    /// each `-1`, `0` or a colour `1..=c`.
+    /// A test case from its parts, checked for its shape: `1 <= n <= MAX_N`, `1 <= c <= MAX_C`,
+    /// `n·n` cells, each `-1`, `0` or a colour `1..=c`.
+    ///
+    /// The queen counts are not checked, so that tests can build small boards for the judge;
+    /// [`Input::parse`], which every `tester` command uses, also checks them (see [`LIMITS`]).
     pub fn new(n: usize, c: usize, grid: Vec<i8>) -> Result<Input, String> {
         if !(1..=MAX_N).contains(&n) {
             return Err(format!("N must be between 1 and {MAX_N}, got {n}"));
@@ -70,8 +103,8 @@ impl Input {
         Ok(Input { n, c, grid })
     }
 
-    /// Reads the official input text. Numbers may be separated by any whitespace; nothing may
-    /// follow the last cell.
+    /// Reads the official input text and checks the whole rule of [`LIMITS`], queen counts
+    /// included. Numbers may be separated by any whitespace; nothing may follow the last cell.
     pub fn parse(text: &str) -> Result<Input, String> {
         let mut tokens = text.split_ascii_whitespace();
         let mut number = |what: &str| -> Result<i64, String> {
@@ -80,7 +113,7 @@ impl Input {
                 .ok_or_else(|| format!("input ends before {what}"))?;
             token
                 .parse::<i64>()
-                .map_err(|_| format!("{what}: `{token}` is not an integer"))
+                .map_err(|_| format!("{what}: {} is not an integer", excerpt(token)))
         };
         let n = number("N")?;
         let c = number("C")?;
@@ -91,6 +124,7 @@ impl Input {
             return Err(format!("C must be between 1 and {MAX_C}, got {c}"));
         }
         let (n, c) = (n as usize, c as usize);
+        // N was checked above, so this reservation is at most 128² bytes.
         let mut grid = Vec::with_capacity(n * n);
         for i in 0..n * n {
             let v = number(&format!("cell ({},{})", i / n, i % n))?;
@@ -104,9 +138,41 @@ impl Input {
             grid.push(v as i8);
         }
         if let Some(extra) = tokens.next() {
-            return Err(format!("unexpected `{extra}` after the last cell"));
+            return Err(format!("unexpected {} after the last cell", excerpt(extra)));
         }
-        Input::new(n, c, grid)
+        let input = Input::new(n, c, grid)?;
+        input.check_queens()?;
+        Ok(input)
+    }
+
+    /// Checks that every colour `1..=C` has exactly `N` queens; the message names the first
+    /// colour that does not and its count.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tools::input::Input;
+    ///
+    /// let two = Input::new(2, 1, vec![1, 0, 0, 1]).unwrap();
+    /// assert!(two.check_queens().is_ok());
+    /// let one = Input::new(2, 1, vec![1, 0, 0, 0]).unwrap();
+    /// assert_eq!(
+    ///     one.check_queens().unwrap_err(),
+    ///     "colour 1 has 1 queens, expected exactly N = 2 of every colour 1..=1"
+    /// );
+    /// ```
+    pub fn check_queens(&self) -> Result<(), String> {
+        let mut count = vec![0usize; self.c + 1];
+        for &v in self.grid.iter().filter(|&&v| v > EMPTY) {
+            count[v as usize] += 1;
+        }
+        match (1..=self.c).find(|&k| count[k] != self.n) {
+            Some(colour) => Err(format!(
+                "colour {colour} has {} queens, expected exactly N = {} of every colour 1..={}",
+                count[colour], self.n, self.c
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The value of cell `(r, c)`.
@@ -165,16 +231,43 @@ mod tests {
         assert!(Input::parse("0\n1\n").is_err(), "N = 0");
         assert!(Input::parse("2\n0\n0\n0\n0\n0\n").is_err(), "C = 0");
         assert!(Input::parse("2\nx\n").is_err());
+        assert!(Input::parse("129\n1\n").unwrap_err().contains("128"));
+        assert!(Input::parse("8\n101\n").unwrap_err().contains("100"));
+        // Colour 1 has one queen too few (and colour 2 one too many).
+        assert_eq!(
+            Input::parse("2 2  1 2  2 1").map(|_| ()),
+            Ok(()),
+            "two of each colour"
+        );
+        assert_eq!(
+            Input::parse("2 2  1 2  2 2").unwrap_err(),
+            "colour 1 has 1 queens, expected exactly N = 2 of every colour 1..=2"
+        );
+        assert!(Input::parse("2 1  1 0  0 0")
+            .unwrap_err()
+            .contains("colour 1 has 1"));
+    }
+
+    #[test]
+    fn messages_quote_a_bounded_excerpt() {
+        let huge = format!("8\n{}\n", "7".repeat(100_000));
+        let message = Input::parse(&huge).unwrap_err();
+        assert!(message.len() < 200, "{message}");
+        assert!(message.contains("(100000 bytes)"), "{message}");
+        let control = Input::parse("8\n\u{1b}[2J\n").unwrap_err();
+        assert!(control.contains("\\u{1b}"), "{control}");
+        let extra = Input::parse("2 1  1 0  0 1 \u{1b}junk").unwrap_err();
+        assert_eq!(extra, "unexpected \"\\u{1b}junk\" after the last cell");
     }
 
     #[test]
     fn round_trip_and_limits() {
-        let text = "3\n2\n1\n0\n2\n-1\n0\n0\n0\n1\n2\n";
+        let text = "3\n2\n1\n0\n2\n-1\n1\n2\n2\n0\n1\n";
         let input = Input::parse(text).unwrap();
         assert_eq!(input.to_string(), text);
         assert_eq!(input.max_moves(), 54);
         assert_eq!(input.walls(), 1);
-        assert_eq!(input.at(2, 2), 2);
+        assert_eq!(input.at(2, 2), 1);
         assert!(Input::new(2, 1, vec![0; 3]).is_err());
         assert!(Input::new(2, 1, vec![0, 0, 0, 2]).is_err());
     }

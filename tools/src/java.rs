@@ -58,32 +58,49 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-/// `line.split(" ")` in Java: split at every single space, then drop *trailing* empty pieces
-/// (leading and inner empty pieces stay).
+/// `line.split(" ")` in Java, when it gives exactly `K` pieces: split at every single space,
+/// then drop *trailing* empty pieces (leading and inner empty pieces stay). `None` when Java
+/// would give another number of pieces.
 ///
 /// A line without any space is one piece, even when it is empty; a line of spaces only gives no
-/// piece at all.
+/// piece at all. Memory is `O(K)` whatever the length of the line (a 100 MB line of spaces and
+/// digits costs nothing beyond the line itself).
 ///
 /// # Examples
 ///
 /// ```
 /// use tools::java::split_space;
 ///
-/// assert_eq!(split_space("0 1 1 0  "), ["0", "1", "1", "0"]);
-/// assert_eq!(split_space(" 0 1"), ["", "0", "1"]);
-/// assert_eq!(split_space("0  1"), ["0", "", "1"]);
-/// assert_eq!(split_space(""), [""]);
-/// assert!(split_space("   ").is_empty());
+/// assert_eq!(split_space::<4>("0 1 1 0  "), Some(["0", "1", "1", "0"]));
+/// assert_eq!(split_space::<3>(" 0 1"), Some(["", "0", "1"]));
+/// assert_eq!(split_space::<3>("0  1"), Some(["0", "", "1"]));
+/// assert_eq!(split_space::<1>(""), Some([""]));
+/// assert_eq!(split_space::<4>("0 1 1 0 5"), None);
+/// assert_eq!(split_space::<1>("   "), None); // no piece at all
 /// ```
-pub fn split_space(line: &str) -> Vec<&str> {
+///
+/// # Complexity
+///
+/// Linear in the length of `line`.
+pub fn split_space<const K: usize>(line: &str) -> Option<[&str; K]> {
     if !line.contains(' ') {
-        return vec![line];
+        return (K == 1).then_some([line; K]);
     }
-    let mut parts: Vec<&str> = line.split(' ').collect();
-    while parts.last() == Some(&"") {
-        parts.pop();
+    let mut pieces = [""; K];
+    // Pieces up to the last non-empty one are what Java keeps.
+    let mut kept = 0;
+    for (index, piece) in line.split(' ').enumerate() {
+        if !piece.is_empty() {
+            if index >= K {
+                return None;
+            }
+            kept = index + 1;
+        }
+        if index < K {
+            pieces[index] = piece;
+        }
     }
-    parts
+    (kept == K).then_some(pieces)
 }
 
 /// `Integer.parseInt(s)` for ASCII text: an optional `+` or `-`, then one or more decimal digits,
@@ -211,10 +228,17 @@ mod tests {
 
     #[test]
     fn split_matches_java_examples() {
-        assert_eq!(split_space("0 1 1 0"), ["0", "1", "1", "0"]);
-        assert_eq!(split_space("0\t1"), ["0\t1"]);
-        assert_eq!(split_space(" "), Vec::<&str>::new());
-        assert_eq!(split_space("  a  "), ["", "", "a"]);
+        assert_eq!(split_space::<4>("0 1 1 0"), Some(["0", "1", "1", "0"]));
+        assert_eq!(split_space::<1>("0\t1"), Some(["0\t1"]));
+        assert_eq!(split_space::<1>(" "), None);
+        assert_eq!(split_space::<3>("  a  "), Some(["", "", "a"]));
+        assert_eq!(split_space::<2>("  a  "), None);
+        assert_eq!(split_space::<4>("1 2 3"), None);
+        // Long lines: the answer without a piece list.
+        let long = format!("1 2 3 4{}", " ".repeat(1_000_000));
+        assert_eq!(split_space::<4>(&long), Some(["1", "2", "3", "4"]));
+        let many = "0 ".repeat(1_000_000);
+        assert_eq!(split_space::<4>(&many), None);
     }
 
     #[test]

@@ -36,7 +36,7 @@ impl Judgement {
     /// use tools::input::Input;
     /// use tools::judge::judge;
     ///
-    /// let input = Input::parse("2 1  1 0  0 0").unwrap();
+    /// let input = Input::new(2, 1, vec![1, 0, 0, 0]).unwrap();
     /// assert_eq!(judge(&input, "0\n").report(), "Score = 0.0\n");
     /// assert_eq!(judge(&input, "1\n0 0 1 1\n").report(), "Score = 1.0\n");
     /// assert_eq!(
@@ -54,12 +54,17 @@ impl Judgement {
 
     /// The judgement as a JSON object: `score`, `errors`, `moves`, `penalty`, `error` (null or
     /// the message) and `fatal_move` (null or the 0-based index of the failing move).
+    ///
+    /// On a fatal error `errors`, `moves` and `penalty` are null: the output has no judged
+    /// board (they would only describe the board at the moment of the failure), and `score` is
+    /// `-1` like the official tester prints.
     pub fn to_json(&self) -> serde_json::Value {
+        let judged = self.fatal.is_none();
         serde_json::json!({
             "score": self.score,
-            "errors": self.errors,
-            "moves": self.moves,
-            "penalty": self.penalty,
+            "errors": judged.then_some(self.errors),
+            "moves": judged.then_some(self.moves),
+            "penalty": judged.then_some(self.penalty),
             "error": self.error(),
             "fatal_move": self.fatal.as_ref().and_then(|f| f.move_index),
         })
@@ -79,7 +84,7 @@ impl Judgement {
 /// use tools::judge::judge;
 ///
 /// // 3×3, one colour, two queens on row 0: one error, score 1 × 3.
-/// let input = Input::parse("3 1  1 0 1  0 0 0  0 0 0").unwrap();
+/// let input = Input::new(3, 1, vec![1, 0, 1, 0, 0, 0, 0, 0, 0]).unwrap();
 /// assert_eq!(judge(&input, "0").score, 3.0);
 /// // Two rows down would land on the other queen's diagonal: one error left, plus sqrt(2).
 /// let j = judge(&input, "1\r\n0 2 2 2\r\n");
@@ -153,7 +158,7 @@ mod tests {
 
     #[test]
     fn illegal_move_beats_a_later_bad_line() {
-        let input = Input::parse("2 1  1 0  0 0").unwrap();
+        let input = Input::new(2, 1, vec![1, 0, 0, 0]).unwrap();
         let j = judge(&input, "2\n0 0 0 0\nnot a move\n");
         assert_eq!(
             j.error(),
@@ -171,7 +176,7 @@ mod tests {
 
     #[test]
     fn json_has_the_fields() {
-        let input = Input::parse("2 1  1 0  0 0").unwrap();
+        let input = Input::new(2, 1, vec![1, 0, 0, 0]).unwrap();
         let v = judge(&input, "1\n0 0 1 1\n").to_json();
         assert_eq!(v["score"], 1.0);
         assert_eq!(v["moves"], 1);
@@ -180,5 +185,8 @@ mod tests {
         let v = judge(&input, "x").to_json();
         assert_eq!(v["error"], "Cannot parse your output");
         assert_eq!(v["score"], -1.0);
+        for key in ["errors", "moves", "penalty"] {
+            assert!(v[key].is_null(), "{key} on a fatal: {v}");
+        }
     }
 }

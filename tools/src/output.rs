@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+use crate::input::{excerpt, EXCERPT_BYTES};
 use crate::java::{lines, parse_int, split_space};
 
 /// The official message for any failure to read a number or a line.
@@ -119,11 +120,14 @@ pub fn parse_output(text: &str, n: usize) -> Result<ParsedOutput<'_>, String> {
         ));
     }
     let count = count as usize;
-    let mut raw = Vec::with_capacity(count);
+    // Reserve only what the text can hold (a move line takes at least 8 bytes), never what the
+    // count claims: `2000000000` on a short text must not allocate gigabytes.
+    let room = count.min(text.len() / 8 + 1);
+    let mut raw = Vec::with_capacity(room);
     for _ in 0..count {
         raw.push(reader.next().ok_or_else(|| CANNOT_PARSE.to_string())?);
     }
-    let mut moves = Vec::with_capacity(count);
+    let mut moves = Vec::with_capacity(room);
     let mut bad_line = None;
     for (index, line) in raw.iter().enumerate() {
         match parse_move(line) {
@@ -154,17 +158,37 @@ pub fn parse_output(text: &str, n: usize) -> Result<ParsedOutput<'_>, String> {
 /// assert_eq!(parse_move("1 2 3 x"), Err("Cannot parse your output".to_string()));
 /// ```
 pub fn parse_move(line: &str) -> Result<Move, String> {
-    let parts = split_space(line);
-    if parts.len() != 4 {
+    let Some(parts) = split_space::<4>(line) else {
         return Err(format!(
-            "Each move must contain exactly 4 numbers separated by a space: {line}"
+            "Each move must contain exactly 4 numbers separated by a space: {}",
+            quote_line(line)
         ));
-    }
+    };
     let mut v = [0i32; 4];
     for (slot, part) in v.iter_mut().zip(&parts) {
         *slot = parse_int(part).ok_or_else(|| CANNOT_PARSE.to_string())?;
     }
     Ok(Move::new(v[0], v[1], v[2], v[3]))
+}
+
+/// A move line as the official messages quote it: verbatim up to [`EXCERPT_BYTES`] bytes (the
+/// official text), else a bounded, escaped [`excerpt`] (the official tester would echo the
+/// whole line; a 100 MB line must not come back in a message).
+///
+/// # Examples
+///
+/// ```
+/// use tools::output::quote_line;
+///
+/// assert_eq!(quote_line("0\t1\t1\t0"), "0\t1\t1\t0");
+/// assert!(quote_line(&"0 ".repeat(500)).ends_with("… (1000 bytes)"));
+/// ```
+pub fn quote_line(line: &str) -> std::borrow::Cow<'_, str> {
+    if line.len() <= EXCERPT_BYTES {
+        std::borrow::Cow::Borrowed(line)
+    } else {
+        std::borrow::Cow::Owned(excerpt(line))
+    }
 }
 
 /// The output text of a move list: the count, then one move per line, `\n` endings.
@@ -225,6 +249,28 @@ mod tests {
         assert_eq!(msg("0 1 1 0x"), CANNOT_PARSE);
         assert_eq!(msg("0 1 1 99999999999"), CANNOT_PARSE);
         assert_eq!(parse_move("0 1 1 0   "), Ok(Move::new(0, 1, 1, 0)));
+    }
+
+    #[test]
+    fn huge_counts_and_lines_stay_bounded() {
+        // The count claims far more moves than the text holds: no big reservation, the official
+        // answer for a short text.
+        assert_eq!(
+            parse_output("4194304\n0 0 1 0\n", 128).unwrap_err(),
+            CANNOT_PARSE
+        );
+        assert_eq!(
+            parse_output("2000000000\n0 0 1 0\n", 128).unwrap_err(),
+            "Number of moves must between 0 and 4194304 inclusive"
+        );
+        let long = format!("1\n{}\n", "0 ".repeat(5_000_000));
+        let bad = parse_output(&long, 8).unwrap().bad_line.unwrap();
+        assert!(bad.message.len() < 200, "{}", bad.message);
+        assert!(
+            bad.message.ends_with("… (10000000 bytes)"),
+            "{}",
+            bad.message
+        );
     }
 
     #[test]

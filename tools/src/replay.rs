@@ -41,7 +41,7 @@ pub struct Fatal {
 /// use tools::replay::Replay;
 ///
 /// // 3×3, one colour: two queens on row 0 attack each other.
-/// let input = Input::parse("3 1  1 0 1  0 0 0  0 0 0").unwrap();
+/// let input = Input::new(3, 1, vec![1, 0, 1, 0, 0, 0, 0, 0, 0]).unwrap();
 /// let mut replay = Replay::new(&input);
 /// assert_eq!(replay.errors(), 1);
 /// assert_eq!(replay.score(), 3.0); // errors × N
@@ -228,6 +228,7 @@ impl Replay {
     /// Checks `mv` against the current board with the official checks, in the official order.
     /// `line` is the move's text as written, quoted by some messages.
     pub fn check(&self, mv: Move, line: &str) -> Result<(), String> {
+        let line = crate::output::quote_line(line);
         let inside =
             |r: i32, c: i32| (0..self.n as i32).contains(&r) && (0..self.n as i32).contains(&c);
         let Move { r1, c1, r2, c2 } = mv;
@@ -369,7 +370,8 @@ mod tests {
     #[test]
     fn checks_in_official_order() {
         // 4×4: queen 1 at (0,0), wall at (1,1), queen 2 at (2,2), queen 1 at (0,3).
-        let input = Input::parse("4 2  1 0 0 1  0 -1 0 0  0 0 2 0  0 0 0 0").unwrap();
+        let input =
+            Input::new(4, 2, vec![1, 0, 0, 1, 0, -1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0]).unwrap();
         let replay = Replay::new(&input);
         let msg = |mv: Move| replay.check(mv, "L").unwrap_err();
         assert_eq!(
@@ -418,7 +420,7 @@ mod tests {
 
     #[test]
     fn fatal_freezes_the_replay() {
-        let input = Input::parse("2 1  1 0  0 0").unwrap();
+        let input = Input::new(2, 1, vec![1, 0, 0, 0]).unwrap();
         let mut replay = Replay::new(&input);
         assert!(replay.apply(Move::new(0, 0, 1, 1)).is_ok());
         assert_eq!(replay.penalty(), 1.0);

@@ -28,14 +28,24 @@ use crate::judge::judge;
 
 const INDEX_HTML: &str = include_str!("../../visualizer/index.html");
 const STYLE_CSS: &str = include_str!("../../visualizer/style.css");
-const JUDGE_JS: &str = include_str!("../../visualizer/judge.js");
-const APP_JS: &str = include_str!("../../visualizer/app.js");
+
+/// The page's scripts, in the order `visualizer/index.html` loads them (each one uses those
+/// before it): [`render_page`] replaces each `<script src="NAME">` tag by the file's text.
+const SCRIPTS: [(&str, &str); 4] = [
+    ("judge.js", include_str!("../../visualizer/judge.js")),
+    ("draw.js", include_str!("../../visualizer/draw.js")),
+    ("files.js", include_str!("../../visualizer/files.js")),
+    ("app.js", include_str!("../../visualizer/app.js")),
+];
 
 /// The tags of `visualizer/index.html` that [`render_page`] replaces by inlined content.
 const STYLE_TAG: &str = r#"<link rel="stylesheet" href="style.css">"#;
-const JUDGE_TAG: &str = r#"<script src="judge.js"></script>"#;
-const APP_TAG: &str = r#"<script src="app.js"></script>"#;
 const DATA_MARKER: &str = "<!-- qa-data: tester vis embeds the input and output here -->";
+
+/// The largest output a page inlines (16 MiB; the longest contest answer, 54 000 moves at
+/// N = 30, is about 1 MB). A browser cannot replay much more, and the page would cost several
+/// times its size to build; larger outputs get a page of the board only.
+pub const PAGE_OUTPUT_MAX: usize = 16 << 20;
 
 /// What one page shows.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -60,7 +70,7 @@ pub struct PageData {
 ///
 /// # Complexity
 ///
-/// Linear in the size of the input, the output and the page assets (about 60 KB).
+/// Linear in the size of the input, the output and the page assets (about 70 KB).
 pub fn render_page(data: &PageData) -> String {
     let mut json = serde_json::Map::new();
     json.insert("input".into(), data.input.clone().into());
@@ -84,7 +94,7 @@ pub fn render_page(data: &PageData) -> String {
     } else {
         format!("{} · QueenAttack visualizer", escape_html(&data.title))
     };
-    INDEX_HTML
+    let page = INDEX_HTML
         .replacen(
             "<title>QueenAttack visualizer</title>",
             &format!("<title>{title}</title>"),
@@ -95,9 +105,15 @@ pub fn render_page(data: &PageData) -> String {
             DATA_MARKER,
             &format!(r#"<script type="application/json" id="qa-data">{json}</script>"#),
             1,
-        )
-        .replacen(JUDGE_TAG, &format!("<script>\n{JUDGE_JS}</script>"), 1)
-        .replacen(APP_TAG, &format!("<script>\n{APP_JS}</script>"), 1)
+        );
+    SCRIPTS.iter().fold(page, |page, (name, text)| {
+        page.replacen(&script_tag(name), &format!("<script>\n{text}</script>"), 1)
+    })
+}
+
+/// The tag by which `visualizer/index.html` loads the script file `name`.
+fn script_tag(name: &str) -> String {
+    format!(r#"<script src="{name}"></script>"#)
 }
 
 /// The judge's verdict on the page's output, for the page to show and to check its own replay
@@ -144,9 +160,21 @@ fn escape_html(s: &str) -> String {
 mod tests {
     use super::*;
 
+    fn eight_queens() -> String {
+        let cols = [0, 4, 7, 5, 2, 6, 1, 3];
+        let mut text = "8\n1\n".to_string();
+        for col in cols {
+            for c in 0..8 {
+                text.push_str(if c == col { "1\n" } else { "0\n" });
+            }
+        }
+        text
+    }
+
     fn sample() -> PageData {
         PageData {
-            input: format!("8\n2\n1\n{}", "0\n".repeat(63)),
+            // One colour, eight queens: rows 0-7 in columns 0 4 7 5 2 6 1 3 (no pair attacks).
+            input: eight_queens(),
             output: Some("1\n0 0 1 1\n".into()),
             seed: Some(2),
             p: Some(0.25),
@@ -164,18 +192,29 @@ mod tests {
 
     #[test]
     fn every_template_tag_is_present_once() {
-        for tag in [STYLE_TAG, JUDGE_TAG, APP_TAG, DATA_MARKER] {
+        for tag in [STYLE_TAG, DATA_MARKER] {
             assert_eq!(INDEX_HTML.matches(tag).count(), 1, "{tag}");
         }
+        for (name, _) in SCRIPTS {
+            assert_eq!(INDEX_HTML.matches(&script_tag(name)).count(), 1, "{name}");
+        }
+    }
+
+    /// A script added to `index.html` but not to [`SCRIPTS`] would be missing from the pages.
+    #[test]
+    fn index_loads_exactly_the_inlined_scripts_in_order() {
+        let loaded: Vec<&str> = INDEX_HTML
+            .split(r#"<script src=""#)
+            .skip(1)
+            .map(|rest| &rest[..rest.find('"').expect("closing quote")])
+            .collect();
+        let inlined: Vec<&str> = SCRIPTS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(loaded, inlined);
     }
 
     #[test]
     fn assets_cannot_close_their_elements() {
-        for (name, text) in [
-            ("style.css", STYLE_CSS),
-            ("judge.js", JUDGE_JS),
-            ("app.js", APP_JS),
-        ] {
+        for (name, text) in [("style.css", STYLE_CSS)].into_iter().chain(SCRIPTS) {
             let lower = text.to_ascii_lowercase();
             assert!(!lower.contains("</script"), "{name}");
             assert!(!lower.contains("</style"), "{name}");
@@ -187,14 +226,17 @@ mod tests {
     fn page_is_self_contained() {
         let page = render_page(&sample());
         assert!(!page.contains(STYLE_TAG));
-        assert!(!page.contains(JUDGE_TAG));
-        assert!(!page.contains(APP_TAG));
         assert!(!page.contains("src=\""), "no external script");
         assert!(!page.contains("href=\""), "no external style sheet");
-        assert!(page.contains(JUDGE_JS) && page.contains(APP_JS) && page.contains(STYLE_CSS));
-        // The data comes before the scripts that read it.
-        let data = page.find("id=\"qa-data\"").unwrap();
-        assert!(data < page.find("QAJudge").unwrap());
+        assert!(page.contains(STYLE_CSS));
+        // Every script is inlined, in the order index.html loads them, after the data they read.
+        let mut at = page.find("id=\"qa-data\"").unwrap();
+        for (name, text) in SCRIPTS {
+            let found = page[at..]
+                .find(text)
+                .unwrap_or_else(|| panic!("{name} inlined"));
+            at += found + text.len();
+        }
     }
 
     #[test]
@@ -206,10 +248,11 @@ mod tests {
         assert_eq!(v["seed"], 2);
         assert_eq!(v["p"], 0.25);
         assert_eq!(v["title"], "seed 2");
-        // (0,0) -> (1,1) on an empty board: no pairs, penalty sqrt(1).
-        assert_eq!(v["verdict"]["score"], 1.0);
+        // (0,0) -> (1,1): row 1 with (1,4) and column 1 with (6,1), 2 pairs × N = 8, plus
+        // the penalty sqrt(1).
+        assert_eq!(v["verdict"]["score"], 17.0);
         assert_eq!(v["verdict"]["error"], serde_json::Value::Null);
-        assert_eq!(v["verdict"]["report"], "Score = 1.0");
+        assert_eq!(v["verdict"]["report"], "Score = 17.0");
     }
 
     #[test]
@@ -232,8 +275,8 @@ mod tests {
         d.title = "<b>x</b> & y".into();
         let page = render_page(&d);
         // Exactly the template's scripts: the output opened none.
-        assert_eq!(page.matches("<script").count(), 3);
-        assert_eq!(page.matches("</script>").count(), 3);
+        assert_eq!(page.matches("<script").count(), 1 + SCRIPTS.len());
+        assert_eq!(page.matches("</script>").count(), 1 + SCRIPTS.len());
         assert!(!page.contains("<b>x</b>"));
         assert!(
             page.contains("<title>&lt;b&gt;x&lt;/b&gt; &amp; y · QueenAttack visualizer</title>")

@@ -171,7 +171,14 @@ fn run_reports_ok_crash_timeout_and_invalid() {
         .arg(&bests)
         .output()
         .unwrap();
-    let text = ok_text(&out);
+    // Some seed is not ok: exit code 1, after the table and the bests update.
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
     let results = results_of(&dir.join("run"));
     let status: Vec<&str> = results
         .iter()
@@ -224,6 +231,12 @@ fn run_reports_ok_crash_timeout_and_invalid() {
     assert!(updated.seeds[&1].source.starts_with("tester run "));
     assert_eq!(updated.seeds[&2].score, 400.0);
     assert_eq!(updated.seeds[&2].source, "made up for the test");
+    // The improved seed's output is kept beside the bests file.
+    assert_eq!(
+        fs::read(dir.join("best/1.out")).unwrap(),
+        fs::read(dir.join("run/1.out")).unwrap()
+    );
+    assert!(!dir.join("best/2.out").exists());
 }
 
 #[test]

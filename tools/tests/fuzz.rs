@@ -310,8 +310,8 @@ fn judge_never_panics_and_agrees_with_the_reference() {
         .map(|s| generate(s, &Ranges::default()).input)
         .collect();
     // Small custom boards make legal long runs and walls in the way more likely.
-    inputs.push(Input::parse("2 1  1 0  0 -1").unwrap());
-    inputs.push(Input::parse("3 2  1 2 0  -1 0 0  0 0 1").unwrap());
+    inputs.push(Input::new(2, 1, vec![1, 0, 0, -1]).unwrap());
+    inputs.push(Input::new(3, 2, vec![1, 2, 0, -1, 0, 0, 0, 0, 1]).unwrap());
     let (mut total, mut valid, mut fatal) = (0usize, 0usize, 0usize);
     for round in 0..110_000 {
         let input = &inputs[round % inputs.len()];

@@ -253,8 +253,8 @@ async function invalidCase(ctx, seed, outText, label, expectStart, expectMove) {
     await playToEnd(page, expectMove);
     p = await panel(page);
     const before = score(seed, writeOut(`${label}-before.out`, prefix(outText, expectMove)));
-    check(`${label}: plays up to the illegal move ${expectMove + 1}`, p.move === expectMove && judged.moves === expectMove && p.score === fmt3(before.score),
-      `stops at ${p.move}, tester played ${judged.moves}, score ${p.score} vs ${fmt3(before.score)}`);
+    check(`${label}: plays up to the illegal move ${expectMove + 1}`, p.move === expectMove && judged.fatal_move === expectMove && p.score === fmt3(before.score),
+      `stops at ${p.move}, tester failed at move index ${judged.fatal_move}, score ${p.score} vs ${fmt3(before.score)}`);
     await page.screenshot({ path: path.join(OUT, `${label}-end.png`) });
   }
   await page.close();
@@ -304,6 +304,134 @@ async function plainPageCase(ctx, seed, inputText, outText) {
   await atEnd('a drop of S.in and S.out');
   await page.close();
   check('plain page: no script errors', errs.length === 0, errs.join('; '));
+}
+
+/**
+ * An input of any size (tester gen keeps N in the contest's 8..30): C colours of N queens and
+ * about P·N² walls on random free cells, one token per line like the official inputs.
+ */
+function boardInput(N, C, P, seed) {
+  let s = seed >>> 0 || 1;
+  const rnd = (n) => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s % n; };
+  const grid = new Array(N * N).fill(0);
+  const put = (v, count) => {
+    for (let placed = 0; placed < count;) {
+      const i = rnd(N * N);
+      if (grid[i] === 0) { grid[i] = v; placed++; }
+    }
+  };
+  for (let k = 1; k <= C; k++) put(k, N);
+  put(-1, Math.floor(P * N * N));
+  return `${N}\n${C}\n${grid.join('\n')}\n`;
+}
+
+/**
+ * The coordinate labels the board draws, with boxes measured here (not by the page's code) in
+ * the labels' own font, and the pairs of labels of one axis whose boxes overlap.
+ */
+async function labelBoxes(page) {
+  return page.evaluate(() => {
+    const rect = document.getElementById('board').getBoundingClientRect();
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    const boxes = window.qaVis.coordLabels().map((l) => {
+      ctx.font = l.font;
+      const m = ctx.measureText(l.text);
+      return {
+        axis: l.axis, text: l.text,
+        left: rect.left + l.x - m.actualBoundingBoxLeft, right: rect.left + l.x + m.actualBoundingBoxRight,
+        top: rect.top + l.y - m.actualBoundingBoxAscent, bottom: rect.top + l.y + m.actualBoundingBoxDescent,
+      };
+    });
+    const overlaps = [];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], b = boxes[j];
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+          overlaps.push(`${a.axis} ${a.text} / ${b.axis} ${b.text}`);
+        }
+      }
+    }
+    const of = (axis) => boxes.filter((b) => b.axis === axis).map((b) => b.text);
+    return { cols: of('col'), rows: of('row'), overlaps };
+  });
+}
+
+/** The panel's box and the score row's box against the window (all in CSS px). */
+async function panelInView(page) {
+  return page.evaluate(() => {
+    const box = (el) => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+    return {
+      panel: box(document.querySelector('.panel')), score: box(document.getElementById('score')),
+      board: box(document.getElementById('board')), header: box(document.querySelector('header')),
+      footer: box(document.querySelector('footer')), w: window.innerWidth, h: window.innerHeight,
+    };
+  });
+}
+const inside = (b, w, h) => b.left >= 0 && b.top >= 0 && b.right <= w && b.bottom <= h;
+const boxText = (b) => `${Math.round(b.left)},${Math.round(b.top)}–${Math.round(b.right)},${Math.round(b.bottom)}`;
+
+/**
+ * Layout: coordinate labels thin out instead of running together (N = 80), the panel stays in
+ * view in an 800×600 window, and the empty page shows no score.
+ */
+async function layoutCase(ctx) {
+  const errs = [];
+  // No case loaded: no score, not even 0.000.
+  const empty = await ctx.newPage();
+  empty.on('pageerror', (e) => errs.push(e.message));
+  await empty.setViewportSize({ width: 800, height: 600 });
+  await empty.goto(url(path.join(ROOT, 'visualizer', 'index.html')));
+  const blank = await empty.evaluate(() => ['score', 'v-errors', 'v-penalty', 'v-move'].map((id) => document.getElementById(id).textContent.trim()));
+  check('empty page: no score before a case is loaded', blank.every((t) => Number.isNaN(Number(t))), blank.join(' | '));
+  await empty.screenshot({ path: path.join(OUT, 'empty-800x600.png') });
+  // A load that fails leaves no number behind either.
+  await empty.evaluate(() => window.qaVis.load('4\n1\n1\n', null, {}));
+  const failed = await empty.evaluate(() => document.getElementById('score').textContent.trim());
+  check('empty page: a failed load shows no score', Number.isNaN(Number(failed)), failed);
+  await empty.close();
+
+  // N = 80, C = 4, 8 % walls, 400 random legal moves, through `tester vis --input`.
+  const inFile = writeOut('n80.in', boardInput(80, 4, 0.08, 80));
+  const outFile = writeOut('n80.out', randomMoves(fs.readFileSync(inFile, 'utf8'), 400, 80));
+  const r = tester(['vis', '--input', path.relative(OUT, inFile), path.relative(OUT, outFile), '-o', 'n80.html'], { cwd: OUT });
+  check('tester vis writes an N = 80 page', r.status === 0, (r.stderr || '').trim());
+  for (const [w, h] of [[1280, 860], [800, 600]]) {
+    const page = await open(ctx, path.join(OUT, 'n80.html'), 'move=end', errs);
+    await page.setViewportSize({ width: w, height: h });
+    await page.waitForFunction(() => window.qaVis.coordLabels().length > 0);
+    const lb = await labelBoxes(page);
+    const cell = await page.evaluate(() => window.qaVis.cell());
+    check(`N = 80 at ${w}×${h}: coordinate labels do not overlap`, lb.overlaps.length === 0,
+      `cell ${cell}px; columns ${lb.cols.join(' ')}; rows ${lb.rows.join(' ')}${lb.overlaps.length ? '; overlapping: ' + lb.overlaps.slice(0, 5).join(', ') : ''}`);
+    check(`N = 80 at ${w}×${h}: labels thinned, not dropped`, lb.cols[0] === '0' && lb.rows[0] === '0' && lb.cols.length >= 8 && lb.cols.length < 80 && lb.rows.length >= 8 && lb.rows.length < 80,
+      `${lb.cols.length} column and ${lb.rows.length} row labels`);
+    const v = await panelInView(page);
+    check(`N = 80 at ${w}×${h}: panel and score inside the window`, inside(v.panel, v.w, v.h) && inside(v.score, v.w, v.h), `panel ${boxText(v.panel)}, score ${boxText(v.score)} in ${v.w}×${v.h}`);
+    check(`N = 80 at ${w}×${h}: the board fits between header and controls`, v.board.top >= v.header.bottom && v.board.bottom <= v.footer.top && inside(v.board, v.w, v.h),
+      `board ${boxText(v.board)}, header ends at ${Math.round(v.header.bottom)}, controls start at ${Math.round(v.footer.top)}`);
+    await page.screenshot({ path: path.join(OUT, `n80-${w}x${h}.png`) });
+    await page.close();
+  }
+
+  // Seed 2 (N = 30) at 800×600: panel in view; at 1280×860 every label has room.
+  const seed2 = path.join(OUT, 'seed2-54000.html');
+  const small = await open(ctx, seed2, 'move=123', errs);
+  await small.setViewportSize({ width: 800, height: 600 });
+  await small.waitForTimeout(100);
+  const v = await panelInView(small);
+  check('seed 2 at 800×600: panel and score inside the window', inside(v.panel, v.w, v.h) && inside(v.score, v.w, v.h), `panel ${boxText(v.panel)}, score ${boxText(v.score)}`);
+  const lb800 = await labelBoxes(small);
+  check('seed 2 at 800×600: coordinate labels do not overlap', lb800.overlaps.length === 0, lb800.overlaps.slice(0, 5).join(', ') || `${lb800.cols.length} column labels`);
+  await small.screenshot({ path: path.join(OUT, 'seed2-800x600.png') });
+  await small.setViewportSize({ width: 1280, height: 860 });
+  await small.waitForTimeout(100);
+  const lb = await labelBoxes(small);
+  check('seed 2 at 1280×860: all 30 labels per axis, no overlap', lb.cols.length === 30 && lb.rows.length === 30 && lb.overlaps.length === 0,
+    `${lb.cols.length} column, ${lb.rows.length} row labels; ${lb.overlaps.length} overlaps`);
+  await small.close();
+  check('layout: no script errors', errs.length === 0, errs.join('; '));
 }
 
 /**
@@ -476,6 +604,7 @@ async function main() {
       'seed2-invalid-truncated', 'Cannot parse your output', null);
 
     await plainPageCase(ctx, 2, input2, prefix(base, Math.min(2000, Number(J.readLines(base)[0]))));
+    await layoutCase(ctx);
 
     // A run folder (the real solver if there is one, else random legal moves), opened in the
     // plain page through the folder picker; and one of the pages `tester run --vis` wrote.

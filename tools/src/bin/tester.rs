@@ -4,8 +4,11 @@ use clap::Parser;
 
 fn main() {
     let cli = tools::cli::Cli::parse();
-    if let Err(message) = tools::cli::run(&cli) {
-        eprintln!("tester: error: {message}");
-        std::process::exit(2);
+    match tools::cli::run(&cli) {
+        Ok(code) => std::process::exit(code),
+        Err(message) => {
+            eprintln!("tester: error: {message}");
+            std::process::exit(2);
+        }
     }
 }

@@ -1,55 +1,38 @@
-//! Today's UTC date and a time stamp, from the system clock (no time-zone data needed).
+//! Dates and time stamps in UTC, from the system clock (with `jiff`; no time-zone data needed).
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
-/// Year, month, day of the day `days` after 1970-01-01 (proleptic Gregorian calendar).
-///
-/// # Examples
-///
-/// ```
-/// use tools::cli::date::civil_from_days;
-///
-/// assert_eq!(civil_from_days(0), (1970, 1, 1));
-/// assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-/// ```
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    // Count in 400-year eras starting on March 1st, so the leap day ends each year.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-fn now_secs() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
+use jiff::Timestamp;
 
 /// Today as `YYYY-MM-DD` (UTC).
 pub fn today() -> String {
-    let (y, m, d) = civil_from_days(now_secs().div_euclid(86_400));
-    format!("{y:04}-{m:02}-{d:02}")
+    Timestamp::now().strftime("%Y-%m-%d").to_string()
 }
 
 /// Now as `YYYYMMDD-HHMMSS` (UTC), for folder names.
 pub fn stamp() -> String {
-    let secs = now_secs();
-    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
-    let t = secs.rem_euclid(86_400);
-    format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
-        t / 3600,
-        t / 60 % 60,
-        t % 60
-    )
+    Timestamp::now().strftime("%Y%m%d-%H%M%S").to_string()
+}
+
+/// Now as an RFC 3339 time stamp in UTC with whole seconds, like `2026-11-23T07:10:00Z`.
+pub fn now_rfc3339() -> String {
+    rfc3339(std::time::SystemTime::now())
+}
+
+/// `time` as an RFC 3339 time stamp in UTC with whole seconds (`None`-free: times before 1970
+/// or beyond year 9999 are clamped by `jiff`'s range and written as its limits).
+///
+/// # Examples
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use tools::cli::date::rfc3339;
+///
+/// assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+/// assert_eq!(rfc3339(UNIX_EPOCH + Duration::from_secs(1_709_164_800)), "2024-02-29T00:00:00Z");
+/// ```
+pub fn rfc3339(time: std::time::SystemTime) -> String {
+    let ts = Timestamp::try_from(time).unwrap_or(Timestamp::UNIX_EPOCH);
+    let whole = Timestamp::from_second(ts.as_second()).unwrap_or(ts);
+    whole.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 #[cfg(test)]
@@ -57,12 +40,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn known_dates() {
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-        assert_eq!(civil_from_days(10_957), (2000, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_453), (2025, 12, 31));
+    fn formats() {
         assert_eq!(today().len(), 10);
         assert_eq!(stamp().len(), 15);
+        let now = now_rfc3339();
+        assert_eq!(now.len(), 20, "{now}");
+        assert!(now.ends_with('Z') && now.starts_with(&today()), "{now}");
     }
 }

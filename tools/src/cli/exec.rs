@@ -3,9 +3,16 @@
 //! The solver runs in its own process group with the input file on stdin and its stdout and
 //! stderr going straight to files, so nothing it prints is lost and no pipe can block. On
 //! timeout the whole group is killed (a shell `--exec` and everything it started).
+//!
+//! The solver's output is capped ([`output_cap`]): its size is checked every 20 ms, a solver
+//! that reaches the cap is stopped, the file is cut to the cap and the run ends
+//! [`Ending::TooLong`]. Every file the solver writes is also limited by `RLIMIT_FSIZE` to the
+//! larger of the cap and [`FILE_LIMIT_FLOOR`] (a write beyond it gets SIGXFSZ). Descendants that left the group are ended by [`super::reaper`].
 
 use std::fs::File;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
+
+use super::reaper;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
@@ -66,7 +73,32 @@ pub enum Ending {
     Signaled(i32),
     /// It was still running at the limit and we killed it.
     TimedOut,
+    /// It wrote as much as the output cap allows; it was stopped there.
+    TooLong,
+    /// The run was interrupted (SIGINT or SIGTERM to `tester`) and we killed it.
+    Interrupted,
 }
+
+/// The cap on a solver's output file (and on any file it writes) for a board of side `n`:
+/// `64 + 2·N³ · 32` bytes, room for the largest legal answer (2·N³ moves) with 32 bytes per
+/// move line (`127 127 127 127` is 15; leading zeros, `+` signs and trailing spaces fit).
+/// N = 30: 1 728 064 bytes; N = 128: 134 217 792 bytes.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(tools::cli::exec::output_cap(30), 1_728_064);
+/// ```
+pub fn output_cap(n: usize) -> u64 {
+    64 + 2 * (n as u64).pow(3) * 32
+}
+
+/// The least `RLIMIT_FSIZE` a solver gets (64 MiB), so that a solver's stderr log or scratch
+/// file may exceed a small board's output cap; beyond it a write fails with SIGXFSZ.
+pub const FILE_LIMIT_FLOOR: u64 = 64 << 20;
+
+/// How often a running solver is checked (limit, interrupt, output size).
+const POLL: Duration = Duration::from_millis(20);
 
 /// The result of one solver run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,14 +147,17 @@ fn watch(mut child: Child, tx: mpsc::Sender<(std::io::Result<ExitStatus>, Instan
 
 /// Runs `solver` with `stdin` as its standard input, writing its standard output and error to
 /// the files `stdout` and `stderr`, and kills it (with its whole process group) once it has run
-/// longer than `limit`. Whatever the solver left running in its group is killed when it exits.
+/// longer than `limit`, has written `cap` bytes to a file, or the run is interrupted. Whatever
+/// the solver left running in its group is killed when it exits. `marker` goes to the solver's
+/// environment as [`reaper::MARKER_VAR`].
 pub fn run_solver(
     solver: &Solver,
-    stdin: &Path,
-    stdout: &Path,
-    stderr: &Path,
+    files: [&Path; 3],
     limit: Duration,
+    cap: u64,
+    marker: &str,
 ) -> Result<RunOutcome, String> {
+    let [stdin, stdout, stderr] = files;
     let open = |p: &Path| File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()));
     let create =
         |p: &Path| File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()));
@@ -130,31 +165,85 @@ pub fn run_solver(
     cmd.stdin(Stdio::from(open(stdin)?))
         .stdout(Stdio::from(create(stdout)?))
         .stderr(Stdio::from(create(stderr)?))
+        .env(reaper::MARKER_VAR, marker)
         .process_group(0);
+    // The hard backstop for every file the solver writes; stdout itself is cut at `cap` below.
+    let file_limit = cap.max(FILE_LIMIT_FLOOR);
+    let fsize = libc::rlimit {
+        rlim_cur: file_limit as libc::rlim_t,
+        rlim_max: file_limit as libc::rlim_t,
+    };
+    // SAFETY: `setrlimit` is async-signal-safe and touches only the child's own limits.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &fsize) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
     let start = Instant::now();
-    let child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot start `{}`: {e}", solver.describe()))?;
+    let child = {
+        // Registered before any sweep can see it, so no sweep reaps it.
+        let mut active = reaper::active();
+        let child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start `{}`: {e}", solver.describe()))?;
+        active
+            .get_or_insert_with(Default::default)
+            .insert(child.id());
+        child
+    };
     let pid = child.id();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || watch(child, tx));
-    let (status, exited, timed_out) = match rx.recv_timeout(limit) {
-        Ok((status, exited)) => (status, exited, false),
-        Err(_) => {
-            kill_group(pid);
-            let (status, exited) = rx
-                .recv()
-                .map_err(|_| "the solver's watcher thread stopped".to_string())?;
-            (status, exited, true)
+    let written = || std::fs::metadata(stdout).map_or(0, |m| m.len());
+    let mut stopped = None;
+    let (status, exited) = loop {
+        match rx.recv_timeout(POLL) {
+            Ok(done) => break done,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                reaper::active()
+                    .get_or_insert_with(Default::default)
+                    .remove(&pid);
+                return Err("the solver's watcher thread stopped".to_string());
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if stopped.is_none() => {
+                stopped = if reaper::interrupted().is_some() {
+                    Some(Ending::Interrupted)
+                } else if start.elapsed() > limit {
+                    Some(Ending::TimedOut)
+                } else if written() >= cap {
+                    Some(Ending::TooLong)
+                } else {
+                    None
+                };
+                if stopped.is_some() {
+                    kill_group(pid);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
     };
+    reaper::active()
+        .get_or_insert_with(Default::default)
+        .remove(&pid);
     let status = status.map_err(|e| format!("cannot wait for the solver: {e}"))?;
     let wall = exited.saturating_duration_since(start);
-    let ending = match (status.code(), status.signal()) {
-        _ if timed_out || wall > limit => Ending::TimedOut,
-        (Some(code), _) => Ending::Exited(code),
-        (None, Some(signal)) => Ending::Signaled(signal),
-        (None, None) => Ending::Exited(-1),
+    if written() >= cap {
+        // Stopped within a poll of reaching the cap: keep exactly `cap` bytes.
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .open(stdout)
+            .and_then(|f| f.set_len(cap));
+    }
+    let ending = match (stopped, status.code(), status.signal()) {
+        (Some(ending), _, _) => ending,
+        _ if written() >= cap => Ending::TooLong,
+        _ if wall > limit => Ending::TimedOut,
+        (None, Some(code), _) => Ending::Exited(code),
+        (None, None, Some(signal)) => Ending::Signaled(signal),
+        (None, None, None) => Ending::Exited(-1),
     };
     Ok(RunOutcome { ending, wall })
 }
@@ -173,10 +262,10 @@ mod tests {
         std::fs::write(&i, "hello\n").unwrap();
         let outcome = run_solver(
             &Solver::Shell(line.into()),
-            &i,
-            &o,
-            &e,
+            [&i, &o, &e],
             Duration::from_millis(limit_ms),
+            1 << 20,
+            "test",
         )
         .unwrap();
         let out = std::fs::read_to_string(&o).unwrap();
@@ -213,6 +302,17 @@ mod tests {
             !flag.exists(),
             "a background child of the solver outlived it"
         );
+    }
+
+    #[test]
+    fn output_is_capped() {
+        let (outcome, out) = run_shell("yes", 20_000);
+        assert_eq!(outcome.ending, Ending::TooLong);
+        assert_eq!(out.len(), 1 << 20);
+        // Stderr may exceed the output cap (up to the 64 MiB floor).
+        let (outcome, out) = run_shell("head -c 3000000 /dev/zero >&2; echo 0", 20_000);
+        assert_eq!(outcome.ending, Ending::Exited(0));
+        assert_eq!(out, "0\n");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::java::double_to_string;
 
 /// Options of `tester gen`.
 #[derive(ClapArgs, Debug)]
+#[command(after_help = super::LIMITS_HELP)]
 #[command(group(ArgGroup::new("which").required(true).args(["seed", "seeds"])))]
 pub struct Args {
     /// Seed of the one case to print on standard output (or to write with --dir).

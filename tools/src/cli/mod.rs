@@ -13,10 +13,13 @@ pub mod bests;
 pub mod date;
 pub mod exec;
 pub mod gen;
+pub mod merge;
 pub mod progress;
+pub mod reaper;
 pub mod report;
 pub mod rescore;
 pub mod run;
+pub mod runfile;
 pub mod score;
 pub mod vis;
 
@@ -24,12 +27,17 @@ pub mod vis;
 /// official cases byte for byte, judge outputs exactly like the official judge, and run a solver
 /// on many seeds.
 #[derive(Parser, Debug)]
-#[command(name = "tester", version)]
+#[command(name = "tester", version, after_help = LIMITS_HELP)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// What every command accepts as a case, stated in `--help`.
+pub const LIMITS_HELP: &str = "Boards: N in 1..=128, C in 1..=100, and exactly N queens of every \
+colour 1..=C (so C <= N); any other input is refused with exit code 2 and a message naming the \
+colour and its count. Error messages quote at most 80 bytes of a bad token, escaped.";
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
@@ -41,6 +49,8 @@ pub enum Command {
     Score(score::Args),
     /// Run a solver on many seeds in parallel, judge each output, print a table and a summary.
     Run(run::Args),
+    /// Join the folders of `tester run --shard K/M` runs into one run folder.
+    Merge(merge::Args),
     /// Judge the saved outputs of a `tester run` folder again.
     Rescore(rescore::Args),
     /// Write one self-contained HTML page that replays an output move by move (the web
@@ -48,15 +58,18 @@ pub enum Command {
     Vis(vis::Args),
 }
 
-/// Runs a parsed command line. `Err` is a message for the user (the binary prints it and exits
-/// with code 2).
-pub fn run(cli: &Cli) -> Result<(), String> {
+/// Runs a parsed command line and returns the exit code (0, or what `tester run` and `tester
+/// merge` document). `Err` is a message for the user (the binary prints it and exits with
+/// code 2).
+pub fn run(cli: &Cli) -> Result<i32, String> {
+    let done = |r: Result<(), String>| r.map(|()| 0);
     match &cli.command {
-        Command::Gen(args) => gen::run(args),
-        Command::Score(args) => score::run(args),
+        Command::Gen(args) => done(gen::run(args)),
+        Command::Score(args) => done(score::run(args)),
         Command::Run(args) => run::run(args),
-        Command::Rescore(args) => rescore::run(args),
-        Command::Vis(args) => vis::run(args),
+        Command::Merge(args) => done(merge::run(args)),
+        Command::Rescore(args) => done(rescore::run(args)),
+        Command::Vis(args) => done(vis::run(args)),
     }
 }
 

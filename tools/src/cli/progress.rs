@@ -1,32 +1,57 @@
-//! A progress line on standard error for batch runs.
+//! Progress of a batch run on standard error.
 //!
-//! On a terminal it redraws one line in place; otherwise (logs, CI) it prints a line at most
-//! every 10 seconds, so a long run shows it is alive without flooding the log.
+//! On a terminal it is an `indicatif` bar redrawn in place; otherwise (logs, CI) a plain line at
+//! most every 10 seconds and one at the end, so a long run shows it is alive without flooding
+//! the log.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// How often a log (not a terminal) gets a progress line.
+const LOG_EVERY: Duration = Duration::from_secs(10);
+
 /// Progress of a batch of `total` items.
 #[derive(Debug)]
 pub struct Progress {
+    bar: ProgressBar,
     total: usize,
     done: usize,
     failed: usize,
     start: Instant,
-    last: Option<Instant>,
+    last_line: Option<Instant>,
     terminal: bool,
 }
 
 impl Progress {
     /// Starts counting.
     pub fn new(total: usize) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = if terminal {
+            let bar = ProgressBar::with_draw_target(
+                Some(total as u64),
+                ProgressDrawTarget::stderr_with_hz(4),
+            );
+            let style = ProgressStyle::with_template(
+                "[{bar:30}] {pos}/{len} failed {prefix} elapsed {elapsed} eta {eta}  {msg}",
+            )
+            .expect("the template is valid")
+            .progress_chars("#>-");
+            bar.set_style(style);
+            bar.set_prefix("0");
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
         Progress {
+            bar,
             total,
             done: 0,
             failed: 0,
             start: Instant::now(),
-            last: None,
-            terminal: std::io::stderr().is_terminal(),
+            last_line: None,
+            terminal,
         }
     }
 
@@ -34,34 +59,33 @@ impl Progress {
     pub fn tick(&mut self, failed: bool, what: &str) {
         self.done += 1;
         self.failed += usize::from(failed);
-        let now = Instant::now();
-        let due = self.last.is_none_or(|t| now - t >= Duration::from_secs(10));
-        if !self.terminal && !due && self.done < self.total {
+        if self.terminal {
+            self.bar.set_prefix(self.failed.to_string());
+            self.bar.set_message(what.to_string());
+            self.bar.inc(1);
             return;
         }
-        self.last = Some(now);
-        let elapsed = self.start.elapsed().as_secs_f64();
-        let eta = elapsed / self.done as f64 * (self.total - self.done) as f64;
-        let width = 30;
-        let filled = width * self.done / self.total.max(1);
-        let bar = format!("{}{}", "#".repeat(filled), "-".repeat(width - filled));
-        let line = format!(
-            "[{bar}] {}/{} failed {} elapsed {elapsed:.0}s eta {eta:.0}s  {what}",
-            self.done, self.total, self.failed
-        );
-        let mut err = std::io::stderr().lock();
-        let _ = if self.terminal {
-            write!(err, "\r\x1b[K{line}")
-        } else {
-            writeln!(err, "{line}")
-        };
-        let _ = err.flush();
+        let now = Instant::now();
+        let due = self.last_line.is_none_or(|t| now - t >= LOG_EVERY);
+        if due || self.done == self.total {
+            self.last_line = Some(now);
+            let elapsed = self.start.elapsed().as_secs_f64();
+            let eta = elapsed / self.done as f64 * (self.total - self.done) as f64;
+            // A closed stderr (`| head`) must not stop the run: the write error is ignored.
+            let _ = writeln!(
+                std::io::stderr(),
+                "{}/{} failed {} elapsed {elapsed:.0}s eta {eta:.0}s  {what}",
+                self.done,
+                self.total,
+                self.failed
+            );
+        }
     }
 
-    /// Ends the progress line.
+    /// Ends the progress display (the bar stays on screen as it is).
     pub fn finish(&self) {
-        if self.terminal && self.done > 0 {
-            eprintln!();
+        if self.terminal {
+            self.bar.abandon();
         }
     }
 }

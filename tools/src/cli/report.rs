@@ -19,6 +19,9 @@ pub enum Status {
     Timeout,
     /// The solver exited with a non-zero code or died by a signal (its output is not scored).
     Crash,
+    /// The solver wrote more than the output cap (see [`super::exec::output_cap`]) and was
+    /// stopped; its output is not scored.
+    TooLong,
 }
 
 impl Status {
@@ -29,14 +32,21 @@ impl Status {
             Status::Invalid => "invalid",
             Status::Timeout => "timeout",
             Status::Crash => "crash",
+            Status::TooLong => "too-long",
         }
     }
 
     /// Reads [`Status::as_str`] back.
     pub fn parse(text: &str) -> Option<Status> {
-        [Status::Ok, Status::Invalid, Status::Timeout, Status::Crash]
-            .into_iter()
-            .find(|s| s.as_str() == text)
+        [
+            Status::Ok,
+            Status::Invalid,
+            Status::Timeout,
+            Status::Crash,
+            Status::TooLong,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
     }
 }
 
@@ -296,12 +306,13 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
     let count = |st: Status| results.iter().filter(|r| r.status == st).count();
     let _ = writeln!(
         s,
-        "seeds {}  ok {}  invalid {}  timeout {}  crash {}",
+        "seeds {}  ok {}  invalid {}  timeout {}  crash {}  too-long {}",
         results.len(),
         count(Status::Ok),
         count(Status::Invalid),
         count(Status::Timeout),
-        count(Status::Crash)
+        count(Status::Crash),
+        count(Status::TooLong)
     );
     let all = Group::of(results, bests);
     let _ = writeln!(s, "mean score (ok seeds): {}", opt(all.mean, 3));
@@ -376,6 +387,7 @@ pub fn summary_json(results: &[SeedResult], bests: Option<&Bests>) -> Value {
         "invalid": count(Status::Invalid),
         "timeout": count(Status::Timeout),
         "crash": count(Status::Crash),
+        "too_long": count(Status::TooLong),
         "mean": all.mean,
         "relative": all.relative,
         "by_c": by_c,

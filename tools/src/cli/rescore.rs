@@ -5,14 +5,16 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use clap::Args as ClapArgs;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::load_bests;
 use super::report::{summary, summary_json, table, SeedResult, Status};
+use super::runfile::read_run;
 use crate::input::Input;
 
 /// Options of `tester rescore`.
 #[derive(ClapArgs, Debug)]
+#[command(after_help = super::LIMITS_HELP)]
 pub struct Args {
     /// A folder written by `tester run` (`SEED.in`, `SEED.out`, optionally `results.json`).
     #[arg(value_name = "DIR")]
@@ -42,25 +44,13 @@ fn seeds_in(dir: &Path) -> Result<Vec<u64>, String> {
 
 /// The results stored in `results.json` by seed (empty if there is none).
 fn stored_results(dir: &Path) -> Result<BTreeMap<u64, SeedResult>, String> {
-    let path = dir.join("results.json");
-    if !path.is_file() {
-        return Ok(BTreeMap::new());
-    }
-    let text =
-        fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let doc: Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
-    let list = doc
-        .get("results")
-        .and_then(Value::as_array)
-        .ok_or_else(|| format!("{}: no `results` array", path.display()))?;
-    list.iter()
-        .map(|v| SeedResult::from_json(v).map(|r| (r.seed, r)))
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: {e}", path.display()))
+    let run = read_run(dir)?;
+    Ok(run
+        .map(|run| run.results.into_iter().map(|r| (r.seed, r)).collect())
+        .unwrap_or_default())
 }
 
-/// Judges the saved output of `seed` again. Timeouts and crashes recorded by the run keep their
+/// Judges the saved output of `seed` again. Timeouts, crashes and too-long outputs recorded by the run keep their
 /// status (their output was never scored); a missing output file is `Cannot parse your output`
 /// like an empty one.
 pub fn rescore_seed(
@@ -72,7 +62,9 @@ pub fn rescore_seed(
     let text =
         fs::read_to_string(&inp).map_err(|e| format!("cannot read {}: {e}", inp.display()))?;
     let input = Input::parse(&text).map_err(|e| format!("{}: {e}", inp.display()))?;
-    if let Some(s) = stored.filter(|s| matches!(s.status, Status::Timeout | Status::Crash)) {
+    if let Some(s) =
+        stored.filter(|s| matches!(s.status, Status::Timeout | Status::Crash | Status::TooLong))
+    {
         return Ok(SeedResult {
             n: input.n,
             c: input.c,

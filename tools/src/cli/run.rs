@@ -1,26 +1,45 @@
 //! `tester run`: run a solver on many seeds in parallel, judge every output, summarise.
+//!
+//! Nothing is lost: `results.json` is rewritten (atomically) as seeds finish, SIGINT/SIGTERM
+//! stop the run cleanly (see [`super::reaper`]), and `--resume` finishes an interrupted run.
 
+use std::collections::BTreeMap;
 use std::fs;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args as ClapArgs;
 use serde_json::json;
 
-use super::args::{parse_seed_list, RangeArgs, SeedList};
+use super::args::{parse_seed_list, parse_shard, RangeArgs, SeedList, Shard};
 use super::bests::Bests;
-use super::exec::{run_solver, Ending, Solver};
+use super::exec::{output_cap, run_solver, Ending, Solver};
 use super::progress::Progress;
-use super::report::{summary, summary_json, table, SeedResult, Status};
+use super::reaper::{self, Target};
+use super::report::{summary, table, SeedResult, Status};
+use super::runfile::{read_run, run_files, write_run, RunInfo};
 use super::vis::write_page;
 use super::{date, load_bests};
 use crate::gen::generate;
-use crate::vis::PageData;
+use crate::vis::{PageData, PAGE_OUTPUT_MAX};
+
+/// Exit codes of `tester run`, as `tester run --help` states them.
+pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
+ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
+SIGINT (Ctrl-C), 143 by SIGTERM (results.json then holds the finished seeds, \
+\"interrupted\": true; --resume finishes the rest).
+
+Every solver's output (and any file it writes) is capped at 64 + 2·N³·32 bytes, room for the \
+largest legal answer; a solver reaching the cap is stopped and the seed is `too-long`. Solvers \
+and everything they start are ended when their seed ends, also processes that left the \
+process group (setsid).";
 
 /// Options of `tester run`.
 #[derive(ClapArgs, Debug)]
+#[command(after_help = EXIT_HELP)]
 pub struct Args {
     /// Seeds to run, as a list like `1-100`, `1,4,9` or `1-10,20`.
     #[arg(long, value_name = "LIST", value_parser = parse_seed_list, default_value = "1-10")]
@@ -39,15 +58,35 @@ pub struct Args {
     pub time_limit: f64,
     /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
     /// --vis).
-    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder.
+    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder (`…-shardKofM` with
+    /// --shard). A folder that already holds a run is refused unless --resume or --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Finish the run in --out: keep the results of its finished seeds and run only the
+    /// missing ones (same --exec, --time-limit and --n/--c/--p required).
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Replace the run in --out: delete its results.json and SEED.* files first.
+    #[arg(long, requires = "out", conflicts_with = "resume")]
+    pub force: bool,
+    /// Run only part K of M of the seed list (seeds at positions K, K+M, …; K 0-based, taken
+    /// modulo M, so 0..M-1 and 1..M both cover every seed once). Join the parts with
+    /// `tester merge`.
+    #[arg(long, value_name = "K/M", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// A note recorded in results.json (`comment`), e.g. what changed in the solver.
+    #[arg(long, value_name = "TEXT")]
+    pub comment: Option<String>,
+    /// Exit with code 0 even when some seed is not ok.
+    #[arg(long)]
+    pub allow_failures: bool,
     /// Best known scores for the relative score. Default: `testcases/bests.json` if it exists.
     /// Not used with --n/--c/--p (the cases then differ from the official ones).
     #[arg(long, value_name = "FILE")]
     pub bests: Option<PathBuf>,
     /// Write every score that beats the bests file back into it, with the source
-    /// `tester run YYYY-MM-DD: CMD`.
+    /// `tester run YYYY-MM-DD: CMD`, and keep that output as `best/SEED.out` beside the bests
+    /// file. A missing bests file is created (--bests FILE, else `testcases/bests.json`).
     #[arg(long)]
     pub update_bests: bool,
     /// No progress line on standard error.
@@ -92,14 +131,15 @@ pub fn default_solver(time_limit: f64) -> Result<Solver, String> {
     })
 }
 
-/// Runs the solver on one seed and judges it.
+/// Runs the solver on one seed and judges it; `None` when the run was interrupted before the
+/// solver finished (the seed is then not finished).
 fn run_seed(
     seed: u64,
     args: &Args,
     solver: &Solver,
     dir: &Path,
     limit: Duration,
-) -> Result<SeedResult, String> {
+) -> Result<Option<SeedResult>, String> {
     let case = generate(seed, &args.ranges.ranges());
     let (inp, out, err) = (
         dir.join(format!("{seed}.in")),
@@ -108,68 +148,95 @@ fn run_seed(
     );
     fs::write(&inp, case.input.to_string())
         .map_err(|e| format!("cannot write {}: {e}", inp.display()))?;
-    let p = Some(case.p);
-    let outcome = match run_solver(solver, &inp, &out, &err, limit) {
+    let (p, input) = (Some(case.p), &case.input);
+    let cap = output_cap(input.n);
+    let marker = reaper::marker(seed);
+    let outcome = run_solver(solver, [&inp, &out, &err], limit, cap, &marker);
+    // Whatever of this seed's processes left the process group ends now.
+    reaper::sweep(Target::Seed(&marker));
+    let outcome = match outcome {
         Ok(outcome) => outcome,
         // Nothing ran (for example a missing program): report it on the seed, keep going.
         Err(message) => {
-            return Ok(SeedResult::failed(
-                seed,
-                &case.input,
-                p,
-                Status::Crash,
-                message,
-            ));
+            let failed = SeedResult::failed(seed, input, p, Status::Crash, message);
+            return Ok(Some(failed));
         }
     };
+    let failed = |status, message| SeedResult::failed(seed, input, p, status, message);
     let mut result = match outcome.ending {
-        Ending::TimedOut => SeedResult::failed(
-            seed,
-            &case.input,
-            p,
+        Ending::Interrupted => return Ok(None),
+        Ending::TimedOut => failed(
             Status::Timeout,
             format!("killed after the time limit of {} s", args.time_limit),
+        ),
+        Ending::TooLong => failed(
+            Status::TooLong,
+            format!(
+                "stopped at the output cap of {cap} bytes (64 + 2·N³ moves × 32 bytes for \
+                 N = {}): no legal answer is that long",
+                input.n
+            ),
         ),
         Ending::Exited(0) => {
             let bytes =
                 fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
-            SeedResult::judged(seed, &case.input, p, &String::from_utf8_lossy(&bytes))
+            SeedResult::judged(seed, input, p, &String::from_utf8_lossy(&bytes))
         }
-        Ending::Exited(code) => SeedResult::failed(
-            seed,
-            &case.input,
-            p,
+        Ending::Exited(code) => failed(
             Status::Crash,
             format!("exit code {code}{}", last_line_of(&err)),
         ),
-        Ending::Signaled(signal) => SeedResult::failed(
-            seed,
-            &case.input,
-            p,
-            Status::Crash,
-            format!("killed by signal {signal}{}", last_line_of(&err)),
-        ),
+        Ending::Signaled(signal) => {
+            let why = if signal == libc::SIGXFSZ {
+                " (SIGXFSZ: a file it wrote reached the 64 MiB limit on solver files)"
+            } else {
+                ""
+            };
+            failed(
+                Status::Crash,
+                format!("killed by signal {signal}{why}{}", last_line_of(&err)),
+            )
+        }
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     if args.vis {
-        // Whatever the solver printed, even after a timeout or crash, is worth a look.
-        let output = fs::read(&out).ok();
-        let data = PageData {
-            input: case.input.to_string(),
-            output: output.map(|b| String::from_utf8_lossy(&b).into_owned()),
-            seed: Some(seed),
-            p,
-            title: format!("seed {seed}: {} {}", result.status.as_str(), result.score),
-        };
-        write_page(&dir.join(format!("{seed}.html")), &data)?;
+        write_seed_page(dir, seed, p, input, &result)?;
     }
-    Ok(result)
+    Ok(Some(result))
 }
 
-/// `; stderr: <last non-empty line>` of a solver's stderr file, or nothing.
+/// `SEED.html` of a finished seed: whatever the solver printed, even after a timeout or crash,
+/// is worth a look (an output beyond [`PAGE_OUTPUT_MAX`] is not inlined).
+fn write_seed_page(
+    dir: &Path,
+    seed: u64,
+    p: Option<f64>,
+    input: &crate::input::Input,
+    result: &SeedResult,
+) -> Result<(), String> {
+    let out = dir.join(format!("{seed}.out"));
+    let small = fs::metadata(&out).is_ok_and(|m| m.len() <= PAGE_OUTPUT_MAX as u64);
+    let output = small.then(|| fs::read(&out).ok()).flatten();
+    let data = PageData {
+        input: input.to_string(),
+        output: output.map(|b| String::from_utf8_lossy(&b).into_owned()),
+        seed: Some(seed),
+        p,
+        title: format!("seed {seed}: {} {}", result.status.as_str(), result.score),
+    };
+    write_page(&dir.join(format!("{seed}.html")), &data)
+}
+
+/// `; stderr: <last non-empty line>` of a solver's stderr file (its last 4 KiB only), or
+/// nothing.
 fn last_line_of(path: &Path) -> String {
-    let text = fs::read(path).unwrap_or_default();
-    let text = String::from_utf8_lossy(&text);
+    let mut tail = Vec::new();
+    if let Ok(mut file) = fs::File::open(path) {
+        let len = file.metadata().map_or(0, |m| m.len());
+        let _ = file.seek(SeekFrom::Start(len.saturating_sub(4096)));
+        let _ = file.take(4096).read_to_end(&mut tail);
+    }
+    let text = String::from_utf8_lossy(&tail);
     match text.lines().rev().find(|l| !l.trim().is_empty()) {
         Some(line) => {
             let line: String = line.chars().take(200).collect();
@@ -179,61 +246,170 @@ fn last_line_of(path: &Path) -> String {
     }
 }
 
-/// Runs `tester run`.
-pub fn run(args: &Args) -> Result<(), String> {
-    let seeds = &args.seeds.0;
-    let limit = Duration::from_secs_f64(args.time_limit);
-    let solver = match &args.exec {
-        Some(cmd) => Solver::Shell(cmd.clone()),
-        None => default_solver(args.time_limit)?,
+/// The results of a run as they come in, written to `results.json` every few seconds (so a
+/// crash of `tester` itself loses little) and at the end.
+struct Recorder<'a> {
+    dir: &'a Path,
+    info: &'a RunInfo,
+    bests: Option<&'a Bests>,
+    state: Mutex<(BTreeMap<u64, SeedResult>, Instant)>,
+}
+
+impl<'a> Recorder<'a> {
+    fn new(
+        dir: &'a Path,
+        info: &'a RunInfo,
+        kept: Vec<SeedResult>,
+        bests: Option<&'a Bests>,
+    ) -> Self {
+        let kept = kept.into_iter().map(|r| (r.seed, r)).collect();
+        Recorder {
+            dir,
+            info,
+            bests,
+            state: Mutex::new((kept, Instant::now())),
+        }
+    }
+
+    /// Adds a finished seed; rewrites `results.json` (marked interrupted: the run goes on) if
+    /// the last write is more than 5 seconds old.
+    fn record(&self, result: SeedResult) {
+        let mut state = self.state.lock().unwrap();
+        state.0.insert(result.seed, result);
+        if state.1.elapsed() >= Duration::from_secs(5) {
+            state.1 = Instant::now();
+            let _ = write_run(self.dir, &self.document(&state.0, true));
+        }
+    }
+
+    fn document(
+        &self,
+        results: &BTreeMap<u64, SeedResult>,
+        interrupted: bool,
+    ) -> serde_json::Value {
+        self.info
+            .document(&self.ordered(results), interrupted, self.bests)
+    }
+
+    /// Results in the order of the run's seed list.
+    fn ordered(&self, results: &BTreeMap<u64, SeedResult>) -> Vec<SeedResult> {
+        self.info
+            .seeds
+            .iter()
+            .filter_map(|s| results.get(s).cloned())
+            .collect()
+    }
+
+    /// Writes the final `results.json` and returns the results in seed-list order.
+    fn finish(&self, interrupted: bool) -> Result<(PathBuf, Vec<SeedResult>), String> {
+        let state = self.state.lock().unwrap();
+        let path = write_run(self.dir, &self.document(&state.0, interrupted))?;
+        Ok((path, self.ordered(&state.0)))
+    }
+}
+
+/// Readies `dir` for the run: refuses a folder that holds a run unless --resume (returns the
+/// finished results and the seed list of that run) or --force (deletes its files).
+fn prepare_folder(
+    dir: &Path,
+    args: &Args,
+    info: &RunInfo,
+) -> Result<(Vec<SeedResult>, Vec<u64>), String> {
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let files = run_files(dir);
+    if files.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    if args.force {
+        for file in files {
+            fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
+        }
+        return Ok((Vec::new(), Vec::new()));
+    }
+    if !args.resume {
+        return Err(format!(
+            "{} already holds a run ({} files of a run there); pass --resume to finish its \
+             missing seeds, --force to replace it, or another --out",
+            dir.display(),
+            files.len()
+        ));
+    }
+    let Some(old) = read_run(dir)? else {
+        // Killed before its first results.json: nothing finished to keep.
+        return Ok((Vec::new(), Vec::new()));
     };
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("runs").join(date::stamp()));
-    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let (bests_path, mut bests) = if args.ranges.any() {
+    let same = old.info.command == info.command
+        && old.info.time_limit == info.time_limit
+        && old.info.ranges == info.ranges
+        && old.info.shard == info.shard;
+    if !same {
+        return Err(format!(
+            "--resume: the run in {} used `{}`, --time-limit {}, ranges {}, shard {}; this run \
+             must use the same (or pass --force to replace it)",
+            dir.display(),
+            old.info.command,
+            old.info.time_limit,
+            old.info.ranges,
+            old.info.shard.as_deref().unwrap_or("none")
+        ));
+    }
+    Ok((old.results, old.info.seeds))
+}
+
+/// The bests file and its scores for this run (created empty by --update-bests if missing).
+fn bests_for(args: &Args) -> Result<(Option<PathBuf>, Option<Bests>), String> {
+    if args.ranges.any() {
         if args.bests.is_some() || args.update_bests {
             return Err(
                 "--bests and --update-bests need the official cases (no --n/--c/--p)".into(),
             );
         }
-        (None, None)
+        return Ok((None, None));
+    }
+    if !args.update_bests {
+        return load_bests(args.bests.as_deref());
+    }
+    let path = args
+        .bests
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("testcases/bests.json"));
+    let bests = if path.exists() {
+        Bests::load(&path)?
     } else {
-        load_bests(args.bests.as_deref())?
+        Bests {
+            about: "best known scores, written by `tester run --update-bests`".into(),
+            ..Bests::default()
+        }
     };
-    if args.update_bests && bests_path.is_none() {
-        return Err(
-            "--update-bests needs a bests file (--bests FILE or testcases/bests.json)".into(),
-        );
-    }
-    if !args.quiet {
-        eprintln!(
-            "tester run: {} seeds, {jobs} jobs, limit {} s, solver `{}`, output in {}",
-            seeds.len(),
-            args.time_limit,
-            solver.describe(),
-            dir.display()
-        );
-    }
+    Ok((Some(path), Some(bests)))
+}
 
+/// Runs the seeds of `todo` on `jobs` threads into `recorder`; stops early on an interrupt or
+/// on an error that is not a seed's (a file that cannot be written).
+fn run_all(
+    todo: &[u64],
+    args: &Args,
+    solver: &Solver,
+    dir: &Path,
+    jobs: usize,
+    recorder: &Recorder<'_>,
+) -> Result<(), String> {
+    let limit = Duration::from_secs_f64(args.time_limit);
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<SeedResult>>> = Mutex::new(vec![None; seeds.len()]);
-    let progress = Mutex::new(Progress::new(seeds.len()));
+    let progress = Mutex::new(Progress::new(todo.len()));
     let failure: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(seeds.len()) {
+        for _ in 0..jobs.min(todo.len()) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= seeds.len() || failure.lock().unwrap().is_some() {
+                if i >= todo.len()
+                    || failure.lock().unwrap().is_some()
+                    || reaper::interrupted().is_some()
+                {
                     break;
                 }
-                match run_seed(seeds[i], args, &solver, &dir, limit) {
-                    Ok(result) => {
+                match run_seed(todo[i], args, solver, dir, limit) {
+                    Ok(Some(result)) => {
                         if !args.quiet {
                             let what = format!(
                                 "seed {} {} {:.3}",
@@ -246,8 +422,9 @@ pub fn run(args: &Args) -> Result<(), String> {
                                 .unwrap()
                                 .tick(result.status != Status::Ok, &what);
                         }
-                        results.lock().unwrap()[i] = Some(result);
+                        recorder.record(result);
                     }
+                    Ok(None) => break,
                     Err(message) => {
                         failure.lock().unwrap().get_or_insert(message);
                     }
@@ -258,56 +435,140 @@ pub fn run(args: &Args) -> Result<(), String> {
     if !args.quiet {
         progress.lock().unwrap().finish();
     }
-    if let Some(message) = failure.into_inner().unwrap() {
-        return Err(message);
+    match failure.into_inner().unwrap() {
+        Some(message) => Err(message),
+        None => Ok(()),
     }
-    let results: Vec<SeedResult> = results
-        .into_inner()
-        .unwrap()
-        .into_iter()
-        .flatten()
-        .collect();
+}
 
-    let results_file = dir.join("results.json");
-    let doc = json!({
-        "command": solver.describe(),
-        "time_limit": args.time_limit,
-        "date": date::today(),
-        "ranges": {
-            "n": args.ranges.n.map(|(a, b)| [a, b]),
-            "c": args.ranges.c.map(|(a, b)| [a, b]),
-            "p": args.ranges.p.map(|(a, b)| [a, b]),
-        },
-        "results": results.iter().map(SeedResult::to_json).collect::<Vec<_>>(),
-        "summary": summary_json(&results, bests.as_ref()),
+/// Runs `tester run`; returns the exit code (see [`EXIT_HELP`]).
+pub fn run(args: &Args) -> Result<i32, String> {
+    reaper::install()?;
+    let solver = match &args.exec {
+        Some(cmd) => Solver::Shell(cmd.clone()),
+        None => default_solver(args.time_limit)?,
+    };
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    // Shards started in the same second on one host must not share a default folder.
+    let dir = args.out.clone().unwrap_or_else(|| {
+        let shard = args
+            .shard
+            .map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.m));
+        PathBuf::from("runs").join(date::stamp() + &shard)
     });
-    let text = serde_json::to_string_pretty(&doc).expect("JSON values always serialise");
-    fs::write(&results_file, text + "\n")
-        .map_err(|e| format!("cannot write {}: {e}", results_file.display()))?;
+    let seeds = match args.shard {
+        Some(shard) => shard.select(&args.seeds.0),
+        None => args.seeds.0.clone(),
+    };
+    let ranges = json!({
+        "n": args.ranges.n.map(|(a, b)| [a, b]),
+        "c": args.ranges.c.map(|(a, b)| [a, b]),
+        "p": args.ranges.p.map(|(a, b)| [a, b]),
+    });
+    let mut info = RunInfo::now(&solver, args.time_limit, ranges, args.comment.clone());
+    info.shard = args.shard.map(|s| s.to_string());
+    let (bests_path, mut bests) = bests_for(args)?;
+    let (kept, mut all_seeds) = prepare_folder(&dir, args, &info)?;
+    let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
+    let todo: Vec<u64> = seeds
+        .iter()
+        .copied()
+        .filter(|s| !finished.contains(s))
+        .collect();
+    for &seed in &seeds {
+        if !all_seeds.contains(&seed) {
+            all_seeds.push(seed);
+        }
+    }
+    info.seeds = all_seeds;
+    if !args.quiet {
+        eprintln!(
+            "tester run: {} seeds{}{}, {jobs} jobs, limit {} s, solver `{}`, output in {}",
+            todo.len(),
+            info.shard
+                .as_ref()
+                .map_or(String::new(), |s| format!(" (shard {s})")),
+            if finished.is_empty() {
+                String::new()
+            } else {
+                format!(", {} kept", finished.len())
+            },
+            args.time_limit,
+            solver.describe(),
+            dir.display()
+        );
+    }
+    let recorder = Recorder::new(&dir, &info, kept, bests.as_ref());
+    let outcome = run_all(&todo, args, &solver, &dir, jobs, &recorder);
+    reaper::sweep(Target::All);
+    let signal = reaper::interrupted();
+    let (results_file, results) = recorder.finish(signal.is_some() || outcome.is_err())?;
+    outcome?;
 
     print!("{}", table(&results, bests.as_ref()));
     println!();
     print!("{}", summary(&results, bests.as_ref()));
     println!("results: {}", results_file.display());
-
+    if let Some(signal) = signal {
+        let name = if signal == libc::SIGINT {
+            "SIGINT"
+        } else {
+            "SIGTERM"
+        };
+        eprintln!(
+            "tester run: interrupted by {name}: {} of {} seeds finished; every solver was \
+             stopped; `tester run --resume --out {} ...` (same options) finishes the rest",
+            results.len(),
+            info.seeds.len(),
+            dir.display()
+        );
+        return Ok(128 + signal);
+    }
     if args.update_bests {
         let (path, bests) = (
-            bests_path.expect("checked above"),
-            bests.as_mut().expect("loaded"),
+            bests_path.expect("set with --update-bests"),
+            bests.as_mut().expect("set"),
         );
         let source = format!("tester run {}: {}", date::today(), solver.describe());
-        let improved = update_bests(bests, &results, &source);
-        bests.save(&path)?;
+        let improved = update_bests(bests, &results, &source, &dir, &path)?;
         println!("bests: {improved} improved in {}", path.display());
     }
-    Ok(())
+    let all_ok = results.iter().all(|r| r.status == Status::Ok);
+    Ok(if all_ok || args.allow_failures { 0 } else { 1 })
 }
 
-/// Records every ok result that beats `bests`; returns how many did.
-fn update_bests(bests: &mut Bests, results: &[SeedResult], source: &str) -> usize {
-    results
-        .iter()
-        .filter(|r| r.status == Status::Ok)
-        .filter(|r| bests.improve(r.seed, r.score, source))
-        .count()
+/// Records every ok result that beats `bests`, copies its output to `best/SEED.out` beside the
+/// bests file, and saves the file; returns how many improved.
+fn update_bests(
+    bests: &mut Bests,
+    results: &[SeedResult],
+    source: &str,
+    dir: &Path,
+    path: &Path,
+) -> Result<usize, String> {
+    let folder = path.parent().unwrap_or(Path::new("")).join("best");
+    let mut improved = 0;
+    for r in results.iter().filter(|r| r.status == Status::Ok) {
+        if !bests.improve(r.seed, r.score, source) {
+            continue;
+        }
+        improved += 1;
+        fs::create_dir_all(&folder)
+            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        let (from, to) = (
+            dir.join(format!("{}.out", r.seed)),
+            folder.join(format!("{}.out", r.seed)),
+        );
+        fs::copy(&from, &to)
+            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    bests.save(path)?;
+    Ok(improved)
 }

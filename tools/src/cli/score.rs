@@ -14,6 +14,7 @@ use crate::judge::judge;
 /// Options of `tester score`.
 #[derive(ClapArgs, Debug)]
 #[command(group(ArgGroup::new("case").required(true).args(["seed", "input"])))]
+#[command(after_help = super::LIMITS_HELP)]
 pub struct Args {
     /// Judge on the case of this seed (generated like the official tester).
     #[arg(long)]
@@ -25,7 +26,7 @@ pub struct Args {
     #[arg(value_name = "OUTPUT")]
     pub output: PathBuf,
     /// Print one JSON object (score, errors, moves, penalty, error, fatal_move) instead of the
-    /// official text.
+    /// official text. On a fatal error (score -1) errors, moves and penalty are null.
     #[arg(long)]
     pub json: bool,
     /// Parameter overrides (`--n`, `--c`, `--p`).
@@ -44,7 +45,9 @@ pub fn read_text(path: &std::path::Path) -> Result<String, String> {
     } else {
         fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
     };
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    // Valid UTF-8 (the usual case) is taken without a copy: a big output costs its size once.
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// Reads the case named by `--seed` (with ranges) or `--input`.

@@ -10,11 +10,12 @@ use super::score::read_text;
 use crate::gen::generate;
 use crate::input::Input;
 use crate::judge::judge;
-use crate::vis::{render_page, PageData};
+use crate::vis::{render_page, PageData, PAGE_OUTPUT_MAX};
 
 /// Options of `tester vis`.
 #[derive(ClapArgs, Debug)]
 #[command(group(ArgGroup::new("case").required(true).args(["seed", "input"])))]
+#[command(after_help = super::LIMITS_HELP)]
 pub struct Args {
     /// Show the case of this seed (generated like the official tester; the page also shows P).
     #[arg(long)]
@@ -54,11 +55,13 @@ pub fn run(args: &Args) -> Result<(), String> {
         (None, None) => return Err("give --seed or --input".into()),
     };
     let verdict = judge(&input, &output);
+    let size = output.len();
+    let output = (size <= PAGE_OUTPUT_MAX).then_some(output);
     write_page(
         &args.page,
         &PageData {
             input: input_text,
-            output: Some(output),
+            output,
             seed,
             p,
             title,
@@ -69,6 +72,12 @@ pub fn run(args: &Args) -> Result<(), String> {
         None => format!("{} moves, score {}", verdict.moves, verdict.score),
     };
     eprintln!("tester vis: wrote {} ({result})", args.page.display());
+    if size > PAGE_OUTPUT_MAX {
+        eprintln!(
+            "tester vis: the output has {size} bytes, more than a page replays \
+             ({PAGE_OUTPUT_MAX}): the page shows the board only"
+        );
+    }
     Ok(())
 }
 

@@ -1,0 +1,217 @@
+//! `tester merge`: join the folders of a sharded run (`tester run --shard K/M` on many
+//! machines) into one run folder, as if one machine had run every seed.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use clap::Args as ClapArgs;
+
+use super::load_bests;
+use super::report::{summary, SeedResult};
+use super::runfile::{read_run, run_files, write_run, StoredRun};
+
+/// Options of `tester merge`.
+#[derive(ClapArgs, Debug)]
+#[command(after_help = "Exit codes: 0 merged; 2 refused (nothing written).\n\
+Example: tester merge runs/s0 runs/s1 runs/s2 --out runs/all")]
+pub struct Args {
+    /// The run folders to join (each with its results.json), e.g. the shards 0/3, 1/3, 2/3.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The folder to write: every seed's files and one results.json.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Merge even when seeds are missing: a shard of the M parts is absent, or a shard did not
+    /// finish all its seeds. The merged run is then marked interrupted.
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// Merge even when a seed has results in two folders: the first folder given wins.
+    #[arg(long)]
+    pub allow_overlap: bool,
+    /// Replace a run already in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// Best known scores for the summary. Default: `testcases/bests.json` if it exists.
+    #[arg(long, value_name = "FILE")]
+    pub bests: Option<PathBuf>,
+}
+
+/// The runs of `dirs`, checked to be parts of one run: same time limit and ranges.
+fn load_parts(dirs: &[PathBuf]) -> Result<Vec<StoredRun>, String> {
+    let mut parts = Vec::new();
+    for dir in dirs {
+        let run = read_run(dir)?
+            .ok_or_else(|| format!("{} holds no run (no results.json)", dir.display()))?;
+        parts.push(run);
+    }
+    let first = &parts[0].info;
+    for (dir, part) in dirs.iter().zip(&parts).skip(1) {
+        if part.info.time_limit != first.time_limit || part.info.ranges != first.ranges {
+            return Err(format!(
+                "{} ran with --time-limit {} and ranges {}, {} with {} and {}: not one run",
+                dir.display(),
+                part.info.time_limit,
+                part.info.ranges,
+                dirs[0].display(),
+                first.time_limit,
+                first.ranges
+            ));
+        }
+        if part.info.command != first.command {
+            eprintln!(
+                "tester merge: note: {} ran `{}`, {} ran `{}`",
+                dir.display(),
+                part.info.command,
+                dirs[0].display(),
+                first.command
+            );
+        }
+    }
+    Ok(parts)
+}
+
+/// `(K, M)` of a part's `shard`.
+fn shard_of(run: &StoredRun) -> Option<(usize, usize)> {
+    let (k, m) = run.info.shard.as_deref()?.split_once('/')?;
+    Some((k.parse().ok()?, m.parse().ok()?))
+}
+
+/// The seed list of the whole run: shards `0..M` of one `M` interleave back into the original
+/// order; other parts are concatenated. Also returns what is missing, in words.
+fn full_seed_list(parts: &[StoredRun]) -> (Vec<u64>, Vec<String>) {
+    let mut missing = Vec::new();
+    let shards: Option<Vec<(usize, usize)>> = parts.iter().map(shard_of).collect();
+    let m = shards.as_ref().and_then(|s| s.first().map(|&(_, m)| m));
+    let mut seeds = Vec::new();
+    match (shards, m) {
+        (Some(shards), Some(m)) if shards.iter().all(|&(_, mm)| mm == m) => {
+            let mut by_k: Vec<Option<&[u64]>> = vec![None; m];
+            for (part, &(k, _)) in parts.iter().zip(&shards) {
+                by_k[k % m].get_or_insert(&part.info.seeds);
+            }
+            for (k, part) in by_k.iter().enumerate() {
+                if part.is_none() {
+                    missing.push(format!("shard {k}/{m} is not given"));
+                }
+            }
+            let longest = by_k.iter().flatten().map(|s| s.len()).max().unwrap_or(0);
+            for i in 0..longest {
+                seeds.extend(by_k.iter().flatten().filter_map(|s| s.get(i)));
+            }
+        }
+        _ => parts.iter().for_each(|p| seeds.extend(&p.info.seeds)),
+    }
+    (seeds, missing)
+}
+
+/// Copies the files of `seed` from `from` to `to`.
+fn copy_seed(seed: u64, from: &Path, to: &Path) -> Result<(), String> {
+    for ext in ["in", "out", "err", "html"] {
+        let name = format!("{seed}.{ext}");
+        let src = from.join(&name);
+        if src.is_file() {
+            fs::copy(&src, to.join(&name))
+                .map_err(|e| format!("cannot copy {}: {e}", src.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `tester merge`.
+pub fn run(args: &Args) -> Result<(), String> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if let Some(dir) = args.dirs.iter().find(|d| same(d, &args.out)) {
+        return Err(format!(
+            "--out {} is one of the folders to merge; write the merged run elsewhere",
+            dir.display()
+        ));
+    }
+    let parts = load_parts(&args.dirs)?;
+    let (mut seeds, mut missing) = full_seed_list(&parts);
+    let mut results: BTreeMap<u64, (SeedResult, &Path)> = BTreeMap::new();
+    for (part, dir) in parts.iter().zip(&args.dirs) {
+        for r in &part.results {
+            if let Some((_, first)) = results.get(&r.seed) {
+                if !args.allow_overlap {
+                    return Err(format!(
+                        "seed {} has results in both {} and {} (pass --allow-overlap to keep \
+                         the first)",
+                        r.seed,
+                        first.display(),
+                        dir.display()
+                    ));
+                }
+                continue;
+            }
+            results.insert(r.seed, (r.clone(), dir.as_path()));
+        }
+    }
+    let mut unique = std::collections::HashSet::new();
+    seeds.retain(|s| unique.insert(*s));
+    let unfinished: Vec<u64> = seeds
+        .iter()
+        .copied()
+        .filter(|s| !results.contains_key(s))
+        .collect();
+    if !unfinished.is_empty() {
+        let shown: Vec<String> = unfinished.iter().take(10).map(u64::to_string).collect();
+        missing.push(format!(
+            "{} seeds have no result ({}{})",
+            unfinished.len(),
+            shown.join(", "),
+            if unfinished.len() > 10 { ", …" } else { "" }
+        ));
+    }
+    if !missing.is_empty() && !args.allow_missing {
+        return Err(format!(
+            "missing seeds: {}; pass --allow-missing to merge what is there",
+            missing.join("; ")
+        ));
+    }
+    let existing = run_files(&args.out);
+    if !existing.is_empty() && !args.force {
+        return Err(format!(
+            "{} already holds a run; pass --force to replace it",
+            args.out.display()
+        ));
+    }
+    fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    for file in existing {
+        fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
+    }
+    for (seed, (_, dir)) in &results {
+        copy_seed(*seed, dir, &args.out)?;
+    }
+    let merged: Vec<SeedResult> = seeds
+        .iter()
+        .filter_map(|s| results.get(s).map(|(r, _)| r.clone()))
+        .collect();
+    let (_, bests) = load_bests(args.bests.as_deref())?;
+    let mut info = parts[0].info.clone();
+    info.seeds = seeds;
+    info.shard = None;
+    info.cores = parts.iter().map(|p| p.info.cores).sum();
+    info.started = parts
+        .iter()
+        .map(|p| p.info.started.clone())
+        .min()
+        .unwrap_or_default();
+    let interrupted = !missing.is_empty() || parts.iter().any(|p| p.interrupted);
+    let path = write_run(
+        &args.out,
+        &info.document(&merged, interrupted, bests.as_ref()),
+    )?;
+    print!("{}", summary(&merged, bests.as_ref()));
+    println!(
+        "merged {} folders: {} seeds into {}",
+        parts.len(),
+        merged.len(),
+        path.display()
+    );
+    Ok(())
+}

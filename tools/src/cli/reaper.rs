@@ -1,0 +1,178 @@
+//! Nothing left behind: the signals that stop a run, and ending every process a run started.
+//!
+//! `tester run` starts each solver in its own process group and kills the group when the solver
+//! ends. A descendant can still leave the group (`setsid`, a daemon's double fork); to end those
+//! too, [`install`] makes `tester` a *child subreaper* (Linux `PR_SET_CHILD_SUBREAPER`): an
+//! orphaned descendant is re-parented to `tester` instead of to init. Every solver also gets the
+//! environment variable [`MARKER_VAR`] = `TESTER_PID-SEED`, which its descendants inherit, so
+//! [`sweep`] can find the processes of one seed wherever they went.
+//!
+//! [`install`] also catches SIGINT and SIGTERM: the handler only records the signal, and the
+//! run loop polls [`interrupted`], kills what runs, writes what finished and exits.
+
+use std::collections::HashSet;
+use std::fs;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The environment variable that marks a solver and its descendants: `TESTER_PID-SEED`.
+pub const MARKER_VAR: &str = "QA_TESTER_RUN";
+
+/// The signal that interrupted the run (0: none yet).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// Pids of the solvers started and not yet reaped by their own watcher: a sweep must never reap
+/// them (their exit status belongs to [`super::exec::run_solver`]).
+static ACTIVE: Mutex<Option<HashSet<u32>>> = Mutex::new(None);
+
+extern "C" fn on_signal(signal: libc::c_int) {
+    // Only an atomic store: async-signal-safe.
+    SIGNAL.store(signal, Ordering::SeqCst);
+}
+
+/// Makes this process a child subreaper and routes SIGINT and SIGTERM to [`interrupted`].
+/// Call once, before the first solver starts.
+pub fn install() -> Result<(), String> {
+    // SAFETY: prctl with integer arguments only changes this process's own attribute.
+    let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    if rc != 0 {
+        return Err(format!(
+            "cannot become a child subreaper: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only stores into an atomic; the struct is fully initialised.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as *const () as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            if libc::sigaction(signal, &action, std::ptr::null_mut()) != 0 {
+                return Err(format!(
+                    "cannot catch signal {signal}: {}",
+                    std::io::Error::last_os_error()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The signal (SIGINT or SIGTERM) that asked the run to stop, if one came.
+pub fn interrupted() -> Option<i32> {
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// The set of active solver pids, locked.
+pub fn active() -> MutexGuard<'static, Option<HashSet<u32>>> {
+    ACTIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The marker value of `seed` in this run.
+pub fn marker(seed: u64) -> String {
+    format!("{}-{seed}", std::process::id())
+}
+
+/// What [`sweep`] ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target<'a> {
+    /// The processes carrying this marker value (one seed's solver and its descendants).
+    Seed(&'a str),
+    /// Everything of this run: every process with a marker of this run, and every descendant
+    /// re-parented to `tester`.
+    All,
+}
+
+/// One process seen in `/proc`.
+struct Seen {
+    pid: i32,
+    ppid: i32,
+    zombie: bool,
+}
+
+fn processes() -> Vec<Seen> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
+            let rest = &stat[stat.rfind(')')? + 1..];
+            let mut fields = rest.split_ascii_whitespace();
+            let state = fields.next()?;
+            let ppid = fields.next()?.parse().ok()?;
+            Some(Seen {
+                pid,
+                ppid,
+                zombie: state == "Z" || state == "X",
+            })
+        })
+        .collect()
+}
+
+/// Whether the environment of `pid` holds `MARKER_VAR=<value>` (`prefix`: value starting so).
+fn has_marker(pid: i32, value: &str, prefix: bool) -> bool {
+    let Ok(environ) = fs::read(format!("/proc/{pid}/environ")) else {
+        return false;
+    };
+    let want = format!("{MARKER_VAR}={value}");
+    environ.split(|&b| b == 0).any(|var| {
+        if prefix {
+            var.starts_with(want.as_bytes())
+        } else {
+            var == want.as_bytes()
+        }
+    })
+}
+
+/// Kills the processes of `target` and reaps every re-parented descendant that has exited,
+/// repeating until none is left (a killed process may orphan children of its own) or two
+/// seconds have passed. Returns how many processes it killed.
+pub fn sweep(target: Target<'_>) -> usize {
+    let me = std::process::id() as i32;
+    let run_prefix = format!("{me}-");
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut killed = HashSet::new();
+    loop {
+        let guard = active();
+        let running = guard.as_ref();
+        let is_solver = |pid: i32| running.is_some_and(|set| set.contains(&(pid as u32)));
+        let mut left = 0;
+        for p in processes() {
+            if p.pid == me || is_solver(p.pid) {
+                continue;
+            }
+            let inherited = p.ppid == me;
+            if p.zombie {
+                if inherited {
+                    // SAFETY: reaps one exited child that no watcher waits for.
+                    unsafe { libc::waitpid(p.pid, std::ptr::null_mut(), libc::WNOHANG) };
+                }
+                continue;
+            }
+            let doomed = match target {
+                Target::Seed(value) => has_marker(p.pid, value, false),
+                Target::All => inherited || has_marker(p.pid, &run_prefix, true),
+            };
+            if doomed {
+                // SAFETY: a plain kill of a process of this run.
+                unsafe { libc::kill(p.pid, libc::SIGKILL) };
+                killed.insert(p.pid);
+                left += 1;
+            }
+        }
+        drop(guard);
+        if left == 0 || Instant::now() >= deadline {
+            return killed.len();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,299 @@
+//! `results.json` of a run folder: what ran (solver, its version, the machine, the seeds) and
+//! the result of every finished seed.
+//!
+//! Keys: `command`, `time_limit`, `date` (YYYY-MM-DD), `ranges` (`n`, `c`, `p`: null or
+//! `[a, b]`), `results` (one object per finished seed, see [`SeedResult::to_json`]), `summary`
+//! ([`summary_json`]), and the run's record: `started` (RFC 3339, UTC), `comment` (string or
+//! null), `solver` (`program`, `size`, `mtime`, `sha1` of the solver's file, each null when
+//! unknown), `git_commit` (`git rev-parse HEAD` in the folder `tester` ran in, or null),
+//! `cores`, `interrupted` (true while the run goes on and when it stopped before every seed
+//! finished), `seeds` (every seed this run or shard was asked for, in order) and `shard`
+//! (`"K/M"` or null).
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use sha1::{Digest, Sha1};
+
+use super::bests::Bests;
+use super::date;
+use super::exec::Solver;
+use super::report::{summary_json, SeedResult};
+
+/// The file name of a run's results.
+pub const RESULTS: &str = "results.json";
+
+/// What a run records beside its results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunInfo {
+    /// The solver command as typed.
+    pub command: String,
+    /// Seconds per seed.
+    pub time_limit: f64,
+    /// `ranges` as written (`n`, `c`, `p`).
+    pub ranges: Value,
+    /// `YYYY-MM-DD` of the start.
+    pub date: String,
+    /// RFC 3339 start time.
+    pub started: String,
+    /// The user's comment.
+    pub comment: Option<String>,
+    /// `program`, `size`, `mtime`, `sha1`.
+    pub solver: Value,
+    /// The git commit of the folder `tester` ran in.
+    pub git_commit: Option<String>,
+    /// Cores of the machine.
+    pub cores: usize,
+    /// Every seed asked for.
+    pub seeds: Vec<u64>,
+    /// `K/M` of a shard.
+    pub shard: Option<String>,
+}
+
+impl RunInfo {
+    /// The record of a run starting now.
+    pub fn now(solver: &Solver, time_limit: f64, ranges: Value, comment: Option<String>) -> Self {
+        RunInfo {
+            command: solver.describe(),
+            time_limit,
+            ranges,
+            date: date::today(),
+            started: date::now_rfc3339(),
+            comment,
+            solver: solver_json(solver),
+            git_commit: git_commit(),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            seeds: Vec::new(),
+            shard: None,
+        }
+    }
+
+    /// The whole `results.json` document.
+    pub fn document(
+        &self,
+        results: &[SeedResult],
+        interrupted: bool,
+        bests: Option<&Bests>,
+    ) -> Value {
+        json!({
+            "command": self.command,
+            "time_limit": self.time_limit,
+            "date": self.date,
+            "ranges": self.ranges,
+            "results": results.iter().map(SeedResult::to_json).collect::<Vec<_>>(),
+            "summary": summary_json(results, bests),
+            "started": self.started,
+            "comment": self.comment,
+            "solver": self.solver,
+            "git_commit": self.git_commit,
+            "cores": self.cores,
+            "interrupted": interrupted,
+            "seeds": self.seeds,
+            "shard": self.shard,
+        })
+    }
+
+    /// Reads the record back from a `results.json` document (older files lack most keys:
+    /// they read as null or empty).
+    pub fn from_document(doc: &Value) -> RunInfo {
+        let text = |key: &str| doc.get(key).and_then(Value::as_str).map(str::to_string);
+        RunInfo {
+            command: text("command").unwrap_or_default(),
+            time_limit: doc.get("time_limit").and_then(Value::as_f64).unwrap_or(0.0),
+            ranges: doc.get("ranges").cloned().unwrap_or(Value::Null),
+            date: text("date").unwrap_or_default(),
+            started: text("started").unwrap_or_default(),
+            comment: text("comment"),
+            solver: doc.get("solver").cloned().unwrap_or(Value::Null),
+            git_commit: text("git_commit"),
+            cores: doc.get("cores").and_then(Value::as_u64).unwrap_or(0) as usize,
+            seeds: doc
+                .get("seeds")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default(),
+            shard: text("shard"),
+        }
+    }
+}
+
+/// A run folder as read from disk: the record and the finished seeds' results.
+#[derive(Clone, Debug)]
+pub struct StoredRun {
+    /// The record.
+    pub info: RunInfo,
+    /// Results in file order.
+    pub results: Vec<SeedResult>,
+    /// Whether the file says the run was interrupted.
+    pub interrupted: bool,
+}
+
+/// Reads `DIR/results.json`; `Ok(None)` if there is none.
+pub fn read_run(dir: &Path) -> Result<Option<StoredRun>, String> {
+    let path = dir.join(RESULTS);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text =
+        fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let doc: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let results = doc
+        .get("results")
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("{}: no `results` array", path.display()))?
+        .iter()
+        .map(SeedResult::from_json)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Some(StoredRun {
+        info: RunInfo::from_document(&doc),
+        interrupted: doc.get("interrupted").and_then(Value::as_bool) == Some(true),
+        results,
+    }))
+}
+
+/// Writes `doc` as `DIR/results.json`, atomically (a temporary file renamed over it), so a
+/// crash never leaves half a file.
+pub fn write_run(dir: &Path, doc: &Value) -> Result<PathBuf, String> {
+    let path = dir.join(RESULTS);
+    let tmp = dir.join(format!(".{RESULTS}.tmp"));
+    let text = serde_json::to_string_pretty(doc).expect("JSON values always serialise");
+    fs::write(&tmp, text + "\n")
+        .and_then(|()| fs::rename(&tmp, &path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// The files a run leaves in its folder (`results.json`, `SEED.in`, `.out`, `.err`, `.html`).
+pub fn run_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name == RESULTS
+                || name.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    stem.parse::<u64>().is_ok() && ["in", "out", "err", "html"].contains(&ext)
+                })
+        })
+        .collect()
+}
+
+/// `program`, `size`, `mtime` and `sha1` of the solver's file (each null when unknown).
+pub fn solver_json(solver: &Solver) -> Value {
+    let program = match solver {
+        Solver::Program { path, .. } => Some(path.clone()),
+        Solver::Shell(line) => program_of(line),
+    };
+    let meta = program.as_deref().and_then(|p| fs::metadata(p).ok());
+    json!({
+        "program": program.as_ref().map(|p| p.display().to_string()),
+        "size": meta.as_ref().map(fs::Metadata::len),
+        "mtime": meta.as_ref().and_then(|m| m.modified().ok()).map(date::rfc3339),
+        "sha1": program.as_deref().and_then(sha1_of),
+    })
+}
+
+/// The file a shell command runs: the first word that names a file (`./solver --x`,
+/// `sh tests/ok.sh`, `python3 sol.py`), else the first word found on `PATH`.
+fn program_of(line: &str) -> Option<PathBuf> {
+    let words: Vec<&str> = line
+        .split_ascii_whitespace()
+        .map(|w| w.trim_matches(['\'', '"']))
+        .take_while(|w| !["|", ";", "&&", "||", "&"].contains(w))
+        .collect();
+    if let Some(file) = words.iter().map(PathBuf::from).find(|p| p.is_file()) {
+        return Some(file);
+    }
+    let first = words.first()?;
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(first))
+            .find(|p| p.is_file())
+    })
+}
+
+/// The SHA-1 of a file in hex, read in blocks.
+fn sha1_of(path: &Path) -> Option<String> {
+    let mut file = fs::File::open(path).ok()?;
+    let mut hasher = Sha1::new();
+    let mut block = vec![0u8; 1 << 16];
+    loop {
+        let got = file.read(&mut block).ok()?;
+        if got == 0 {
+            break;
+        }
+        hasher.update(&block[..got]);
+    }
+    Some(
+        hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    )
+}
+
+/// `git rev-parse HEAD` in the current folder, or `None` outside a repository (or without git).
+pub fn git_commit() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solver_file_is_found_and_hashed() {
+        let dir = std::env::temp_dir().join(format!("qa-runfile-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let script = dir.join("solve.sh");
+        fs::write(&script, "abc").unwrap();
+        let line = format!("sh '{}' --fast | cat", script.display());
+        let v = solver_json(&Solver::Shell(line));
+        assert_eq!(v["program"], script.display().to_string());
+        assert_eq!(v["size"], 3);
+        assert_eq!(v["sha1"], "a9993e364706816aba3e25717850c26c9cd0d89d");
+        assert!(v["mtime"].as_str().unwrap().ends_with('Z'));
+        let none = solver_json(&Solver::Shell("no-such-program-xyz".into()));
+        assert!(none["program"].is_null() && none["sha1"].is_null());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn scores_read_back_bit_for_bit() {
+        // A score of seed 1 whose text the default serde_json parser reads one ulp off.
+        let score = 18.275254574433934_f64;
+        let text = serde_json::to_string(&json!({ "s": score })).unwrap();
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["s"].as_f64().unwrap().to_bits(), score.to_bits());
+    }
+
+    #[test]
+    fn document_round_trips_the_record() {
+        let mut info = RunInfo::now(
+            &Solver::Shell("echo 0".into()),
+            2.5,
+            json!({"n": null, "c": null, "p": null}),
+            Some("a note".into()),
+        );
+        info.seeds = vec![3, 1, 2];
+        info.shard = Some("1/3".into());
+        let doc = info.document(&[], true, None);
+        assert_eq!(RunInfo::from_document(&doc), info);
+        assert_eq!(doc["interrupted"], true);
+        assert!(doc["cores"].as_u64().unwrap() >= 1);
+    }
+}
