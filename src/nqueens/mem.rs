@@ -82,7 +82,7 @@ pub fn available_bytes() -> Option<u64> {
                 .ok()
                 .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
                 .map_or(0, |pages| pages * 4096);
-            keep((lim.rlim_cur as u64).saturating_sub(mapped));
+            keep(lim.rlim_cur.saturating_sub(mapped));
         }
     }
     best

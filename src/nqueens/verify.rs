@@ -672,16 +672,23 @@ mod tests {
         assert_eq!(peaceful_text(b"3\n0\n0\n0\n"), Some((3, 0)));
     }
 
+    /// A board size below `max_n` and up to that many queens anywhere on it (attacks and
+    /// repeats allowed).
+    fn random_queens(rng: &mut impl rand::Rng, max_n: usize) -> (usize, Vec<(u32, u32)>) {
+        let n = rng.random_range(1..max_n);
+        let k = rng.random_range(0..=n);
+        let q = (0..k)
+            .map(|_| (rng.random_range(0..n as u32), rng.random_range(0..n as u32)))
+            .collect();
+        (n, q)
+    }
+
     #[test]
     fn sparse_and_dense_checks_agree() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
         for _ in 0..3000 {
-            let n = rng.random_range(1..40usize);
-            let k = rng.random_range(0..=n);
-            let q: Vec<(u32, u32)> = (0..k)
-                .map(|_| (rng.random_range(0..n as u32), rng.random_range(0..n as u32)))
-                .collect();
+            let (n, q) = random_queens(&mut rng, 40);
             let p = pairs(n, &q);
             for nr in [false, true] {
                 let families = if nr { FAMILIES } else { 4 };
@@ -698,14 +705,10 @@ mod tests {
 
     #[test]
     fn agrees_with_brute_force_on_random_placements() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
         for _ in 0..20_000 {
-            let n = rng.random_range(1..12usize);
-            let k = rng.random_range(0..=n);
-            let q: Vec<(u32, u32)> = (0..k)
-                .map(|_| (rng.random_range(0..n as u32), rng.random_range(0..n as u32)))
-                .collect();
+            let (n, q) = random_queens(&mut rng, 12);
             let p = pairs(n, &q);
             for nr in [false, true] {
                 let found = find_conflict(&p, nr);
