@@ -266,7 +266,7 @@ fn reads_what_complete_and_gen_composition_print() {
         // The composition itself: peaceful, but with empty rows.
         let partial = verify(&gen.stdout, flag);
         assert_eq!(partial.status.code(), Some(1));
-        assert!(stdout(&partial).starts_with(&format!("PARTIAL: ")));
+        assert!(stdout(&partial).starts_with("PARTIAL: "));
         assert!(stdout(&partial).contains(&format!("only {k} of {n} rows")));
         let ok = verify(&gen.stdout, &[&["--partial"], flag].concat());
         assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "OK\n".into()));
