@@ -1,20 +1,32 @@
 //! `queenattack`: reads an official QueenAttack input on stdin, prints the moves on stdout.
 
 use clap::Parser;
-use queenattack::solver::{board::Board, solve, Options};
+use queenattack::solver::board::{quote, Board, MAX_COLOURS, MAX_N};
+use queenattack::solver::{solve, Options};
 use std::io::{Read, Write};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Most bytes read from stdin. A 128 × 128 board written one value a line is about 50 KB; 1 MiB
+/// leaves room for up to 60 bytes of spacing per value. `yes 0 | queenattack` stops here.
+const MAX_INPUT_BYTES: usize = 1 << 20;
+/// Longest time limit accepted (one day, as `tester run`); longer ones are refused.
+const MAX_TIME_LIMIT: f64 = 86_400.0;
+/// Share of the time limit stdin may take to reach its end: the solver's own compute share for
+/// short limits, after which nothing but the empty answer could be computed.
+const READ_SHARE: f64 = 0.70;
 
 /// Solver for Topcoder Marathon Match 150 QueenAttack.
 ///
 /// Reads N, C and the N*N cells (-1 wall, 0 empty, k = queen of colour k) from stdin and
 /// prints the number of moves, then one move per line as `r1 c1 r2 c2` (0-based).
 #[derive(Parser, Debug)]
-#[command(version, about, long_about)]
+#[command(version, about, long_about, after_long_help = LIMITS)]
 struct Cli {
     /// Wall-clock budget in seconds for the whole run, output included (finishes by 95 % of it).
-    #[arg(long, default_value_t = 10.0, value_parser = positive_seconds)]
+    /// More than 0 and at most 86400.
+    #[arg(long, default_value_t = 10.0, value_parser = Seconds)]
     time_limit: f64,
     /// Seed of the random generator, for reproducible runs.
     #[arg(long, default_value_t = 1)]
@@ -24,22 +36,101 @@ struct Cli {
     verbose: bool,
 }
 
-fn positive_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
+const LIMITS: &str = "\
+Limits and bad input:
+  N is 1..=128, C is 1..=100, and every colour 1..=C has exactly N queens (so C <= N).
+  At most 1 MiB of stdin is read, and stdin must reach its end within 70 % of the time limit.
+  Anything else (and a time limit outside 0 < SECS <= 86400) is refused: a one-line message
+  on stderr quoting at most 80 bytes of the bad token, nothing on stdout, exit code 2.
+  Below about 0.01 s the limit cannot be kept (starting the process takes longer).
+
+Anytime:
+  The answer is legal whenever it is printed: the best found when the time is up, an answer
+  proven optimal as soon as it is found (no errors left, or a score equal to a lower bound).
+
+Exit codes: 0 answer printed, 1 the answer could not be written, 2 bad option or bad input.";
+
+/// Parses `--time-limit`: a number of seconds in `0 < SECS <= MAX_TIME_LIMIT`. A parser of
+/// its own, because clap's message for a refused value would echo the whole value.
+#[derive(Clone, Copy)]
+struct Seconds;
+
+impl clap::builder::TypedValueParser for Seconds {
+    type Value = f64;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<f64, clap::Error> {
+        let text = value.to_string_lossy();
+        match text.parse::<f64>() {
+            Ok(v) if v > 0.0 && v <= MAX_TIME_LIMIT => Ok(v),
+            _ => Err(clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                format!(
+                    "--time-limit {} is not a number of seconds in 0 < SECS <= {MAX_TIME_LIMIT}\n",
+                    quote(&text)
+                ),
+            )),
+        }
+    }
+}
+
+/// Why stdin gave no input to parse.
+enum ReadError {
+    TooLong,
+    StillOpen,
+    Failed(std::io::Error),
+}
+
+/// Reads stdin to its end on a helper thread, at most `MAX_INPUT_BYTES`, until `deadline`
+/// (a thread blocked on a pipe that stays open does not keep the process alive).
+fn read_stdin(deadline: Instant) -> Result<Vec<u8>, ReadError> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut data = Vec::new();
+        let result = std::io::stdin()
+            .lock()
+            .take(MAX_INPUT_BYTES as u64 + 1)
+            .read_to_end(&mut data)
+            .map(|_| data);
+        let _ = tx.send(result);
+    });
+    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(Ok(data)) if data.len() > MAX_INPUT_BYTES => Err(ReadError::TooLong),
+        Ok(Ok(data)) => Ok(data),
+        Ok(Err(e)) => Err(ReadError::Failed(e)),
+        Err(_) => Err(ReadError::StillOpen),
     }
 }
 
 fn main() -> ExitCode {
     let started = Instant::now();
     let cli = Cli::parse();
-    let mut input = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut input) {
-        eprintln!("queenattack: cannot read stdin: {e}");
-        return ExitCode::from(2);
-    }
-    let board = match Board::parse(&input) {
+    let read_by = started + Duration::from_secs_f64(cli.time_limit * READ_SHARE);
+    let input = match read_stdin(read_by) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            match e {
+                ReadError::TooLong => eprintln!(
+                    "queenattack: bad input: longer than {MAX_INPUT_BYTES} bytes \
+                     (N <= {MAX_N}, C <= {MAX_COLOURS} never need that much)"
+                ),
+                ReadError::StillOpen => eprintln!(
+                    "queenattack: bad input: stdin did not end within {:.3} s \
+                     ({:.0} % of the {} s limit); no answer",
+                    started.elapsed().as_secs_f64(),
+                    READ_SHARE * 100.0,
+                    cli.time_limit
+                ),
+                ReadError::Failed(e) => eprintln!("queenattack: cannot read stdin: {e}"),
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let board = match Board::parse_official(&input) {
         Ok(board) => board,
         Err(e) => {
             eprintln!("queenattack: bad input: {e}");
@@ -54,11 +145,12 @@ fn main() -> ExitCode {
     let solution = solve(&board, options, started);
     if cli.verbose {
         eprintln!(
-            "[{:6.3}s] final: {} moves, {} errors, score {:.4}",
+            "[{:6.3}s] final: {} moves, {} errors, score {:.4}, stop: {:?}",
             started.elapsed().as_secs_f64(),
             solution.moves.len(),
             solution.outcome.errors,
-            solution.outcome.score
+            solution.outcome.score,
+            solution.stop
         );
     }
     let n = board.n;

@@ -89,23 +89,7 @@ fn bad_options_are_refused() {
 #[test]
 fn big_boards_work_within_the_limit() {
     // N = 64 with 10 colours: beyond the contest, still answered legally and in time.
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(64);
-    let (n, c) = (64usize, 10usize);
-    let mut cells: Vec<i8> = (0..n * n)
-        .map(|_| if rng.random_bool(0.1) { -1 } else { 0 })
-        .collect();
-    let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == 0).collect();
-    for k in 1..=c {
-        for _ in 0..n {
-            let i = rng.random_range(0..free.len());
-            cells[free.swap_remove(i)] = k as i8;
-        }
-    }
-    let mut text = format!("{n}\n{c}\n");
-    for v in &cells {
-        text.push_str(&format!("{v}\n"));
-    }
+    let text = common::random_board(64, 10, 64);
     let input = Input::parse(&text).unwrap();
     let started = std::time::Instant::now();
     let out = run(&["--time-limit", "10", "--verbose"], text.as_bytes());

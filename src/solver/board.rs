@@ -14,6 +14,9 @@ pub const EMPTY: i8 = 0;
 pub const MAX_N: usize = 128;
 /// Largest number of colours the solver accepts.
 pub const MAX_COLOURS: usize = 100;
+/// A bad token is quoted in a message escaped and cut to this many bytes, so a huge or binary
+/// token never floods the terminal.
+pub const QUOTE_BYTES: usize = 80;
 
 /// The eight queen directions as `(dr, dc)`.
 pub const DIRS: [(i32, i32); 8] = [
@@ -91,7 +94,7 @@ impl Board {
                 .ok_or_else(|| InputError(format!("input ends before {what}")))?;
             token
                 .parse::<i64>()
-                .map_err(|_| InputError(format!("{what}: `{token}` is not an integer")))
+                .map_err(|_| InputError(format!("{what}: {} is not an integer", quote(token))))
         };
         let n = next("N")?;
         if !(1..=MAX_N as i64).contains(&n) {
@@ -120,7 +123,8 @@ impl Board {
         }
         if let Some(extra) = tokens.next() {
             return Err(InputError(format!(
-                "unexpected token `{extra}` after the {} cells",
+                "unexpected token {} after the {} cells",
+                quote(extra),
                 n * n
             )));
         }
@@ -129,6 +133,67 @@ impl Board {
             colours: colours as usize,
             cells,
         })
+    }
+
+    /// Reads an input under the solver's rule (the same as `tester`'s): [`Board::parse`], and
+    /// every colour `1..=C` has exactly `N` queens on the board (so `C ≤ N`).
+    ///
+    /// # Errors
+    /// As [`Board::parse`], or the first colour whose count is not `N`.
+    ///
+    /// # Examples
+    /// ```
+    /// use queenattack::solver::board::Board;
+    /// assert!(Board::parse_official("2 1  1 0  0 1").is_ok());
+    /// let err = Board::parse_official("2 2  1 0  0 1").unwrap_err();
+    /// assert_eq!(err.to_string(), "colour 2 has 0 queens, expected N = 2");
+    /// ```
+    pub fn parse_official(text: &str) -> Result<Board, InputError> {
+        let board = Board::parse(text)?;
+        let mut count = vec![0usize; board.colours];
+        for &v in &board.cells {
+            if v > 0 {
+                count[v as usize - 1] += 1;
+            }
+        }
+        match count.iter().position(|&c| c != board.n) {
+            Some(k) => Err(InputError(format!(
+                "colour {} has {} queens, expected N = {}",
+                k + 1,
+                count[k],
+                board.n
+            ))),
+            None => Ok(board),
+        }
+    }
+
+    /// A random board like the contest generator's: each cell a wall with probability `walls`,
+    /// then `n` queens of each of the `colours` colours on random free cells.
+    ///
+    /// # Panics
+    /// If the free cells are fewer than `n × colours`.
+    ///
+    /// # Examples
+    /// ```
+    /// use queenattack::solver::board::Board;
+    /// use rand::SeedableRng;
+    /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+    /// let board = Board::random(64, 10, 0.1, &mut rng);
+    /// assert_eq!(board.queens().len(), 640);
+    /// assert!(Board::parse_official(&board.to_string()).is_ok());
+    /// ```
+    pub fn random(n: usize, colours: usize, walls: f64, rng: &mut impl rand::Rng) -> Board {
+        let mut cells: Vec<i8> = (0..n * n)
+            .map(|_| if rng.random_bool(walls) { WALL } else { EMPTY })
+            .collect();
+        let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == EMPTY).collect();
+        for k in 1..=colours {
+            for _ in 0..n {
+                let i = rng.random_range(0..free.len());
+                cells[free.swap_remove(i)] = k as i8;
+            }
+        }
+        Board { n, colours, cells }
     }
 
     /// The queens in row-major order of their start cells.
@@ -156,6 +221,42 @@ impl Board {
     }
 }
 
+/// The official input text: `N`, `C`, then one row of cell values per line.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}\n{}", self.n, self.colours)?;
+        for row in self.cells.chunks(self.n) {
+            let values: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+            writeln!(f, "{}", values.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+/// `token` for a message: in quotes, every character outside printable ASCII escaped
+/// (`\u{0}`, `\n`), cut after [`QUOTE_BYTES`] bytes of escaped text, with the token's full
+/// length when it was cut.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::board::quote;
+/// assert_eq!(quote("x\0y"), "\"x\\u{0}y\"");
+/// let long = "7".repeat(1_000_000);
+/// assert!(quote(&long).len() < 120);
+/// assert!(quote(&long).ends_with("(1000000 bytes)"));
+/// ```
+pub fn quote(token: &str) -> String {
+    let mut out = String::new();
+    for ch in token.chars() {
+        let escaped = ch.escape_default().to_string();
+        if out.len() + escaped.len() > QUOTE_BYTES {
+            return format!("\"{out}\"… ({} bytes)", token.len());
+        }
+        out.push_str(&escaped);
+    }
+    format!("\"{out}\"")
+}
+
 /// Length of a queen move between two cells on a line (`max(|dr|, |dc|)`), or `None` when
 /// the cells do not share a row, column or diagonal.
 ///
@@ -174,4 +275,28 @@ pub fn line_length(n: usize, a: usize, b: usize) -> Option<usize> {
     } else {
         None
     }
+}
+
+/// A random board for tests: side `n`, `colours` colours, each cell a wall with probability
+/// `walls`, else a queen of a random colour with probability `queens` (any queen counts).
+#[cfg(test)]
+pub(crate) fn random_board(
+    rng: &mut impl rand::Rng,
+    n: usize,
+    colours: usize,
+    walls: f64,
+    queens: f64,
+) -> Board {
+    let cells = (0..n * n)
+        .map(|_| {
+            if rng.random_bool(walls) {
+                WALL
+            } else if rng.random_bool(queens) {
+                rng.random_range(1..=colours) as i8
+            } else {
+                EMPTY
+            }
+        })
+        .collect();
+    Board { n, colours, cells }
 }

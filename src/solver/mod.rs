@@ -9,26 +9,34 @@
 //! 6. [`improve`]: a post-optimiser that re-plans one or two queens at a time on the final moves.
 //!
 //! [`board`] reads the input and [`score`] is the solver's own referee: the answer is replayed
-//! before it is printed, and the empty answer (always legal) replaces anything wrong.
+//! before it is printed, and the first answer (always legal) replaces anything wrong.
+//!
+//! Anytime: [`quick`] makes a legal first answer in the first few percent of the time, and
+//! the solver stops at once when an answer's score equals the lower bound of [`bound`].
 
+pub mod anytime;
 pub mod assign;
 pub mod board;
+pub mod bound;
+pub mod candidates;
+pub mod exact;
 pub mod improve;
 pub mod paths;
+pub mod quick;
 pub mod reorder;
 pub mod route;
 pub mod score;
 pub mod targets;
 
-use ahash::AHashSet;
+use anytime::{distance_tables, Tables};
 use board::{Board, Move};
+use candidates::{Annealer, Pool};
 use paths::Paths;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use reorder::{Context, Routed};
 use score::{replay, Outcome};
 use std::time::{Duration, Instant};
-use targets::{anneal, Problem, Schedule, Zobrist};
 
 /// Solver settings.
 #[derive(Clone, Copy, Debug)]
@@ -58,6 +66,32 @@ pub struct Solution {
     pub moves: Vec<Move>,
     /// Their score under the contest rules.
     pub outcome: Outcome,
+    /// Why the solver stopped.
+    pub stop: Stop,
+}
+
+/// Why [`solve`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// An answer scored the lower bound of [`bound::lower_bound`]: nothing can beat it, so the
+    /// solver stopped early.
+    Optimal,
+    /// The time budget ran out; the answer is the best found.
+    Budget,
+}
+
+/// Scores this close to the lower bound are equal to it (`f32` path costs).
+const OPTIMAL_EPS: f64 = 1e-6;
+
+/// The legal answer `moves` as a [`Solution`] stopped for `stop`, or `None` if the moves are
+/// not legal.
+fn solution(board: &Board, moves: Vec<Move>, stop: Stop) -> Option<Solution> {
+    let outcome = replay(board, &moves).ok()?;
+    Some(Solution {
+        moves,
+        outcome,
+        stop,
+    })
 }
 
 /// Share of the time limit spent computing; the rest covers output, process start/exit and
@@ -75,6 +109,8 @@ const IMPROVE_SHARE: f64 = 0.03;
 /// The same for limits of 5 s and more.
 const COMPUTE_SHARE_LONG: f64 = 0.88;
 /// Share of the compute budget taken from the reordering for the polish and [`improve`].
+/// 0.15 and 0.3 against 0.04 on the 37 seeds of 1–100 with C ≥ 4 and N ≥ 13 at 2 s (load 9,
+/// interleaved): sums 8264 and 8085 against 8195, each worse on 22–23 seeds: no gain seen.
 const IMPROVE_EARLY: f64 = 0.04;
 /// Share of the compute time spent making candidate target boards (the rest: reordering).
 const BOARD_SHARE: f64 = 0.75;
@@ -84,71 +120,27 @@ const BOARD_SHARE_SLOW: f64 = 0.85;
 const SLOW_SIMULATIONS: f64 = 1000.0;
 /// The board phase is cut into this many annealing runs (each also routed).
 const RUNS_PER_PHASE: f64 = 6.0;
-/// Iterations of one annealing run per queen: the shortest and the longest runs.
-const ITERATIONS_PER_QUEEN_MIN: f64 = 1_500.0;
-const ITERATIONS_PER_QUEEN_MAX: f64 = 60_000.0;
-/// Annealing temperatures (in units of path cost; an error costs `N`): each run starts at a
-/// random temperature between these two (log-uniform) and cools to `T1`.
-const T0_MIN: f64 = 1.0;
-const T0_MAX: f64 = 10.0;
-const T1: f64 = 0.05;
-/// Start temperature (± 50 %) of a run that refines the best board so far.
-const WARM_T0: f64 = 0.7;
 /// How many of the best routed boards get a first round of reordering (more when the
 /// simulations are cheap).
 const TOP_BOARDS_MIN: usize = 3;
-const TOP_BOARDS_MAX: usize = 40;
-/// Re-planning one colour of the best board (iterated local search) starts once this many
-/// boards are routed; every `ILS_EVERY`-th run still starts from scratch.
-const ILS_AFTER: usize = 2;
-const ILS_EVERY: usize = 8;
-/// ... and with one colour (the re-plan is then a perturbation of the whole best board) or at
-/// least this many queens: on smaller boards of several colours a whole-board run costs as
-/// little as a one-colour run and finds more varied boards. Seeds with fewer than 20 queens
-/// among 1–100 at 10 s: one colour gained (seed 8: 24.33 → 22.00), two colours lost (seed 1:
-/// 16.71 → 17.36, seed 57: 19.19 → 19.81) with the re-plans.
-const ILS_MIN_QUEENS: usize = 20;
-/// ... and when routing is fast enough for this many boards in the board phase. At N = 64,
-/// C = 10 (0.6 s per routing) re-plans after the first two boards ended at 2640 (15 errors)
-/// where whole-board runs reached 2220 (4 errors). With 50 instead of 20, crowded contest
-/// boards at 1–2 s lost the re-plans and some did worse (seed 55 at 2 s: +70).
-const ILS_MIN_BOARDS: f64 = 20.0;
-/// Start temperature and length (iterations per queen of the colour, × N) of a one-colour
-/// run. Measured on seeds 1–20 at 10 s (sum of scores): 4 000 → 2087, 8 000 → 1990,
-/// 16 000 → 1975, 32 000 → 2049.
-const ILS_T0: f64 = 1.0;
-const ILS_ITERATIONS_PER_QUEEN: f64 = 16_000.0;
-/// Each queen of the re-planned colour goes back to its start with a probability drawn
-/// between this and 1 (small: a local change; 1: the whole colour from scratch).
-const ILS_RESET_MIN: f64 = 0.2;
+/// Share of the compute budget the exact search ([`exact`]) may take.
+const EXACT_SHARE: f64 = 0.3;
+/// N = 14 needs this much compute budget for the exact search to finish in its share (one
+/// colour: 1.0–1.5 s on seeds 1061, 1096, 1198 at load 10; several: 0.4–1.3 s on seeds 48,
+/// 1005, 1013); cut short, one colour's boards come from the first rows of the search only:
+/// at 1 s, seeds 1077 and 1096 lost 10 %.
+const EXACT_N14_BUDGET: f64 = 5.0;
+/// How many of its boards are routed: on crowded boards the routed scores of boards with
+/// nearly equal estimates spread widely (seed 60: estimates 57.0–58.4, routed 83–148).
+/// 61 small seeds (N ≤ 11 with several colours, N ≤ 14 with one) at 1 s: 300 against 50
+/// summed 2240 against 2309.
+const EXACT_KEEP: usize = 300;
+/// ... on boards of more than 128 cells (N = 12, 13), where the search prunes with the
+/// `keep`-th best board found: seed 12 (N = 13, C = 6) at 2 s found no board with 300 or 50
+/// under load, and 20 boards in 0.30 s with 20.
+const EXACT_KEEP_BIG: usize = 20;
 /// Weight of the initial-board distances in the second distance table.
 const PIECES_SHARE: f32 = 0.5;
-
-/// The polish runs after the search, inside the margin between the compute share and 95 %.
-fn polish_budget(budget: Duration) -> Duration {
-    budget.mul_f64(1.0 + POLISH_SHARE)
-}
-
-/// `share` × (distance on the initial board, all other pieces in the way) + the rest ×
-/// walls-only distance, per queen; cells the pieces cut off count 1.5 × walls-only.
-fn blend_with_pieces(board: &Board, starts: &[usize], walls_only: &[f32], share: f32) -> Vec<f32> {
-    let n = board.n;
-    let nn = n * n;
-    let occupied: Vec<bool> = board.cells.iter().map(|&v| v != 0).collect();
-    let mut search = paths::Search::new(n);
-    let mut row = vec![0f32; nn];
-    let mut out = walls_only.to_vec();
-    for (q, &s) in starts.iter().enumerate() {
-        search.run(s, |c| occupied[c] && c != s, None);
-        search.copy_dist(&mut row);
-        for (cell, &b) in row.iter().enumerate() {
-            let w = walls_only[q * nn + cell];
-            let b = if b.is_finite() { b } else { w * 1.5 };
-            out[q * nn + cell] = (1.0 - share) * w + share * b;
-        }
-    }
-    out
-}
 
 /// Solves `board` within `options.time_limit` seconds counted from `started`.
 ///
@@ -161,60 +153,54 @@ fn blend_with_pieces(board: &Board, starts: &[usize], walls_only: &[f32], share:
 /// assert_eq!(solution.outcome.errors, 0);
 /// ```
 pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
-    let log = |msg: String| {
-        if options.verbose {
-            eprintln!("[{:6.3}s] {msg}", started.elapsed().as_secs_f64());
-        }
-    };
-    let share = if options.time_limit >= 5.0 {
-        COMPUTE_SHARE_LONG
-    } else if options.time_limit > 2.0 {
-        COMPUTE_SHARE
-    } else {
-        COMPUTE_SHARE_SHORT
-    };
-    let budget = Duration::from_secs_f64((options.time_limit * share).max(0.0));
-    let end = started + budget;
-    let n = board.n;
-    let nn = n * n;
+    let clock = Clock::new(&options, started);
     let queens = board.queens();
-    let nq = queens.len();
     let walls = board.walls();
     let starts: Vec<usize> = queens.iter().map(|q| q.start).collect();
     let colour: Vec<usize> = queens.iter().map(|q| q.colour).collect();
+    let (n, mut second_round) = (board.n, false);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(options.seed);
-    let empty = Solution {
-        moves: Vec::new(),
-        outcome: replay(board, &[]).expect("no moves are legal"),
-    };
-    log(format!(
-        "N={n} C={} queens={nq}, start score {:.3}",
-        board.colours, empty.outcome.score
+    clock.log(format!(
+        "N={n} C={} queens={}, start score {:.3}",
+        board.colours,
+        queens.len(),
+        replay(board, &[]).map_or(f64::NAN, |o| o.score)
     ));
+    // Anytime: a legal first answer at once, and an early stop when it cannot be beaten.
+    let lower = bound::lower_bound(board);
+    let first = anytime::first_answer(board, started, clock.budget);
+    clock.log(format!(
+        "first answer: {} moves, score {:.3}; lower bound {lower:.3}",
+        first.moves.len(),
+        first.outcome.score
+    ));
+    if first.outcome.score <= lower + OPTIMAL_EPS {
+        clock.log("stop: the first answer is optimal");
+        return Solution {
+            stop: Stop::Optimal,
+            ..first
+        };
+    }
 
     // Stage 1: walls-only distances from every queen's start, and a second table that also
-    // knows the pieces of the initial board (half of each), since many of them never move.
+    // knows the pieces of the initial board (half of each), since many of them never move;
+    // on boards where they do not fit in the time, the greedy descent has all of it.
     let mut paths = Paths::new(n, walls.clone());
-    let mut walls_only = vec![0f32; nq * nn];
-    for (q, &s) in starts.iter().enumerate() {
-        if Instant::now() >= end {
-            log("out of time in paths".into());
-            return empty;
+    let tables = match distance_tables(board, &mut paths, &starts, clock.end, PIECES_SHARE) {
+        Tables::Ready(tables) => tables,
+        Tables::TooSlow { per_table } => {
+            clock.log(format!(
+                "paths would take {:.3} s a table: greedy descent only",
+                per_table.as_secs_f64()
+            ));
+            return anytime::descent_only(board, first, clock.end);
         }
-        walls_only[q * nn..(q + 1) * nn].copy_from_slice(paths.row(s));
-    }
-    let with_pieces = blend_with_pieces(board, &starts, &walls_only, PIECES_SHARE);
-    let tables = [walls_only, with_pieces];
-    log("paths done".into());
-
-    // Stages 2-4: candidate target boards, matched and routed; keep the best.
-    let zobrist = Zobrist::new(nn, board.colours, &mut rng);
-    let mut seen = AHashSet::new();
-    let mut boards_end = started + budget.mul_f64(BOARD_SHARE);
-    let mut extended = false;
-    let slice = boards_end
-        .saturating_duration_since(Instant::now())
-        .div_f64(RUNS_PER_PHASE);
+        Tables::OutOfTime => {
+            clock.log("out of time in paths");
+            return first;
+        }
+    };
+    clock.log(format!("paths done ({} tables)", tables.len()));
     let mut ctx = Context {
         board,
         walls: &walls,
@@ -222,215 +208,266 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
         colour: &colour,
         paths: &mut paths,
     };
-    // The best few distinct routed boards, best first.
-    let mut top: Vec<Routed> = Vec::new();
-    let (mut sim_time, mut sim_count) = (Duration::ZERO, 0u32);
-    let mut runs = 0;
-    // Run length adapts: short runs give more diverse boards (best for easy cases), but a run
-    // that ends with errors asks for longer ones (crowded boards).
-    let min_per_queen = ITERATIONS_PER_QUEEN_MIN;
-    let mut per_queen = min_per_queen;
-    let mut second_round = false;
-    let mut sims = 0;
-    let mut stale = false;
-    let winner = loop {
-        loop {
-            let now = Instant::now();
-            if now >= boards_end && !extended && sim_count > 0 {
-                // When a simulation is so slow that reordering gets only a few hundred of them,
-                // new boards are worth more: lengthen the board phase once.
-                extended = true;
-                let per_sim = sim_time / sim_count;
-                if per_sim.as_secs_f64() * SLOW_SIMULATIONS
-                    > end.saturating_duration_since(now).as_secs_f64()
-                {
-                    boards_end = started + budget.mul_f64(BOARD_SHARE_SLOW);
-                }
-            }
-            if !(now < boards_end || (top.is_empty() && now < end)) {
-                break;
-            }
-            runs += 1;
-            // After a few boards from scratch, most runs re-plan one colour of the best routed
-            // board against the others (a far smaller search, which leaves the basins where
-            // whole-board annealing gets stuck); the rest start again from the initial board.
-            // (re-plans gain less per board than whole-board runs: they need many boards, so
-            // routing must be fast)
-            let fast_routing = sim_count > 0
-                && (sim_time / sim_count).as_secs_f64() * ILS_MIN_BOARDS
-                    < budget.as_secs_f64() * BOARD_SHARE;
-            let ils = (board.colours == 1 || nq >= ILS_MIN_QUEENS)
-                && fast_routing
-                && top.len() >= ILS_AFTER
-                && runs % ILS_EVERY != 0
-                && !stale;
-            // Of the other runs, every other one refines the best board so far (cooler,
-            // shorter) instead of starting again from the initial board.
-            let warm = !ils && runs % 2 == 0 && !top.is_empty();
-            let table = if ils {
-                0
-            } else {
-                rng.random_range(0..tables.len())
-            };
-            let dist = &tables[table];
-            let problem = Problem {
-                n,
-                colours: board.colours,
-                queens: &queens,
-                walls: &walls,
-                dist,
-            };
-            let schedule = Schedule {
-                error_weight: n as f64,
-                error_weight_start: n as f64,
-                iterations: (per_queen as u64 * nq as u64).max(20_000),
-                t0: T0_MIN * (T0_MAX / T0_MIN).powf(rng.random::<f64>()),
-                t1: T1,
-                only_colour: None,
-                duration: Some({
-                    let left = end.saturating_duration_since(Instant::now());
-                    // the first board must come even when the paths took the board phase's time
-                    let slice = if top.is_empty() {
-                        slice.max(left / 4)
-                    } else {
-                        slice
-                    };
-                    slice.min(left / 2)
-                }),
-            };
-            let mut found = if ils {
-                let colour = rng.random_range(0..board.colours);
-                let share = ILS_RESET_MIN + (1.0 - ILS_RESET_MIN) * rng.random::<f64>();
-                let base = &top[0].targets;
-                let Some(cells) =
-                    targets::reset_colour(&queens, &walls, dist, base, colour, share, &mut rng)
-                else {
-                    continue;
-                };
-                let schedule = Schedule {
-                    t0: ILS_T0,
-                    iterations: (ILS_ITERATIONS_PER_QUEEN * n as f64) as u64,
-                    only_colour: Some(colour),
-                    ..schedule
-                };
-                anneal(problem, &cells, schedule, &mut rng)
-            } else if warm {
-                let schedule = Schedule {
-                    t0: WARM_T0 * (0.5 + rng.random::<f64>()),
-                    iterations: schedule.iterations / 2,
-                    ..schedule
-                };
-                anneal(problem, &top[0].targets, schedule, &mut rng)
-            } else {
-                anneal(problem, &starts, schedule, &mut rng)
-            };
-            per_queen = if warm || ils {
-                per_queen
-            } else if found.errors > 0 {
-                (per_queen * 2.0).min(ITERATIONS_PER_QUEEN_MAX)
-            } else {
-                (per_queen * 0.8).max(min_per_queen)
-            };
-            assign::assign(&queens, &mut found.cells, |q, cell| dist[q * nn + cell]);
-            let fresh = seen.insert(zobrist.hash(&queens, &found.cells));
-            // a one-colour run that only finds a known board asks for a run from scratch
-            stale = ils && !fresh;
-            if !fresh {
-                continue;
-            }
-            let mut order: Vec<usize> = (0..nq).collect();
-            order.sort_by(|&a, &b| {
-                dist[a * nn + found.cells[a]].total_cmp(&dist[b * nn + found.cells[b]])
-            });
-            let sim_started = Instant::now();
-            let routed = ctx.evaluate(found.cells.clone(), order, Some(end));
-            let sim = sim_started.elapsed();
-            sim_time += sim;
-            sim_count += 1;
-            log(format!(
-                "board {runs} ({}, table {table}): errors {} estimate {:.3} → routed score {:.3} \
-                 in {:.1} ms",
-                if ils { "one colour" } else { "whole board" },
-                found.errors,
-                found.move_cost,
-                routed.score,
-                sim.as_secs_f64() * 1e3
-            ));
-            top.push(routed);
-            top.sort_by(|a, b| a.score.total_cmp(&b.score));
-            top.truncate(TOP_BOARDS_MAX);
-        }
-        if top.is_empty() {
-            return empty;
-        }
-        log(format!(
-            "{runs} boards ({} distinct), best routed score {:.3}",
-            seen.len(),
-            top[0].score
-        ));
 
-        // Stage 5: a short local search on each of the best boards, then the rest of the time on
-        // the one that came out best.
-        // As many boards as get a few hundred simulations each in a third of the time left.
-        let left = end.saturating_duration_since(Instant::now());
-        let per_sim = sim_time / sim_count.max(1);
-        let affordable = left.as_secs_f64() / 3.0 / (per_sim.as_secs_f64() * 300.0).max(1e-9);
-        top.truncate((affordable as usize).clamp(TOP_BOARDS_MIN, TOP_BOARDS_MAX));
-        let share = left.div_f64(3.0 * top.len() as f64);
-        let best_routed = top[0].score;
-        let mut improved: Vec<Routed> = Vec::new();
-        for candidate in top {
-            let (better, s) = ctx.improve(candidate, &mut rng, Instant::now() + share);
-            sims += s;
-            log(format!("reordering a top board: score {:.3}", better.score));
-            improved.push(better);
+    // Stages 2-4: candidate target boards (exact ones where the board is small, then
+    // annealed ones), matched and routed; the pool keeps the best.
+    let mut pool = Pool::new(&queens, n * n, board.colours, &mut rng);
+    exact_boards(&clock, &mut pool, &mut ctx, &queens, &tables[0]);
+    let mut annealer = Annealer::new(&queens, &walls, &tables);
+    let mut boards_end = clock.at(BOARD_SHARE);
+    let winner = loop {
+        if let Some(best) = optimal(&clock, board, &pool, lower) {
+            return best;
         }
-        improved.sort_by(|a, b| a.score.total_cmp(&b.score));
+        make_boards(
+            &clock,
+            &mut pool,
+            &mut annealer,
+            &mut ctx,
+            boards_end,
+            &mut rng,
+        );
+        if let Some(best) = optimal(&clock, board, &pool, lower) {
+            return best;
+        }
+        if pool.top.is_empty() {
+            return first;
+        }
+        // Stage 5: a short reordering of each of the best boards.
+        let before = pool.top[0].score;
+        let mut improved = reorder_top(&clock, &mut pool, &mut ctx, &mut rng);
         let now = Instant::now();
-        if !second_round && improved[0].score >= best_routed - 1e-9 && now < end {
+        if !second_round && improved[0].score >= before - 1e-9 && now < clock.end {
             // Reordering found nothing (routing already meets the estimate, as with one
             // colour): new boards are worth more, so most of the time left goes to them.
             second_round = true;
-            boards_end = now + end.saturating_duration_since(now).mul_f64(0.8);
-            log("reordering gains nothing: back to making boards".into());
-            top = improved;
+            boards_end = now + clock.end.saturating_duration_since(now).mul_f64(0.8);
+            clock.log("reordering gains nothing: back to making boards");
+            pool.top = improved;
             continue;
         }
         break improved.swap_remove(0);
     };
+    finish(&clock, &mut ctx, winner, first, &mut rng)
+}
+
+/// The best board of the pool as the answer when it scores the lower bound.
+fn optimal(clock: &Clock, board: &Board, pool: &Pool, lower: f64) -> Option<Solution> {
+    let best = pool
+        .top
+        .first()
+        .filter(|b| b.score <= lower + OPTIMAL_EPS)?;
+    let answer = solution(board, best.moves.clone(), Stop::Optimal)?;
+    clock.log("stop: a routed board scores the lower bound");
+    Some(answer)
+}
+
+/// The time budget of one run and its progress log.
+struct Clock {
+    started: Instant,
+    /// Compute budget: the search ends at `started + budget`.
+    budget: Duration,
+    end: Instant,
+    verbose: bool,
+}
+
+impl Clock {
+    fn new(options: &Options, started: Instant) -> Clock {
+        let share = if options.time_limit >= 5.0 {
+            COMPUTE_SHARE_LONG
+        } else if options.time_limit > 2.0 {
+            COMPUTE_SHARE
+        } else {
+            COMPUTE_SHARE_SHORT
+        };
+        let budget = Duration::from_secs_f64((options.time_limit * share).max(0.0));
+        Clock {
+            started,
+            budget,
+            end: started + budget,
+            verbose: options.verbose,
+        }
+    }
+
+    /// The instant when `share` of the compute budget has passed.
+    fn at(&self, share: f64) -> Instant {
+        self.started + self.budget.mul_f64(share)
+    }
+
+    fn log(&self, msg: impl AsRef<str>) {
+        if self.verbose {
+            let t = self.started.elapsed().as_secs_f64();
+            eprintln!("[{t:6.3}s] {}", msg.as_ref());
+        }
+    }
+}
+
+/// Stage 2a: the best error-free boards of [`exact`] (small boards only), routed into the pool.
+fn exact_boards(
+    clock: &Clock,
+    pool: &mut Pool,
+    ctx: &mut Context<'_>,
+    queens: &[board::Queen],
+    dist: &[f32],
+) {
+    let board = ctx.board;
+    if board.n == 14 && clock.budget.as_secs_f64() < EXACT_N14_BUDGET {
+        return;
+    }
+    let exact_end = clock.at(EXACT_SHARE);
+    let keep = if board.n * board.n <= 128 {
+        EXACT_KEEP
+    } else {
+        EXACT_KEEP_BIG
+    };
+    let found = exact::best_boards(board.n, ctx.walls, queens, dist, keep, exact_end);
+    if found.is_empty() {
+        return;
+    }
+    let (best, worst) = (found[0].cost, found[found.len() - 1].cost);
+    for b in found {
+        pool.offer(ctx, b.cells, dist, clock.end);
+    }
+    clock.log(format!(
+        "exact: {} error-free boards, estimates {best:.3}..{worst:.3}, best routed score {:.3}",
+        pool.distinct(),
+        pool.top[0].score
+    ));
+}
+
+/// Stages 2-4: annealing runs until `boards_end` (once lengthened when routing is slow), and
+/// at least until the pool holds one board (or the compute budget ends).
+fn make_boards(
+    clock: &Clock,
+    pool: &mut Pool,
+    annealer: &mut Annealer<'_>,
+    ctx: &mut Context<'_>,
+    mut boards_end: Instant,
+    rng: &mut impl Rng,
+) {
+    let mut extended = false;
+    let slice = boards_end
+        .saturating_duration_since(Instant::now())
+        .div_f64(RUNS_PER_PHASE);
+    let routing_budget = clock.budget.mul_f64(BOARD_SHARE);
+    loop {
+        let now = Instant::now();
+        if now >= boards_end && !extended && pool.sims() > 0 {
+            // When a simulation is so slow that reordering gets only a few hundred of them,
+            // new boards are worth more: lengthen the board phase once.
+            extended = true;
+            if pool.per_sim().as_secs_f64() * SLOW_SIMULATIONS
+                > clock.end.saturating_duration_since(now).as_secs_f64()
+            {
+                boards_end = clock.at(BOARD_SHARE_SLOW);
+            }
+        }
+        if !(now < boards_end || (pool.top.is_empty() && now < clock.end)) {
+            break;
+        }
+        let left = clock.end.saturating_duration_since(now);
+        // the first board must come even when the paths took the board phase's time
+        let slice = if pool.top.is_empty() {
+            slice.max(left / 4)
+        } else {
+            slice
+        };
+        let runs = annealer.runs() + 1;
+        let Some(made) = annealer.next(
+            pool,
+            ctx,
+            slice.min(left / 2),
+            routing_budget,
+            clock.end,
+            rng,
+        ) else {
+            continue;
+        };
+        if let Some((score, sim)) = made.routed {
+            clock.log(format!(
+                "board {runs} ({}, table {}): errors {} estimate {:.3} → routed score {score:.3} \
+                 in {:.1} ms",
+                made.kind,
+                made.table,
+                made.errors,
+                made.estimate,
+                sim.as_secs_f64() * 1e3
+            ));
+        }
+    }
+    clock.log(format!(
+        "{} boards ({} distinct), best routed score {:.3}",
+        annealer.runs(),
+        pool.distinct(),
+        pool.top.first().map_or(f64::NAN, |b| b.score)
+    ));
+}
+
+/// Stage 5, first round: a short reordering of each of the best boards of the pool (as many
+/// as get a few hundred simulations each in a third of the time left); best first.
+fn reorder_top(
+    clock: &Clock,
+    pool: &mut Pool,
+    ctx: &mut Context<'_>,
+    rng: &mut impl Rng,
+) -> Vec<Routed> {
+    let left = clock.end.saturating_duration_since(Instant::now());
+    let per_sim = pool.per_sim().as_secs_f64();
+    let affordable = left.as_secs_f64() / 3.0 / (per_sim * 300.0).max(1e-9);
+    let mut top = std::mem::take(&mut pool.top);
+    top.truncate((affordable as usize).clamp(TOP_BOARDS_MIN, candidates::POOL_SIZE));
+    let share = left.div_f64(3.0 * top.len() as f64);
+    let mut improved: Vec<Routed> = top
+        .into_iter()
+        .map(|candidate| {
+            let (better, _) = ctx.improve(candidate, rng, Instant::now() + share);
+            clock.log(format!("reordering a top board: score {:.3}", better.score));
+            better
+        })
+        .collect();
+    improved.sort_by(|a, b| a.score.total_cmp(&b.score));
+    improved
+}
+
+/// Stage 5 on the winner until shortly before the end, then the polish and the
+/// post-optimiser ([`improve`]); the first answer replaces anything worse or illegal.
+fn finish(
+    clock: &Clock,
+    ctx: &mut Context<'_>,
+    winner: Routed,
+    first: Solution,
+    rng: &mut impl Rng,
+) -> Solution {
+    let board = ctx.board;
     // the post-optimiser starts a little before the end of the compute budget: on crowded
     // boards it gains more per second than the reordering
-    let (best, s) = ctx.improve(winner, &mut rng, end - budget.mul_f64(IMPROVE_EARLY));
-    log(format!(
-        "reordering: {} simulations, score {:.3}",
-        sims + s,
+    let early = IMPROVE_EARLY;
+    let (best, sims) = ctx.improve(winner, rng, clock.end - clock.budget.mul_f64(early));
+    clock.log(format!(
+        "reordering: {sims} simulations, score {:.3}",
         best.score
     ));
 
     let before = best.score;
-    let moves = reorder::polish(board, best.moves, Some(started + polish_budget(budget)));
-    log(format!(
-        "polish: {before:.3} → {:.3}",
-        replay(board, &moves).map_or(f64::NAN, |o| o.score)
-    ));
+    let moves = reorder::polish(board, best.moves, Some(clock.at(1.0 + POLISH_SHARE)));
+    let score = |moves: &[Move]| replay(board, moves).map_or(f64::NAN, |o| o.score);
+    clock.log(format!("polish: {before:.3} → {:.3}", score(&moves)));
 
-    let before = replay(board, &moves).map_or(f64::NAN, |o| o.score);
-    let moves = improve::improve(
-        board,
-        moves,
-        Some(started + budget.mul_f64(1.0 + POLISH_SHARE + IMPROVE_SHARE)),
-    );
-    log(format!(
-        "improve: {before:.3} → {:.3}",
-        replay(board, &moves).map_or(f64::NAN, |o| o.score)
-    ));
+    let before = score(&moves);
+    let share = 1.0 + POLISH_SHARE + IMPROVE_SHARE;
+    let moves = improve::improve(board, moves, Some(clock.at(share)));
+    clock.log(format!("improve: {before:.3} → {:.3}", score(&moves)));
 
     match replay(board, &moves) {
-        Ok(outcome) if outcome.score <= empty.outcome.score => Solution { moves, outcome },
-        Ok(_) => empty,
+        Ok(outcome) if outcome.score <= first.outcome.score => Solution {
+            moves,
+            outcome,
+            stop: Stop::Budget,
+        },
+        Ok(_) => first,
         Err(e) => {
-            eprintln!("queenattack: internal error, falling back to no moves: {e}");
-            empty
+            eprintln!("queenattack: internal error, falling back to the first answer: {e}");
+            first
         }
     }
 }

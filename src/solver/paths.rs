@@ -68,6 +68,17 @@ impl Search {
     /// # Complexity
     /// `O(N² · N log N)` in the worst case, far less in practice thanks to the ray cut.
     pub fn run(&mut self, source: usize, blocked: impl Fn(usize) -> bool, stop: Option<usize>) {
+        self.run_until(source, blocked, |u, _| Some(u) == stop);
+    }
+
+    /// [`Search::run`] that calls `settled(cell, distance)` for every cell as it is settled
+    /// (the source first) and stops once it returns `true`.
+    pub fn run_until(
+        &mut self,
+        source: usize,
+        blocked: impl Fn(usize) -> bool,
+        mut settled: impl FnMut(usize, f32) -> bool,
+    ) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.fill(0);
@@ -88,7 +99,7 @@ impl Search {
                 continue;
             }
             self.settled[u] = stamp;
-            if Some(u) == stop {
+            if settled(u, du) {
                 break;
             }
             let (ur, uc) = ((u / self.n) as i32, (u % self.n) as i32);

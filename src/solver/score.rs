@@ -47,9 +47,16 @@ impl LineCounts {
         counts
     }
 
+    /// Number of line ids of `colours` colours on an `n × n` board (see [`LineCounts::line_ids`]).
+    pub fn line_total(n: usize, colours: usize) -> usize {
+        colours * 8 * n
+    }
+
+    /// Ids of the row, column, diagonal and anti-diagonal of `cell` for queens of `colour`,
+    /// each below [`LineCounts::line_total`]: two queens of one colour attack each other
+    /// exactly when they share an id.
     #[inline]
-    fn lines(&self, cell: usize, colour: usize) -> [usize; 4] {
-        let n = self.n;
+    pub fn line_ids(n: usize, cell: usize, colour: usize) -> [usize; 4] {
         let (r, c) = (cell / n, cell % n);
         let base = colour * 8 * n;
         [
@@ -58,6 +65,21 @@ impl LineCounts {
             base + 4 * n + (r + n - 1 - c),
             base + 6 * n + (r + c),
         ]
+    }
+
+    #[inline]
+    fn lines(&self, cell: usize, colour: usize) -> [usize; 4] {
+        Self::line_ids(self.n, cell, colour)
+    }
+
+    /// Number of queens of `colour` that a queen of that colour on `cell` would attack
+    /// (a queen standing on `cell` itself counts once per line).
+    #[inline]
+    pub fn attacks(&self, cell: usize, colour: usize) -> usize {
+        self.lines(cell, colour)
+            .iter()
+            .map(|&line| self.count[line] as usize)
+            .sum()
     }
 
     /// Adds a queen of `colour` on `cell`; returns the number of pairs it creates.

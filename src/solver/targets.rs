@@ -453,7 +453,7 @@ pub fn reset_colour(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::solver::{board::Board, paths::Paths, score::errors};
     use rand::SeedableRng;
@@ -461,25 +461,11 @@ mod tests {
 
     /// A board like the contest generator's: walls with probability `p`, `c × n` queens.
     pub(crate) fn random_board(n: usize, c: usize, p: f64, rng: &mut impl Rng) -> Board {
-        let mut cells: Vec<i8> = (0..n * n)
-            .map(|_| if rng.random_bool(p) { -1 } else { 0 })
-            .collect();
-        let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == 0).collect();
-        for k in 1..=c {
-            for _ in 0..n {
-                let i = rng.random_range(0..free.len());
-                cells[free.swap_remove(i)] = k as i8;
-            }
-        }
-        Board {
-            n,
-            colours: c,
-            cells,
-        }
+        Board::random(n, c, p, rng)
     }
 
     /// The queens, walls and walls-only distance table of `board`, for a [`Problem`].
-    fn walls_only_problem(board: &Board) -> (Vec<Queen>, Vec<bool>, Vec<f32>) {
+    pub(crate) fn walls_only_problem(board: &Board) -> (Vec<Queen>, Vec<bool>, Vec<f32>) {
         let queens = board.queens();
         let walls = board.walls();
         let mut paths = Paths::new(board.n, walls.clone());

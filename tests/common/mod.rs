@@ -23,3 +23,12 @@ pub fn run_with_input(exe: &str, args: &[&str], input: &[u8]) -> Output {
     feeder.join().expect("the input thread ends");
     out
 }
+
+/// The official input text of a random board: walls on about a tenth of the cells, then `n`
+/// queens of each of the `c` colours on random free cells ([`Board::random`]).
+#[allow(dead_code)] // not every test crate makes boards
+pub fn random_board(n: usize, c: usize, seed: u64) -> String {
+    use rand::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    queenattack::solver::board::Board::random(n, c, 0.1, &mut rng).to_string()
+}

@@ -1,0 +1,264 @@
+//! Stages 2–4 together: candidate target boards, matched, routed and kept in a [`Pool`].
+//!
+//! [`Annealer`] makes one board per call: a whole-board annealing run from the initial board,
+//! a warm restart from the best board, or (iterated local search) a re-plan of one colour of
+//! the best board against the others. Each board is matched ([`assign`]), routed
+//! ([`Context::evaluate`]) and offered to the pool, which keeps the best few distinct routed
+//! boards (Zobrist hashes).
+
+use super::assign;
+use super::board::Queen;
+use super::reorder::{Context, Routed};
+use super::targets::{self, anneal, Problem, Schedule, Zobrist};
+use ahash::AHashSet;
+use rand::Rng;
+use std::time::{Duration, Instant};
+
+/// Iterations of one annealing run per queen: the shortest and the longest runs.
+const ITERATIONS_PER_QUEEN_MIN: f64 = 1_500.0;
+const ITERATIONS_PER_QUEEN_MAX: f64 = 60_000.0;
+/// Annealing temperatures (in units of path cost; an error costs `N`): each run starts at a
+/// random temperature between these two (log-uniform) and cools to `T1`.
+const T0_MIN: f64 = 1.0;
+const T0_MAX: f64 = 10.0;
+const T1: f64 = 0.05;
+/// Start temperature (± 50 %) of a run that refines the best board so far.
+const WARM_T0: f64 = 0.7;
+/// Re-planning one colour of the best board (iterated local search) starts once this many
+/// boards are routed; every `ILS_EVERY`-th run still starts from scratch.
+const ILS_AFTER: usize = 2;
+const ILS_EVERY: usize = 8;
+/// ... and with one colour (the re-plan is then a perturbation of the whole best board) or at
+/// least this many queens: on smaller boards of several colours a whole-board run costs as
+/// little as a one-colour run and finds more varied boards. Seeds with fewer than 20 queens
+/// among 1–100 at 10 s: one colour gained (seed 8: 24.33 → 22.00), two colours lost (seed 1:
+/// 16.71 → 17.36, seed 57: 19.19 → 19.81) with the re-plans.
+const ILS_MIN_QUEENS: usize = 20;
+/// ... and when routing is fast enough for this many boards in the board phase. At N = 64,
+/// C = 10 (0.6 s per routing) re-plans after the first two boards ended at 2640 (15 errors)
+/// where whole-board runs reached 2220 (4 errors). With 50 instead of 20, crowded contest
+/// boards at 1–2 s lost the re-plans and some did worse (seed 55 at 2 s: +70).
+const ILS_MIN_BOARDS: f64 = 20.0;
+/// Start temperature and length (iterations per queen of the colour, × N) of a one-colour
+/// run. Measured on seeds 1–20 at 10 s (sum of scores): 4 000 → 2087, 8 000 → 1990,
+/// 16 000 → 1975, 32 000 → 2049.
+const ILS_T0: f64 = 1.0;
+const ILS_ITERATIONS_PER_QUEEN: f64 = 16_000.0;
+/// Each queen of the re-planned colour goes back to its start with a probability drawn
+/// between this and 1 (small: a local change; 1: the whole colour from scratch).
+const ILS_RESET_MIN: f64 = 0.2;
+/// The pool keeps this many routed boards.
+pub const POOL_SIZE: usize = 40;
+
+/// The best distinct routed boards so far, best first, and how long routing takes.
+pub struct Pool {
+    /// The best routed boards, best first (at most [`POOL_SIZE`]).
+    pub top: Vec<Routed>,
+    queens: Vec<Queen>,
+    seen: AHashSet<u64>,
+    zobrist: Zobrist,
+    sim_time: Duration,
+    sim_count: u32,
+}
+
+impl Pool {
+    /// An empty pool for the `queens` of a board of `colours` colours on `nn` cells.
+    pub fn new(queens: &[Queen], nn: usize, colours: usize, rng: &mut impl Rng) -> Pool {
+        Pool {
+            top: Vec::new(),
+            queens: queens.to_vec(),
+            seen: AHashSet::new(),
+            zobrist: Zobrist::new(nn, colours, rng),
+            sim_time: Duration::ZERO,
+            sim_count: 0,
+        }
+    }
+
+    /// Mean time of one routing simulation (zero before the first).
+    pub fn per_sim(&self) -> Duration {
+        self.sim_time / self.sim_count.max(1)
+    }
+
+    /// How many routing simulations ran.
+    pub fn sims(&self) -> u32 {
+        self.sim_count
+    }
+
+    /// Distinct boards met.
+    pub fn distinct(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// Routes the matched target board `cells` (queens by increasing path cost in `dist`,
+    /// `q * n² + cell`) and keeps it if it is among the best; `None` if the board was met
+    /// before, else the routed board's score and the routing time.
+    pub fn offer(
+        &mut self,
+        ctx: &mut Context<'_>,
+        cells: Vec<usize>,
+        dist: &[f32],
+        deadline: Instant,
+    ) -> Option<(f64, Duration)> {
+        if !self.seen.insert(self.zobrist.hash(&self.queens, &cells)) {
+            return None;
+        }
+        let nn = ctx.board.n * ctx.board.n;
+        let mut order: Vec<usize> = (0..cells.len()).collect();
+        order.sort_by(|&a, &b| dist[a * nn + cells[a]].total_cmp(&dist[b * nn + cells[b]]));
+        let started = Instant::now();
+        let routed = ctx.evaluate(cells, order, Some(deadline));
+        let sim = started.elapsed();
+        self.sim_time += sim;
+        self.sim_count += 1;
+        let score = routed.score;
+        self.top.push(routed);
+        self.top.sort_by(|a, b| a.score.total_cmp(&b.score));
+        self.top.truncate(POOL_SIZE);
+        Some((score, sim))
+    }
+}
+
+/// What one annealing run made.
+pub struct Made {
+    /// `"whole board"`, `"warm restart"` or `"one colour"`.
+    pub kind: &'static str,
+    /// Distance table used.
+    pub table: usize,
+    /// Errors and walls-only estimate of the board.
+    pub errors: usize,
+    pub estimate: f64,
+    /// Routed score and routing time, `None` if the board was met before.
+    pub routed: Option<(f64, Duration)>,
+}
+
+/// The adaptive state of the board phase: which run comes next and how long it is.
+pub struct Annealer<'a> {
+    /// The queens.
+    pub queens: &'a [Queen],
+    /// Wall flags per cell.
+    pub walls: &'a [bool],
+    /// Distance tables (`q * n² + cell`): walls-only first.
+    pub tables: &'a [Vec<f32>],
+    runs: usize,
+    per_queen: f64,
+    stale: bool,
+}
+
+impl<'a> Annealer<'a> {
+    /// The board phase's start: no run made yet, the shortest run length.
+    pub fn new(queens: &'a [Queen], walls: &'a [bool], tables: &'a [Vec<f32>]) -> Annealer<'a> {
+        Annealer {
+            queens,
+            walls,
+            tables,
+            runs: 0,
+            per_queen: ITERATIONS_PER_QUEEN_MIN,
+            stale: false,
+        }
+    }
+
+    /// Runs made.
+    pub fn runs(&self) -> usize {
+        self.runs
+    }
+
+    /// One annealing run of at most `slice`, matched, routed and offered to `pool`; `None`
+    /// when a one-colour re-plan could not start.
+    pub fn next(
+        &mut self,
+        pool: &mut Pool,
+        ctx: &mut Context<'_>,
+        slice: Duration,
+        routing_budget: Duration,
+        deadline: Instant,
+        rng: &mut impl Rng,
+    ) -> Option<Made> {
+        let board = ctx.board;
+        let (n, nq) = (board.n, self.queens.len());
+        self.runs += 1;
+        // After a few boards from scratch, most runs re-plan one colour of the best routed
+        // board against the others (a far smaller search, which leaves the basins where
+        // whole-board annealing gets stuck); the rest start again from the initial board.
+        // (re-plans gain less per board than whole-board runs: they need many boards, so
+        // routing must be fast)
+        let fast_routing = pool.sims() > 0
+            && pool.per_sim().as_secs_f64() * ILS_MIN_BOARDS < routing_budget.as_secs_f64();
+        let ils = (board.colours == 1 || nq >= ILS_MIN_QUEENS)
+            && fast_routing
+            && pool.top.len() >= ILS_AFTER
+            && self.runs % ILS_EVERY != 0
+            && !self.stale;
+        // Of the other runs, every other one refines the best board so far (cooler,
+        // shorter) instead of starting again from the initial board.
+        let warm = !ils && self.runs % 2 == 0 && !pool.top.is_empty();
+        let table = if ils {
+            0
+        } else {
+            rng.random_range(0..self.tables.len())
+        };
+        let dist = &self.tables[table];
+        let problem = Problem {
+            n,
+            colours: board.colours,
+            queens: self.queens,
+            walls: self.walls,
+            dist,
+        };
+        let schedule = Schedule {
+            error_weight: n as f64,
+            error_weight_start: n as f64,
+            iterations: (self.per_queen as u64 * nq as u64).max(20_000),
+            t0: T0_MIN * (T0_MAX / T0_MIN).powf(rng.random::<f64>()),
+            t1: T1,
+            only_colour: None,
+            duration: Some(slice),
+        };
+        let (kind, mut found) = if ils {
+            let colour = rng.random_range(0..board.colours);
+            let share = ILS_RESET_MIN + (1.0 - ILS_RESET_MIN) * rng.random::<f64>();
+            let base = &pool.top[0].targets;
+            let cells =
+                targets::reset_colour(self.queens, self.walls, dist, base, colour, share, rng)?;
+            let schedule = Schedule {
+                t0: ILS_T0,
+                iterations: (ILS_ITERATIONS_PER_QUEEN * n as f64) as u64,
+                only_colour: Some(colour),
+                ..schedule
+            };
+            ("one colour", anneal(problem, &cells, schedule, rng))
+        } else if warm {
+            let schedule = Schedule {
+                t0: WARM_T0 * (0.5 + rng.random::<f64>()),
+                iterations: schedule.iterations / 2,
+                ..schedule
+            };
+            (
+                "warm restart",
+                anneal(problem, &pool.top[0].targets, schedule, rng),
+            )
+        } else {
+            // Run length adapts: short runs give more diverse boards (best for easy cases),
+            // but a run that ends with errors asks for longer ones (crowded boards).
+            let found = anneal(problem, ctx.starts, schedule, rng);
+            self.per_queen = if found.errors > 0 {
+                (self.per_queen * 2.0).min(ITERATIONS_PER_QUEEN_MAX)
+            } else {
+                (self.per_queen * 0.8).max(ITERATIONS_PER_QUEEN_MIN)
+            };
+            ("whole board", found)
+        };
+        assign::assign(self.queens, &mut found.cells, |q, cell| {
+            dist[q * n * n + cell]
+        });
+        let routed = pool.offer(ctx, found.cells, dist, deadline);
+        // a one-colour run that only finds a known board asks for a run from scratch
+        self.stale = ils && routed.is_none();
+        Some(Made {
+            kind,
+            table,
+            errors: found.errors,
+            estimate: found.move_cost,
+            routed,
+        })
+    }
+}

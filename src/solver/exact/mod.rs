@@ -1,0 +1,461 @@
+//! Exact target boards for small boards: every colour an N-Queens solution that avoids the
+//! walls, chosen to minimise the walls-only estimate (Σ path cost of the matched queens).
+//!
+//! The annealer of [`super::targets`] settles in one basin per run; on small boards the whole
+//! space of error-free target boards is small enough to search exactly:
+//!
+//! * **one colour** ([`best_boards`] with `C = 1`): a row-by-row depth-first search over the
+//!   N-Queens boards avoiding the walls, with branch and bound on a lower bound of the matching
+//!   cost (each chosen cell costs at least the distance of the nearest queen, each row still
+//!   open at least its cheapest free cell); complete boards are matched exactly (Hungarian
+//!   method) and the best `keep` are kept;
+//! * **several colours** for N ≤ 14: every N-Queens board avoiding the walls is listed (a
+//!   cell mask each), every colour is matched to every board (for N ≥ 12 only to the cheapest
+//!   few hundred by a lower bound), a clique search on the disjointness of the boards proves
+//!   quickly when no error-free board exists, and a depth-first search over the colours picks
+//!   pairwise disjoint boards, bounded by the cheapest board of each colour still to choose.
+//!
+//! Both searches stop at a deadline and return what they found (the best so far). They only
+//! know error-free boards: on crowded boards where every colour cannot be a valid N-Queens
+//! board on its own cells, they find nothing and the annealer is left alone.
+
+mod colours;
+
+use crate::solver::board::Queen;
+use colours::several_colours;
+use pathfinding::kuhn_munkres::kuhn_munkres_min;
+use pathfinding::matrix::Matrix;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+/// Integer scale of path costs for the Hungarian method (as in [`super::assign`]).
+const SCALE: f64 = 1e6;
+/// Largest side searched with one colour: N = 13 has 73 712 N-Queens boards, N = 14 365 596;
+/// the bound prunes most of them.
+pub const MAX_N_ONE_COLOUR: usize = 14;
+/// Largest number of cells for several colours (one 256-bit mask per board): N ≤ 14. N = 15
+/// (2.28 million boards unwalled) at 10 s, 9 seeds: 4 better, 3 worse, sum 703.0 → 706.4.
+pub const MAX_CELLS_COLOURS: usize = 196;
+/// Nodes of the search between two looks at the clock.
+const CLOCK_EVERY: u32 = 1024;
+
+/// One exact target board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactBoard {
+    /// Target cell of every queen (indexed like the queen list), matched per colour.
+    pub cells: Vec<usize>,
+    /// Σ walls-only path cost of the matching.
+    pub cost: f64,
+}
+
+/// Minimum-cost matching of `members` (queen indices) to `cells` by `dist[q * nn + cell]`:
+/// the total cost (∞ if some queen cannot reach its cell) and the cell of each member.
+fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64, Vec<usize>) {
+    let k = members.len();
+    let weights = Matrix::from_fn(k, k, |(i, j)| {
+        let d = dist[members[i] * nn + cells[j]];
+        if d.is_finite() {
+            (d as f64 * SCALE).round() as i64
+        } else {
+            1 << 50
+        }
+    });
+    let (_, columns) = kuhn_munkres_min(&weights);
+    let mut cost = 0.0;
+    let assigned: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, &j)| {
+            cost += dist[members[i] * nn + cells[j]] as f64;
+            cells[j]
+        })
+        .collect();
+    (cost, assigned)
+}
+
+/// The best (lowest estimate) error-free target boards, at most `keep`, best first; empty
+/// when the board is too big for an exact search, when a colour does not have exactly `n`
+/// queens, or when no error-free board exists. Stops at `deadline` with the best found so far.
+///
+/// `dist[q * n² + cell]`: walls-only path cost from queen `q`'s start to `cell`.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::{board::Board, exact::best_boards, paths::Paths};
+/// // 4×4, one colour, all four queens on the first row
+/// let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
+/// let queens = board.queens();
+/// let mut paths = Paths::new(4, board.walls());
+/// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
+/// let far = std::time::Instant::now() + std::time::Duration::from_secs(10);
+/// let found = best_boards(4, &board.walls(), &queens, &dist, 5, far);
+/// assert_eq!(found.len(), 2); // the two 4-queens boards
+/// assert!(found[0].cost <= found[1].cost);
+/// ```
+pub fn best_boards(
+    n: usize,
+    walls: &[bool],
+    queens: &[Queen],
+    dist: &[f32],
+    keep: usize,
+    deadline: Instant,
+) -> Vec<ExactBoard> {
+    let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); colours];
+    for (q, queen) in queens.iter().enumerate() {
+        members[queen.colour].push(q);
+    }
+    if keep == 0 || colours == 0 || members.iter().any(|m| m.len() != n) {
+        return Vec::new();
+    }
+    if colours == 1 && n <= MAX_N_ONE_COLOUR {
+        one_colour(n, walls, &members[0], dist, keep, deadline)
+    } else if colours > 1 && n * n <= MAX_CELLS_COLOURS {
+        several_colours(n, walls, &members, dist, keep, deadline)
+    } else {
+        Vec::new()
+    }
+}
+
+/// The best `keep` of a stream of scored boards (a max-heap on cost, so the worst is on top).
+struct Best<T> {
+    keep: usize,
+    heap: BinaryHeap<Scored<T>>,
+}
+
+struct Scored<T>(f64, T);
+
+impl<T> PartialEq for Scored<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<T> Eq for Scored<T> {}
+impl<T> PartialOrd for Scored<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Scored<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+impl<T> Best<T> {
+    fn new(keep: usize) -> Best<T> {
+        Best {
+            keep,
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    /// Costs at or above this cannot enter.
+    fn threshold(&self) -> f64 {
+        if self.heap.len() < self.keep {
+            f64::INFINITY
+        } else {
+            self.heap.peek().map_or(f64::INFINITY, |s| s.0)
+        }
+    }
+
+    fn offer(&mut self, cost: f64, item: T) {
+        if cost < self.threshold() {
+            self.heap.push(Scored(cost, item));
+            if self.heap.len() > self.keep {
+                self.heap.pop();
+            }
+        }
+    }
+
+    /// Best first.
+    fn into_sorted(self) -> Vec<(f64, T)> {
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|Scored(c, t)| (c, t))
+            .collect()
+    }
+}
+
+/// For every cell, the path cost of the nearest of the queens `members`: a lower bound on
+/// what a target there costs.
+fn nearest_queen(members: &[usize], dist: &[f32], nn: usize) -> Vec<f64> {
+    (0..nn)
+        .map(|c| {
+            members
+                .iter()
+                .map(|&q| dist[q * nn + c] as f64)
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect()
+}
+
+/// One colour: branch and bound over the N-Queens boards avoiding the walls.
+fn one_colour(
+    n: usize,
+    walls: &[bool],
+    members: &[usize],
+    dist: &[f32],
+    keep: usize,
+    deadline: Instant,
+) -> Vec<ExactBoard> {
+    let nn = n * n;
+    // cheapest queen for every cell, and the cheapest cell of every row from that row on
+    let nearest = nearest_queen(members, dist, nn);
+    let mut rest = vec![0.0; n + 1];
+    for r in (0..n).rev() {
+        let row_min = (0..n)
+            .filter(|&c| !walls[r * n + c])
+            .map(|c| nearest[r * n + c])
+            .fold(f64::INFINITY, f64::min);
+        rest[r] = rest[r + 1] + row_min;
+    }
+    let mut search = OneColour {
+        n,
+        walls,
+        members,
+        dist,
+        nearest,
+        rest,
+        best: Best::new(keep),
+        cols: Vec::with_capacity(n),
+        nodes: 0,
+        deadline,
+        out_of_time: false,
+    };
+    search.dfs(0, 0, 0, 0, 0.0);
+    search
+        .best
+        .into_sorted()
+        .into_iter()
+        .map(|(cost, assigned)| {
+            let mut cells = vec![0; dist.len() / nn];
+            for (&q, cell) in members.iter().zip(assigned) {
+                cells[q] = cell;
+            }
+            ExactBoard { cells, cost }
+        })
+        .collect()
+}
+
+struct OneColour<'a> {
+    n: usize,
+    walls: &'a [bool],
+    members: &'a [usize],
+    dist: &'a [f32],
+    /// `nearest[cell]`: cheapest path cost of any queen to the cell.
+    nearest: Vec<f64>,
+    /// `rest[r]`: Σ over rows `r..n` of the row's cheapest free cell.
+    rest: Vec<f64>,
+    best: Best<Vec<usize>>,
+    /// The cell chosen in each row so far.
+    cols: Vec<usize>,
+    nodes: u32,
+    deadline: Instant,
+    out_of_time: bool,
+}
+
+impl OneColour<'_> {
+    fn dfs(&mut self, row: usize, used: u64, diag: u64, anti: u64, bound: f64) {
+        self.nodes += 1;
+        if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
+            self.out_of_time = true;
+        }
+        if self.out_of_time {
+            return;
+        }
+        let n = self.n;
+        if row == n {
+            self.leaf();
+            return;
+        }
+        for c in 0..n {
+            let (d, a) = (row + c, row + n - 1 - c);
+            let cell = row * n + c;
+            if used >> c & 1 == 1 || diag >> d & 1 == 1 || anti >> a & 1 == 1 || self.walls[cell] {
+                continue;
+            }
+            let b = bound + self.nearest[cell];
+            if b + self.rest[row + 1] >= self.best.threshold() - 1e-9 {
+                continue;
+            }
+            self.cols.push(cell);
+            self.dfs(row + 1, used | 1 << c, diag | 1 << d, anti | 1 << a, b);
+            self.cols.pop();
+        }
+    }
+
+    /// A complete board: a cheap queen-side bound first, then the exact matching.
+    fn leaf(&mut self) {
+        let nn = self.n * self.n;
+        let threshold = self.best.threshold();
+        let queen_side: f64 = self
+            .members
+            .iter()
+            .map(|&q| {
+                self.cols
+                    .iter()
+                    .map(|&c| self.dist[q * nn + c] as f64)
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .sum();
+        if queen_side >= threshold - 1e-9 {
+            return;
+        }
+        let (cost, assigned) = matching(self.members, &self.cols, self.dist, nn);
+        if cost.is_finite() {
+            self.best.offer(cost, assigned);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::colours::{all_boards, disjoint, Mask};
+    use super::*;
+    use crate::solver::board::Board;
+    use crate::solver::score::errors;
+    use crate::solver::targets::tests::{random_board, walls_only_problem};
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use std::time::Duration;
+
+    /// Cells of a mask, ascending.
+    fn mask_cells(mask: &Mask) -> Vec<usize> {
+        (0..64 * mask.len())
+            .filter(|&c| mask[c / 64] >> (c % 64) & 1 == 1)
+            .collect()
+    }
+
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(3600)
+    }
+
+    /// Brute force: every assignment of distinct free cells to the queens is too many; instead
+    /// every colour's N-Queens boards (listed without bounds) and every permutation of queens.
+    fn brute_force(board: &Board, dist: &[f32]) -> Vec<f64> {
+        let (n, nn) = (board.n, board.n * board.n);
+        let walls = board.walls();
+        let boards = all_boards(n, &walls, far()).unwrap().masks;
+        let queens = board.queens();
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); board.colours];
+        for (q, queen) in queens.iter().enumerate() {
+            members[queen.colour].push(q);
+        }
+        let perm_cost = |group: &[usize], cells: &[usize]| -> f64 {
+            // all permutations (n ≤ 6)
+            fn go(
+                group: &[usize],
+                cells: &mut Vec<usize>,
+                k: usize,
+                dist: &[f32],
+                nn: usize,
+            ) -> f64 {
+                if k == cells.len() {
+                    return group
+                        .iter()
+                        .zip(cells.iter())
+                        .map(|(&q, &c)| dist[q * nn + c] as f64)
+                        .sum();
+                }
+                let mut best = f64::INFINITY;
+                for i in k..cells.len() {
+                    cells.swap(k, i);
+                    best = best.min(go(group, cells, k + 1, dist, nn));
+                    cells.swap(k, i);
+                }
+                best
+            }
+            go(group, &mut cells.to_vec(), 0, dist, nn)
+        };
+        let mut totals = Vec::new();
+        let mut stack: Vec<(usize, Mask, f64)> = vec![(0, [0; 4], 0.0)];
+        while let Some((k, used, cost)) = stack.pop() {
+            if k == board.colours {
+                totals.push(cost);
+                continue;
+            }
+            for b in &boards {
+                if disjoint(b, &used) {
+                    let c = perm_cost(&members[k], &mask_cells(b));
+                    if c.is_finite() {
+                        let union = std::array::from_fn(|i| used[i] | b[i]);
+                        stack.push((k + 1, union, cost + c));
+                    }
+                }
+            }
+        }
+        totals.sort_by(|a, b| a.total_cmp(b));
+        totals
+    }
+
+    #[test]
+    fn lists_every_n_queens_board() {
+        let counts = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680];
+        for (i, &count) in counts.iter().enumerate() {
+            let n = i + 1;
+            let boards = all_boards(n, &vec![false; n * n], far()).unwrap();
+            assert_eq!(boards.masks.len(), count, "n = {n}");
+            for (i, mask) in boards.masks.iter().enumerate() {
+                assert_eq!(mask_cells(mask), boards.cells(i), "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn matches_brute_force_on_tiny_boards() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for case in 0..60 {
+            let n = rng.random_range(4..=6);
+            let colours = rng.random_range(1..=2);
+            let board = random_board(n, colours, 0.1, &mut rng);
+            let (queens, _, dist) = walls_only_problem(&board);
+            let found = best_boards(n, &board.walls(), &queens, &dist, 4, far());
+            let expected = brute_force(&board, &dist);
+            let want = expected.len().min(4);
+            assert_eq!(found.len(), want, "case {case}: {board:?}");
+            for (f, e) in found.iter().zip(&expected) {
+                assert!((f.cost - e).abs() < 1e-3, "case {case}: {} vs {e}", f.cost);
+                // the cells really are a valid board of that cost
+                let mut cells = vec![0i8; n * n];
+                for (q, &c) in f.cells.iter().enumerate() {
+                    assert_eq!(cells[c], 0, "two targets on one cell");
+                    assert!(!board.walls()[c]);
+                    cells[c] = queens[q].colour as i8 + 1;
+                }
+                assert_eq!(errors(n, colours, &cells), 0);
+                let cost: f64 = f
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .map(|(q, &c)| dist[q * n * n + c] as f64)
+                    .sum();
+                assert!((cost - f.cost).abs() < 1e-3);
+            }
+        }
+    }
+
+    #[test]
+    fn finds_nothing_when_colours_cannot_all_be_valid() {
+        // 4×4 has two 4-queens boards, sharing no cell: three colours cannot all be valid
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let board = random_board(4, 3, 0.0, &mut rng);
+        let (_, _, dist) = walls_only_problem(&board);
+        assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
+        assert!(brute_force(&board, &dist).is_empty());
+    }
+
+    #[test]
+    fn refuses_colours_without_n_queens() {
+        let mut cells = vec![0i8; 16];
+        cells[..3].fill(1); // three queens of colour 1 on a 4×4 board
+        let board = Board {
+            n: 4,
+            colours: 1,
+            cells,
+        };
+        let (queens, walls, dist) = walls_only_problem(&board);
+        assert!(best_boards(4, &walls, &queens, &dist, 3, far()).is_empty());
+    }
+}
