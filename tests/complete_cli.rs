@@ -142,7 +142,7 @@ fn inconsistent_inputs_exit_2_naming_the_problem() {
         ("5 2\n1 1\n2 3\n", &["--nightrider"], "nightrider"),
         ("5 1\n6 1\n", &[], "off the board"),
         ("3 4\n", &[], "K > N"),
-        ("5 3\n1 1\n2 3\n", &[], "line 4"),
+        ("5 3\n1 1\n2 3\n", &[], "line 3"),
         ("5 1\n1 x\n", &[], "line 2"),
     ];
     for (input, extra, needle) in cases {

@@ -70,8 +70,8 @@ fn names_each_kind_of_conflict() {
         assert_eq!(out.status.code(), Some(1), "{message}");
         assert_eq!(stdout(&out).trim(), format!("CONFLICT: {message}"));
     }
-    // A knight-line pair is fine for ordinary queens.
-    let out = verify(b"5 2\n1 1\n2 3\n", &[]);
+    // A knight-line pair is fine for ordinary queens (a partial board).
+    let out = verify(b"5 2\n1 1\n2 3\n", &["--partial"]);
     assert_eq!((out.status.code(), stdout(&out)), (Some(0), "OK\n".into()));
     // All four nightrider slopes.
     for pair in ["1 1\n3 2", "1 2\n3 1", "1 1\n2 3", "1 3\n2 1"] {
@@ -88,7 +88,7 @@ fn names_each_kind_of_conflict() {
 fn malformed_input_exits_2_with_the_line() {
     for (input, needle) in [
         (&b""[..], "empty input"),
-        (b"3\n1\n2\n", "line 4"),
+        (b"3\n1\n2\n", "line 3"),
         (b"3\n1\nx\n2\n", "line 3"),
         (b"3\n1\n4\n2\n", "off the board"),
         (b"3 4\n", "K > N"),
@@ -211,23 +211,117 @@ fn reader_and_checker_agree_with_brute_force() {
 #[test]
 fn binary_agrees_with_brute_force() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(22);
-    let mut seen = [0usize; 2];
+    let mut seen = [0usize; 3];
     for i in 0..200 {
         let (text, queens) = random_placement(&mut rng);
+        let n: usize = String::from_utf8_lossy(&text)
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         let nightrider = i % 3 == 0;
-        let args: &[&str] = if nightrider { &["--nightrider"] } else { &[] };
-        let out = verify(&text, args);
+        let partial = i % 2 == 0;
+        let args: Vec<&str> = [("--nightrider", nightrider), ("--partial", partial)]
+            .iter()
+            .filter(|f| f.1)
+            .map(|f| f.0)
+            .collect();
+        let out = verify(&text, &args);
         let attacked = brute_force_attack(&queens, nightrider);
-        seen[attacked as usize] += 1;
-        let expected = if attacked { 1 } else { 0 };
+        // A peaceful board with empty rows is only OK with --partial.
+        let short = !attacked && queens.len() < n && !partial;
+        seen[if attacked {
+            1
+        } else if short {
+            2
+        } else {
+            0
+        }] += 1;
+        let expected = if attacked || short { 1 } else { 0 };
         assert_eq!(
             out.status.code(),
             Some(expected),
             "{} nightrider={nightrider}",
             String::from_utf8_lossy(&text)
         );
-        assert_eq!(stdout(&out).starts_with("CONFLICT: queens ("), attacked);
+        assert_eq!(stdout(&out).starts_with("CONFLICT: queen"), attacked);
+        assert_eq!(stdout(&out).starts_with("PARTIAL: "), short);
     }
-    // Both outcomes were exercised.
-    assert!(seen[0] > 10 && seen[1] > 10, "{seen:?}");
+    // Every outcome was exercised.
+    assert!(seen.iter().all(|&s| s > 10), "{seen:?}");
+}
+
+/// Runs `nqueens` with `args` on `input`.
+fn nqueens(args: &[&str], input: &[u8]) -> Output {
+    common::run_with_input(env!("CARGO_BIN_EXE_nqueens"), args, input)
+}
+
+#[test]
+fn reads_what_complete_and_gen_composition_print() {
+    for (n, k, nightrider) in [("1000", "400", false), ("300", "100", true)] {
+        let flag: &[&str] = if nightrider { &["--nightrider"] } else { &[] };
+        let gen = nqueens(&[&["gen-composition", n, "--k", k], flag].concat(), b"");
+        assert_eq!(gen.status.code(), Some(0));
+        // The composition itself: peaceful, but with empty rows.
+        let partial = verify(&gen.stdout, flag);
+        assert_eq!(partial.status.code(), Some(1));
+        assert!(stdout(&partial).starts_with("PARTIAL: "));
+        assert!(stdout(&partial).contains(&format!("only {k} of {n} rows")));
+        let ok = verify(&gen.stdout, &[&["--partial"], flag].concat());
+        assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "OK\n".into()));
+        // gen-composition | complete | verify
+        let done = nqueens(&[&["complete"], flag].concat(), &gen.stdout);
+        assert!(done.stdout.starts_with(b"YES\n"));
+        let checked = verify(&done.stdout, flag);
+        assert_eq!(
+            (checked.status.code(), stdout(&checked)),
+            (Some(0), "OK\n".into())
+        );
+        // The same answer from a file (memory-mapped path).
+        assert_eq!(stdout(&verify_file(&done.stdout, "answer")), "OK\n");
+    }
+    // A NO answer holds no board.
+    let no = nqueens(&["complete"], b"4 1\n1 1\n");
+    assert_eq!(no.stdout, b"NO\n");
+    let out = verify(&no.stdout, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("NOTHING TO VERIFY"));
+    // An attacked answer is a conflict like any other.
+    let out = verify(b"YES\n1\n2\n3\n", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "CONFLICT: queens (1, 1) and (2, 2) share a diagonal\n"
+    );
+}
+
+#[test]
+fn an_empty_board_is_partial_not_a_solution() {
+    for text in [&b"4\n0\n0\n0\n0\n"[..], b"4 0\n", b"4\n2\n4\n0\n3\n"] {
+        let out = verify(text, &[]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stdout(&out).starts_with("PARTIAL: "), "{}", stdout(&out));
+        let out = verify(text, &["--partial"]);
+        assert_eq!((out.status.code(), stdout(&out)), (Some(0), "OK\n".into()));
+    }
+}
+
+#[test]
+fn messages_name_lines_and_duplicates_plainly() {
+    let err = |input: &[u8]| {
+        let out = verify(input, &[]);
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(err(b"").contains("line 1: empty input"));
+    assert!(err(b"2 3\n").contains("a board of size N = 2"));
+    assert!(err(b"3\n1\n2").contains("line 3:"));
+    let out = verify(b"9 2\n1 1\n1 1\n", &[]);
+    assert_eq!(stdout(&out), "CONFLICT: queen (1, 1) is given twice\n");
+    let gen = nqueens(&["gen-composition", "9", "--k", "2", "--nightrider"], b"");
+    assert_eq!(gen.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&gen.stderr).contains("nightrider"));
+    let gen = nqueens(&["gen-composition", "4294967295", "--k", "1"], b"");
+    assert!(String::from_utf8_lossy(&gen.stderr).contains("between 1 and 4294967294"));
 }

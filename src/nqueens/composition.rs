@@ -21,6 +21,8 @@ pub enum CompositionError {
     NoBoard {
         /// Board size.
         n: usize,
+        /// Whether the board was one of nightrider-queens.
+        nightrider: bool,
     },
     /// The random full board was not found within the time limit.
     TimedOut {
@@ -38,7 +40,20 @@ impl std::fmt::Display for CompositionError {
                     "K = {k} queens cannot be taken from a board of size N = {n} (K > N)"
                 )
             }
-            CompositionError::NoBoard { n } => write!(f, "no full {n}×{n} board exists"),
+            CompositionError::NoBoard {
+                n,
+                nightrider: false,
+            } => write!(
+                f,
+                "no full {n}×{n} board of peaceful queens exists (none for N = 2, 3)"
+            ),
+            CompositionError::NoBoard {
+                n,
+                nightrider: true,
+            } => write!(
+                f,
+                "no full {n}×{n} board of peaceful nightrider-queens exists (none for N = 2..9)"
+            ),
             CompositionError::TimedOut { n } => {
                 write!(f, "no full {n}×{n} board found within the time limit")
             }
@@ -82,7 +97,7 @@ pub fn random_board(
         .verdict
     {
         Verdict::Yes(cols) => Ok(cols),
-        Verdict::Proven(_) => Err(CompositionError::NoBoard { n }),
+        Verdict::Proven(_) => Err(CompositionError::NoBoard { n, nightrider }),
         Verdict::NotFound => Err(CompositionError::TimedOut { n }),
     }
 }

@@ -4,7 +4,7 @@
 pub mod complete;
 pub mod composition;
 pub mod explicit;
-mod mem;
+pub mod mem;
 pub mod output;
 pub mod placement;
 pub mod search;

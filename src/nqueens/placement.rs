@@ -3,8 +3,11 @@
 //! * `cols`: first line `N`, then `N` lines; line `i` is the 1-based column of the queen in row
 //!   `i`, or `0` for an empty row.
 //! * `pairs` (seed 000): first line `N K`, then `K` lines `row col`, both 1-based.
+//! * `answer` (what `nqueens complete` prints): first line `YES`, then one line per row with
+//!   the 1-based column; `N` is the number of rows. (A `NO` answer holds no board: see
+//!   [`is_no_answer`].)
 //!
-//! The format is told apart by the number of integers on the first line.
+//! The format is told apart by the first line: `YES`, or the number of integers on it.
 
 use std::fmt;
 
@@ -60,7 +63,8 @@ impl Placement {
     }
 }
 
-/// Why a placement could not be read; `line` is 1-based (0 when the text has no lines).
+/// Why a placement could not be read; `line` is 1-based (an empty text is line 1; a text
+/// that ends too early names its last line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlacementError {
     pub line: usize,
@@ -91,6 +95,46 @@ impl<'a> Cursor<'a> {
             line: self.line,
             message: message.into(),
         }
+    }
+
+    /// An error at the end of the text: it names the last line there is.
+    fn eof_err(&self, message: impl Into<String>) -> PlacementError {
+        let ends_in_newline = matches!(self.text.last(), Some(b'\n'));
+        let lines = count_newlines(self.text) + usize::from(!ends_in_newline);
+        PlacementError {
+            line: lines.max(1),
+            message: message.into(),
+        }
+    }
+
+    /// Whether the current line is the word `word` alone (spaces around it allowed); moves
+    /// past the line if so.
+    fn word_line(&mut self, word: &[u8]) -> bool {
+        let rest = &self.text[self.pos..];
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .unwrap_or(rest.len());
+        if rest[..end].trim_ascii() != word {
+            return false;
+        }
+        self.pos += end;
+        if self.text.get(self.pos) == Some(&b'\r') {
+            self.pos += 1;
+        }
+        if self.text.get(self.pos) == Some(&b'\n') {
+            self.pos += 1;
+        }
+        self.line += 1;
+        true
+    }
+
+    /// Lines with something on them from here to the end (the cursor does not move).
+    fn lines_left(&self) -> usize {
+        self.text[self.pos..]
+            .split(|&b| b == b'\n' || b == b'\r')
+            .filter(|l| !l.trim_ascii().is_empty())
+            .count()
     }
 
     /// Skips blank lines; returns false at the end of the text.
@@ -201,11 +245,27 @@ pub fn parse_placement(text: &[u8]) -> Result<Placement, PlacementError> {
     let mut nums = [0u64; 2];
     if !cur.next_line() {
         return Err(PlacementError {
-            line: 0,
-            message: "empty input: expected `N` or `N K` on the first line".into(),
+            line: 1,
+            message: "empty input: expected `N` or `N K` (or `YES`) on the first line".into(),
         });
     }
     let header_line = cur.line;
+    if cur.word_line(b"NO") {
+        return Err(PlacementError {
+            line: header_line,
+            message: "a `NO` answer holds no board".into(),
+        });
+    }
+    if cur.word_line(b"YES") {
+        let n = cur.lines_left();
+        if n == 0 || n > MAX_N {
+            return Err(PlacementError {
+                line: header_line,
+                message: format!("`YES` must be followed by 1 to {MAX_N} rows, found {n}"),
+            });
+        }
+        return read_cols(&mut cur, n);
+    }
     let k = cur.integers(&mut nums, 2)?;
     let n = nums[0];
     if n == 0 || n as usize > MAX_N {
@@ -216,65 +276,92 @@ pub fn parse_placement(text: &[u8]) -> Result<Placement, PlacementError> {
     }
     let n = n as usize;
     if k == 1 {
-        let mut cols = Vec::with_capacity(n);
-        for i in 0..n {
-            if !cur.next_line() {
-                return Err(cur.err(format!("expected {n} rows after the header, found {i}")));
-            }
-            let line = cur.line;
-            let got = cur.integers(&mut nums, 1)?;
-            debug_assert_eq!(got, 1);
-            if nums[0] as usize > n {
-                return Err(PlacementError {
-                    line,
-                    message: format!(
-                        "column {} is off the board (1..{n}, or 0 for an empty row)",
-                        nums[0]
-                    ),
-                });
-            }
-            cols.push(nums[0] as u32);
+        return read_cols(&mut cur, n);
+    }
+    let count = nums[1];
+    if count as usize > n {
+        return Err(PlacementError {
+            line: header_line,
+            message: format!("K = {count} queens cannot fit on a board of size N = {n} (K > N)"),
+        });
+    }
+    let count = count as usize;
+    // Reserve for what the text can hold (a queen takes at least 4 bytes), not for what
+    // its header claims.
+    let mut queens = Vec::with_capacity(count.min(text.len() / 4 + 1));
+    for i in 0..count {
+        if !cur.next_line() {
+            return Err(cur.eof_err(format!("expected K = {count} queens, found {i}")));
         }
-        if cur.next_line() {
-            return Err(cur.err(format!("more than {n} rows after the header")));
-        }
-        Ok(Placement::Cols { n, cols })
-    } else {
-        let count = nums[1];
-        if count as usize > n {
+        let line = cur.line;
+        let got = cur.integers(&mut nums, 2)?;
+        if got != 2 {
             return Err(PlacementError {
-                line: header_line,
-                message: format!("K = {count} queens cannot fit on an {n}×{n} board (K > N)"),
+                line,
+                message: "expected two numbers `row col`".into(),
             });
         }
-        let count = count as usize;
-        let mut queens = Vec::with_capacity(count);
-        for i in 0..count {
-            if !cur.next_line() {
-                return Err(cur.err(format!("expected {count} queens, found {i}")));
-            }
-            let line = cur.line;
-            let got = cur.integers(&mut nums, 2)?;
-            if got != 2 {
-                return Err(PlacementError {
-                    line,
-                    message: "expected two numbers `row col`".into(),
-                });
-            }
-            let (r, c) = (nums[0], nums[1]);
-            if r == 0 || c == 0 || r as usize > n || c as usize > n {
-                return Err(PlacementError {
-                    line,
-                    message: format!("queen ({r}, {c}) is off the board (1..{n})"),
-                });
-            }
-            queens.push((r as u32 - 1, c as u32 - 1));
+        let (r, c) = (nums[0], nums[1]);
+        if r == 0 || c == 0 || r as usize > n || c as usize > n {
+            return Err(PlacementError {
+                line,
+                message: format!("queen ({r}, {c}) is off the board (1..{n})"),
+            });
         }
-        if cur.next_line() {
-            return Err(cur.err(format!("more than K = {count} queens")));
-        }
-        Ok(Placement::Pairs { n, queens })
+        queens.push((r as u32 - 1, c as u32 - 1));
     }
+    if cur.next_line() {
+        return Err(cur.err(format!("more than K = {count} queens")));
+    }
+    Ok(Placement::Pairs { n, queens })
+}
+
+/// Whether `text` is a `NO` answer of `nqueens complete` (its first non-blank line is `NO`):
+/// a verdict without a board.
+///
+/// # Examples
+/// ```
+/// use queenattack::nqueens::placement::is_no_answer;
+/// assert!(is_no_answer(b"NO\n"));
+/// assert!(!is_no_answer(b"YES\n1\n"));
+/// ```
+pub fn is_no_answer(text: &[u8]) -> bool {
+    let mut cur = Cursor {
+        text,
+        pos: 0,
+        line: 1,
+    };
+    cur.next_line() && cur.word_line(b"NO")
+}
+
+/// Reads the `n` rows of the `cols` shape (a column per line, 0 for an empty row) that
+/// follow the header, and nothing after them.
+fn read_cols(cur: &mut Cursor, n: usize) -> Result<Placement, PlacementError> {
+    let mut nums = [0u64; 2];
+    // A row takes at least 2 bytes: reserve for what the text can hold.
+    let mut cols = Vec::with_capacity(n.min(cur.text.len() / 2 + 1));
+    for i in 0..n {
+        if !cur.next_line() {
+            return Err(cur.eof_err(format!("expected {n} rows after the header, found {i}")));
+        }
+        let line = cur.line;
+        let got = cur.integers(&mut nums, 1)?;
+        debug_assert_eq!(got, 1);
+        if nums[0] as usize > n {
+            return Err(PlacementError {
+                line,
+                message: format!(
+                    "column {} is off the board (1..{n}, or 0 for an empty row)",
+                    nums[0]
+                ),
+            });
+        }
+        cols.push(nums[0] as u32);
+    }
+    if cur.next_line() {
+        return Err(cur.err(format!("more than {n} rows after the header")));
+    }
+    Ok(Placement::Cols { n, cols })
 }
 
 /// Inputs from this many bytes on are parsed by two threads on the fast path.
@@ -282,8 +369,15 @@ const PARALLEL_FROM: usize = 1 << 22;
 
 /// The header of a text in the strict `cols` shape that `nqueens solve` writes: `N` (digits
 /// only, `1..=MAX_N`) on the first line, and the rest of the text (the rows), which must end in
-/// `\n`. `None` for anything else, so the caller falls back to the general reader.
+/// `\n` and be long enough for `N` rows; or `YES` (what `nqueens complete` writes), `N` being
+/// the number of lines after it. `None` for anything else, so the caller falls back to the
+/// general reader.
 pub(crate) fn strict_cols_header(text: &[u8]) -> Option<(usize, &[u8])> {
+    if let Some(body) = text.strip_prefix(b"YES\n") {
+        // `complete`'s answer: as many rows as lines.
+        let n = count_newlines(body);
+        return (n > 0 && n <= MAX_N && body.last() == Some(&b'\n')).then_some((n, body));
+    }
     // A valid header has at most 10 digits: no need to look further for its line end.
     let header = text.iter().take(24).position(|&b| b == b'\n')?;
     let n = digits(&text[..header])?;
@@ -291,7 +385,9 @@ pub(crate) fn strict_cols_header(text: &[u8]) -> Option<(usize, &[u8])> {
         return None;
     }
     let body = &text[header + 1..];
-    if body.last() != Some(&b'\n') {
+    // Each row takes at least 2 bytes: a header claiming more rows than the text can hold
+    // must not size any buffer (the general reader reports it).
+    if body.last() != Some(&b'\n') || body.len() < 2 * n as usize {
         return None;
     }
     Some((n as usize, body))
@@ -564,11 +660,43 @@ mod tests {
     }
 
     #[test]
+    fn reads_complete_answers() {
+        let cols = Placement::Cols {
+            n: 4,
+            cols: vec![2, 4, 1, 3],
+        };
+        assert_eq!(parse_placement(b"YES\n2\n4\n1\n3\n").unwrap(), cols);
+        assert_eq!(parse_placement(b"YES\r\n2\r\n4\r\n1\r\n3").unwrap(), cols);
+        assert_eq!(parse_placement(b" YES \n2\n4\n\n1\n3\n").unwrap(), cols);
+        assert_eq!(parse_placement(b"YES\n2\n5\n1\n3\n").unwrap_err().line, 3);
+        assert!(is_no_answer(b"\n NO\r\n"));
+        assert!(!is_no_answer(b"NOPE\n"));
+        assert!(!is_no_answer(b"4\n"));
+    }
+
+    #[test]
+    fn a_header_alone_sizes_no_buffer() {
+        // Claims of a billion rows or queens in a few bytes: errors, no giant reservation.
+        let e = parse_placement(b"1000000000\n1\n2\n").unwrap_err();
+        assert!(e.message.contains("found 2"), "{e}");
+        let e = parse_placement(b"4294967294 4294967294\n1 1\n").unwrap_err();
+        assert!(e.message.contains("found 1"), "{e}");
+        assert_eq!(strict_cols_header(b"1000000000\n1\n2\n"), None);
+    }
+
+    #[test]
     fn rejects_malformed_input_with_the_line() {
         let e = |t: &[u8]| parse_placement(t).unwrap_err();
-        assert_eq!(e(b"").line, 0);
+        assert_eq!(e(b"").line, 1);
+        assert_eq!(e(b"\n\n").line, 1);
         assert_eq!(e(b"0\n").line, 1);
-        assert_eq!(e(b"3\n1\n2\n").line, 4);
+        // A text that ends early names its last line.
+        assert_eq!(e(b"3\n1\n2\n").line, 3);
+        assert_eq!(e(b"3\n1\n2").line, 3);
+        assert_eq!(e(b"3 2\n1 1\n").line, 2);
+        assert_eq!(e(b"NO\n").line, 1);
+        assert_eq!(e(b"YES\n").line, 1);
+        assert!(e(b"2 3\n").message.contains("board of size N = 2"));
         assert_eq!(e(b"3\n1\n4\n2\n").line, 3);
         assert_eq!(e(b"3\n1\nx\n2\n").line, 3);
         assert_eq!(e(b"3\n1\n2\n3\n1\n").line, 5);

@@ -43,9 +43,24 @@ pub struct Conflict {
     pub second: (usize, usize),
 }
 
+impl Conflict {
+    /// Whether the "pair" is one queen given twice (the same cell in two input lines).
+    pub fn is_duplicate(&self) -> bool {
+        self.first == self.second
+    }
+}
+
 impl fmt::Display for Conflict {
     /// 1-based, as the text formats are.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_duplicate() {
+            return write!(
+                f,
+                "queen ({}, {}) is given twice",
+                self.first.0 + 1,
+                self.first.1 + 1
+            );
+        }
         write!(
             f,
             "queens ({}, {}) and ({}, {}) share {} {}",
@@ -117,6 +132,11 @@ pub fn find_conflict(p: &Placement, nightrider: bool) -> Option<Conflict> {
     }
     let n = p.n();
     let families = if nightrider { FAMILIES } else { 4 };
+    // A few queens on a huge board: one hash map per family (memory follows the queens read,
+    // not the size the header claims).
+    if p.slots().saturating_mul(64) < n {
+        return first_conflict_sparse(p, families);
+    }
     let words = (3 * n).div_ceil(64) + 1;
     let mut seen: Vec<Vec<u64>> = (0..families).map(|_| vec![0u64; words]).collect();
     for i in 0..p.slots() {
@@ -136,6 +156,29 @@ pub fn find_conflict(p: &Placement, nightrider: bool) -> Option<Conflict> {
                 });
             }
             bits[w] |= b;
+        }
+    }
+    None
+}
+
+/// [`find_conflict`] with a map from line key to the first queen on it, per family: O(k)
+/// memory for `k` queens, the same pair reported.
+fn first_conflict_sparse(p: &Placement, families: usize) -> Option<Conflict> {
+    let n = p.n();
+    let mut seen: Vec<ahash::AHashMap<usize, (usize, usize)>> = (0..families)
+        .map(|_| ahash::AHashMap::with_capacity(p.slots()))
+        .collect();
+    for i in 0..p.slots() {
+        let Some((r, c)) = p.queen(i) else { continue };
+        for (f, lines) in seen.iter_mut().enumerate() {
+            if let Some(&first) = lines.get(&key(f, n, r, c)) {
+                return Some(Conflict {
+                    line: family_line(f),
+                    first,
+                    second: (r, c),
+                });
+            }
+            lines.insert(key(f, n, r, c), (r, c));
         }
     }
     None
@@ -629,16 +672,43 @@ mod tests {
         assert_eq!(peaceful_text(b"3\n0\n0\n0\n"), Some((3, 0)));
     }
 
+    /// A board size below `max_n` and up to that many queens anywhere on it (attacks and
+    /// repeats allowed).
+    fn random_queens(rng: &mut impl rand::Rng, max_n: usize) -> (usize, Vec<(u32, u32)>) {
+        let n = rng.random_range(1..max_n);
+        let k = rng.random_range(0..=n);
+        let q = (0..k)
+            .map(|_| (rng.random_range(0..n as u32), rng.random_range(0..n as u32)))
+            .collect();
+        (n, q)
+    }
+
+    #[test]
+    fn sparse_and_dense_checks_agree() {
+        use rand::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        for _ in 0..3000 {
+            let (n, q) = random_queens(&mut rng, 40);
+            let p = pairs(n, &q);
+            for nr in [false, true] {
+                let families = if nr { FAMILIES } else { 4 };
+                assert_eq!(first_conflict_sparse(&p, families), find_conflict(&p, nr));
+            }
+        }
+        // A huge board with two queens takes the sparse path (no 4 GB of bits).
+        let p = pairs(4_000_000_000, &[(0, 0), (3_999_999_999, 3_999_999_999)]);
+        assert_eq!(find_conflict(&p, false).unwrap().line, Line::Diagonal);
+        let c = find_conflict(&pairs(9, &[(1, 1), (1, 1)]), false).unwrap();
+        assert!(c.is_duplicate());
+        assert_eq!(c.to_string(), "queen (2, 2) is given twice");
+    }
+
     #[test]
     fn agrees_with_brute_force_on_random_placements() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
         for _ in 0..20_000 {
-            let n = rng.random_range(1..12usize);
-            let k = rng.random_range(0..=n);
-            let q: Vec<(u32, u32)> = (0..k)
-                .map(|_| (rng.random_range(0..n as u32), rng.random_range(0..n as u32)))
-                .collect();
+            let (n, q) = random_queens(&mut rng, 12);
             let p = pairs(n, &q);
             for nr in [false, true] {
                 let found = find_conflict(&p, nr);

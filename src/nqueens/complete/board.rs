@@ -7,8 +7,11 @@
 //! assignment of free rows to free columns in which lines may hold several queens (Sosic & Gu,
 //! seed 003; seed 000's swap search), and hands the rows it cannot fix to the tail search.
 
-use rand::seq::SliceRandom;
 use rand::Rng;
+use std::time::Instant;
+
+/// Rows (or attacked rows) handled between two looks at the clock in the long loops.
+const CLOCK_EVERY: usize = 1 << 14;
 
 /// Marks an empty row in [`Board::col`].
 pub const NONE: u32 = u32::MAX;
@@ -225,16 +228,32 @@ impl Board {
     /// Random greedy start (Sosic & Gu's initial placement, seed 004's randSet stage): each free
     /// row in turn takes a random unused column from `pool` whose lines are free, trying at most
     /// `attempts` columns. Returns the rows that found none; `pool` keeps the unused columns.
+    /// `None` when `deadline` passes first (the queens placed so far stay).
     ///
     /// # Complexity
     /// O(m · attempts) for `m` free rows.
-    pub fn greedy(&mut self, rng: &mut impl Rng, pool: &mut Vec<u32>, attempts: u32) -> Vec<u32> {
+    pub fn greedy(
+        &mut self,
+        rng: &mut impl Rng,
+        pool: &mut Vec<u32>,
+        attempts: u32,
+        deadline: Instant,
+    ) -> Option<Vec<u32>> {
         // Shuffle once, then scan candidates from a moving cursor: random columns, but
         // sequential reads of `pool` (at n = 10^7 random reads of it cost more than the rest).
-        pool.shuffle(rng);
+        // Fisher–Yates by hand, to look at the clock (10^8 random swaps take seconds).
+        for i in (1..pool.len()).rev() {
+            if i % CLOCK_EVERY == 0 && Instant::now() > deadline {
+                return None;
+            }
+            pool.swap(i, rng.random_range(0..=i));
+        }
         let mut left = Vec::new();
         let mut cursor = 0usize;
         for i in 0..self.free_rows.len() {
+            if i % CLOCK_EVERY == CLOCK_EVERY - 1 && Instant::now() > deadline {
+                return None;
+            }
             let r = self.free_rows[i] as usize;
             let mut placed = false;
             for _ in 0..attempts {
@@ -257,7 +276,7 @@ impl Board {
                 left.push(r as u32);
             }
         }
-        left
+        Some(left)
     }
 
     /// Queens sharing a line with the queen of row `r` (which must hold one).
@@ -373,8 +392,9 @@ impl Board {
     /// `pool` in random order, possibly attacking; then each attacked free row swaps columns
     /// with random free rows while that lowers the number of attacking pairs (sideways moves
     /// allowed now and then to leave plateaus). The given queens never move. Stops when no
-    /// queen is attacked or after `stale` rounds without progress; then takes the attacked
-    /// queens off again and returns their rows (their columns go back to `pool`).
+    /// queen is attacked or after `stale` rounds without progress (or once `deadline` has
+    /// passed); then takes the attacked queens off again and returns their rows (their
+    /// columns go back to `pool`).
     ///
     /// # Complexity
     /// O(m) per round plus O(tries) per attacked row and round.
@@ -385,6 +405,7 @@ impl Board {
         left: Vec<u32>,
         tries: u32,
         stale: u32,
+        deadline: Instant,
     ) -> Vec<u32> {
         self.ensure_counts();
         let m = self.free_rows.len();
@@ -432,6 +453,9 @@ impl Board {
                     .filter(|&r| self.conflicts(r as usize) > 0)
                     .collect();
             }
+            if Instant::now() > deadline {
+                break;
+            }
             if pairs < best {
                 best = pairs;
                 rounds_without_progress = 0;
@@ -442,6 +466,9 @@ impl Board {
                 }
             }
             for h in 0..hot.len() {
+                if h % CLOCK_EVERY == CLOCK_EVERY - 1 && Instant::now() > deadline {
+                    break;
+                }
                 let i = hot[h] as usize;
                 if self.conflicts(i) == 0 {
                     continue;
@@ -540,9 +567,10 @@ mod tests {
         let n = 300;
         let mut b = Board::new(vec![NONE; n], false);
         let mut pool = b.free_cols.clone();
-        let left = b.greedy(&mut rng, &mut pool, 8);
+        let far = Instant::now() + std::time::Duration::from_secs(600);
+        let left = b.greedy(&mut rng, &mut pool, 8, far).unwrap();
         assert_eq!(left.len(), pool.len());
-        let left = b.swap_repair(&mut rng, &mut pool, left, 200, 20);
+        let left = b.swap_repair(&mut rng, &mut pool, left, 200, 20, far);
         assert_eq!(left.len(), pool.len());
         let cols: Vec<u32> = b
             .col

@@ -6,13 +6,15 @@
 //! 1. [`board`]: the given queens are fixed; line occupancy bits.
 //! 2. Cheap proofs: nightrider boards 2..9 do not exist; a free row or column without a free
 //!    cell; no perfect matching of free rows to free columns ([`matching`]).
-//! 3. Few free rows: the exhaustive [`tail`] search over all of them (seed 004's minimum-risk
+//! 3. Nightrider boards of at most 64 columns: the bitboard search [`small`] with restarts
+//!    (complete: a run that explores every branch proves NO).
+//! 4. Few free rows: the exhaustive [`tail`] search over all of them (seed 004's minimum-risk
 //!    and minimum-damage rules with forward checking), restarted with growing node limits; a
 //!    run that explores every branch proves NO.
-//! 4. Nightriders with at least 16 free rows: the empty board of a size coprime to 210 is
-//!    [`anneal::modular`]; otherwise simulated annealing over the free columns
+//! 5. Nightriders with at least 16 free rows: the empty board of a size `n` with `n` or
+//!    `n + 1` coprime to 210 is [`anneal::modular`]; otherwise simulated annealing over the free columns
 //!    ([`anneal::Anneal`]) runs in turn with the stages below, with Luby step limits.
-//! 5. Many free rows: random greedy placement, swap repair of the rows left over
+//! 6. Many free rows: random greedy placement, swap repair of the rows left over
 //!    ([`board::Board::repair`]), then the tail search on those rows plus a growing random set of
 //!    placed ones; restarts until the time limit.
 //!
@@ -21,6 +23,7 @@
 pub mod anneal;
 pub mod board;
 pub mod matching;
+pub mod small;
 pub mod tail;
 
 use super::placement::Placement;
@@ -30,6 +33,7 @@ use board::{Board, NONE};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use small::Small;
 use std::fmt;
 use std::time::{Duration, Instant};
 use tail::{ColMap, Outcome, Tail};
@@ -183,8 +187,34 @@ const TAIL_MIN: usize = 48;
 /// Free rows from which nightrider boards also get the annealing stage (fewer: the
 /// exhaustive search is quick and settles NO too).
 const ANNEAL_MIN_ROWS: usize = 16;
+/// Node limit of the small-board search's restarts, per row, times the Luby sequence.
+/// Measured on empty nightrider boards of 44..64 rows (3 seeds, 2026-11-23): 10, 100 and 1000
+/// gave about the same times (mean ≈ 1 s, a few runs over 5 s).
+const SMALL_NODES_PER_ROW: u64 = 100;
+/// Nightrider boards of at most 64 columns from this size on run the annealing stage in turn
+/// with the bitboard search: each has heavy tails there (measured at 45..64 rows: the search
+/// alone took over 5 s on 1 run in 6, over 10 s on N = 62 seed 1; annealing at temperature
+/// 0.55 solved N = 60 within 0.13 s in 3 of 5 runs), and restarts of either cut them.
+const SMALL_ANNEAL_FROM: usize = 40;
 /// Annealing steps per free row, times the Luby sequence, per turn of the portfolio.
 const ANNEAL_STEPS_PER_ROW: u64 = 512;
+
+/// Bytes per row [`complete`] may need at its peak: queens (measured peak RSS at N = 10^7,
+/// empty board, 2026-11-23, plus a margin) and nightrider-queens (whose annealing keeps a
+/// `u32` count for each of its ~16 lines per row).
+const BYTES_PER_ROW: [u64; 2] = [40, 140];
+
+/// About the most memory [`complete`] (and a `nqueens complete` run around it) needs for a
+/// board of size `n`, to refuse a board that cannot fit before allocating anything.
+///
+/// # Examples
+/// ```
+/// use queenattack::nqueens::complete::memory_needed;
+/// assert!(memory_needed(1000, true) > memory_needed(1000, false));
+/// ```
+pub fn memory_needed(n: usize, nightrider: bool) -> u64 {
+    BYTES_PER_ROW[usize::from(nightrider)].saturating_mul(n as u64)
+}
 
 /// Completes `placement` or shows it cannot be completed.
 ///
@@ -278,7 +308,7 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, … (`i` from 1): restart lengths that waste at
 /// most a log factor against the best fixed length and grow without bound, so that a
 /// complete search eventually runs.
-fn luby(i: u64) -> u64 {
+pub(crate) fn luby(i: u64) -> u64 {
     let mut i = i;
     loop {
         // Smallest k with 2^k − 1 >= i.
@@ -327,7 +357,8 @@ impl Run<'_> {
         } else {
             DIRECT_ROWS
         };
-        let anneal = self.board.lines.fams == 6 && m >= ANNEAL_MIN_ROWS;
+        let nightrider = self.board.lines.fams == 6;
+        let anneal = nightrider && m >= ANNEAL_MIN_ROWS;
         if anneal && m == self.board.n {
             if let Some(cols) = anneal::modular(m) {
                 for (r, c) in cols.into_iter().enumerate() {
@@ -336,10 +367,12 @@ impl Run<'_> {
                 return Verdict::Yes(Vec::new());
             }
         }
-        // The first heuristic pass always runs (it is linear); later work stops at the deadline.
-        let mut first = true;
+        if nightrider && self.board.n <= small::MAX_N {
+            return self.small_rounds();
+        }
+        // Every stage stops at the deadline, the first pass too: the time limit is a budget.
         loop {
-            if !first && Instant::now() > self.deadline {
+            if Instant::now() > self.deadline {
                 return Verdict::NotFound;
             }
             if anneal {
@@ -349,13 +382,12 @@ impl Run<'_> {
             }
             // Portfolio: few rows — only the complete search; up to TAIL_MAX rows — heuristic
             // restarts and complete-search restarts in turn; more — heuristic only.
-            if m > direct {
-                if let Some(v) = self.heuristic_pass(first) {
+            if m > direct && Instant::now() <= self.deadline {
+                if let Some(v) = self.heuristic_pass() {
                     return v;
                 }
             }
-            first = false;
-            if m <= TAIL_MAX {
+            if m <= TAIL_MAX && Instant::now() <= self.deadline {
                 if let Some(v) = self.whole_round() {
                     return v;
                 }
@@ -437,6 +469,49 @@ impl Run<'_> {
         verdict
     }
 
+    /// Boards of at most 64 columns (nightriders): the bitboard search, restarted with Luby
+    /// node limits, in turn with the annealing stage from [`SMALL_ANNEAL_FROM`] rows, until
+    /// one finds a board, the search exhausts the tree (NO, proven) or the deadline passes.
+    fn small_rounds(&mut self) -> Verdict {
+        let search = Small::new(&self.board.col, true);
+        let n = self.board.n as u64;
+        let m = self.board.free_rows.len();
+        let mut total = 0;
+        for round in 1.. {
+            if Instant::now() > self.deadline {
+                break;
+            }
+            let limit = (SMALL_NODES_PER_ROW * n).saturating_mul(luby(round));
+            self.stats.tail_searches += 1;
+            let mut nodes = 0;
+            let out = search.search(&mut self.rng, limit, self.deadline, &mut nodes);
+            self.stats.nodes += nodes;
+            total += nodes;
+            match out {
+                Outcome::Found(cols) => {
+                    for i in 0..m {
+                        let r = self.board.free_rows[i] as usize;
+                        self.board.place(r, cols[r]);
+                    }
+                    return Verdict::Yes(Vec::new());
+                }
+                Outcome::Exhausted => {
+                    return Verdict::Proven(Proof::Exhaustive {
+                        free_rows: m,
+                        nodes: total,
+                    })
+                }
+                Outcome::Aborted => {}
+            }
+            if n as usize >= SMALL_ANNEAL_FROM && m >= ANNEAL_MIN_ROWS {
+                if let Some(v) = self.anneal_round() {
+                    return v;
+                }
+            }
+        }
+        Verdict::NotFound
+    }
+
     /// One turn of the annealing stage with the next Luby step limit.
     fn anneal_round(&mut self) -> Option<Verdict> {
         let mut a = match self.anneal.take() {
@@ -465,19 +540,30 @@ impl Run<'_> {
     }
 
     /// One heuristic restart: greedy placement, swap repair, then tail searches on growing
-    /// sets of rows. `Some(Yes)` when it completes the board, `None` otherwise (the deadline
-    /// only stops it between tails, and never in the `first` pass before its first tail).
-    fn heuristic_pass(&mut self, first: bool) -> Option<Verdict> {
+    /// sets of rows. `Some(Yes)` when it completes the board, `None` otherwise (also when the
+    /// deadline passes).
+    fn heuristic_pass(&mut self) -> Option<Verdict> {
         let m = self.board.free_rows.len();
         self.stats.restarts += 1;
         self.board.clear_placed();
         let mut pool = self.board.free_cols.clone();
-        let left = self.board.greedy(&mut self.rng, &mut pool, GREEDY_ATTEMPTS);
+        let left = self
+            .board
+            .greedy(&mut self.rng, &mut pool, GREEDY_ATTEMPTS, self.deadline)?;
+        if Instant::now() > self.deadline {
+            return None;
+        }
         // Few rows left: the tail search places them best. Many (or every other restart):
         // swap repair first, which moves queens anywhere on the board.
         let mut left = if left.len() > TAIL_MAX / 4 || self.stats.restarts % 2 == 0 {
-            self.board
-                .swap_repair(&mut self.rng, &mut pool, left, REPAIR_TRIES, REPAIR_STALE)
+            self.board.swap_repair(
+                &mut self.rng,
+                &mut pool,
+                left,
+                REPAIR_TRIES,
+                REPAIR_STALE,
+                self.deadline,
+            )
         } else {
             left
         };
@@ -486,12 +572,6 @@ impl Run<'_> {
         }
         let cap = TAIL_MAX.min(m / 2).max(left.len());
         let mut size = (2 * left.len()).max(TAIL_MIN).min(cap);
-        let far = Instant::now() + Duration::from_secs(3600);
-        let mut deadline = if first {
-            far.max(self.deadline)
-        } else {
-            self.deadline
-        };
         loop {
             // Free random placed rows until the tail has `size` rows.
             while left.len() < size {
@@ -506,8 +586,7 @@ impl Run<'_> {
             let mut nodes = 0;
             self.stats.tail_searches += 1;
             self.stats.max_tail = self.stats.max_tail.max(size);
-            let out = tail.search(&mut self.rng, limit, deadline, &mut nodes);
-            deadline = self.deadline;
+            let out = tail.search(&mut self.rng, limit, self.deadline, &mut nodes);
             self.stats.nodes += nodes;
             if let Outcome::Found(assign) = out {
                 self.apply(&tail, &assign);
@@ -525,174 +604,4 @@ impl Run<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::Rng;
-
-    /// Whether the 0-based `cols` (NONE = empty) can be completed, by plain backtracking.
-    fn brute_completable(cols: &[u32], nightrider: bool) -> bool {
-        fn attacks(r1: usize, c1: usize, r2: usize, c2: usize, nr: bool) -> bool {
-            let (dr, dc) = (r1.abs_diff(r2), c1.abs_diff(c2));
-            dr == 0 || dc == 0 || dr == dc || (nr && (dr == 2 * dc || dc == 2 * dr))
-        }
-        fn go(row: usize, cols: &mut Vec<u32>, given: &[u32], nr: bool) -> bool {
-            let n = given.len();
-            if row == n {
-                return true;
-            }
-            let ok = |cols: &Vec<u32>, c: usize| {
-                (0..row).all(|r| !attacks(r, cols[r] as usize, row, c, nr))
-                    && (row + 1..n)
-                        .filter(|&r| given[r] != NONE)
-                        .all(|r| !attacks(r, given[r] as usize, row, c, nr))
-            };
-            let choices: Vec<usize> = if given[row] != NONE {
-                vec![given[row] as usize]
-            } else {
-                (0..n).collect()
-            };
-            for c in choices {
-                if ok(cols, c) {
-                    cols.push(c as u32);
-                    if go(row + 1, cols, given, nr) {
-                        return true;
-                    }
-                    cols.pop();
-                }
-            }
-            false
-        }
-        go(0, &mut Vec::new(), cols, nightrider)
-    }
-
-    fn placement(cols: &[u32]) -> Placement {
-        Placement::Cols {
-            n: cols.len(),
-            cols: cols
-                .iter()
-                .map(|&c| if c == NONE { 0 } else { c + 1 })
-                .collect(),
-        }
-    }
-
-    /// Random peaceful partial placements of small boards: YES exactly when brute force
-    /// completes them, NO always proven, YES boards keep the given queens.
-    #[test]
-    fn agrees_with_brute_force_on_small_boards() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-        let mut seen = [0usize; 3];
-        for case in 0..3000 {
-            let nightrider = case % 3 == 0;
-            let n = if nightrider {
-                rng.random_range(1..=11)
-            } else {
-                rng.random_range(1..=9)
-            };
-            // Peaceful random queens: try random cells, keep those that fit.
-            let mut cols = vec![NONE; n];
-            for _ in 0..rng.random_range(0..=n) {
-                let (r, c) = (rng.random_range(0..n), rng.random_range(0..n) as u32);
-                if cols[r] != NONE {
-                    continue;
-                }
-                cols[r] = c;
-                if find_conflict(&placement(&cols), nightrider).is_some() {
-                    cols[r] = NONE;
-                }
-            }
-            let opts = Options {
-                nightrider,
-                seed: case,
-                ..Options::default()
-            };
-            let done = complete(&placement(&cols), &opts).unwrap();
-            let expected = brute_completable(&cols, nightrider);
-            match done.verdict {
-                Verdict::Yes(full) => {
-                    assert!(expected, "{cols:?} nr={nightrider}");
-                    for (r, &c) in cols.iter().enumerate() {
-                        assert!(c == NONE || full[r] == c + 1);
-                    }
-                    seen[0] += 1;
-                }
-                Verdict::Proven(p) => {
-                    assert!(!expected, "{cols:?} nr={nightrider}: false proof {p}");
-                    seen[1] += 1;
-                }
-                Verdict::NotFound => panic!("small board not decided: {cols:?}"),
-            }
-            seen[2] += 1;
-        }
-        // Both answers occur often enough for the comparison to mean something.
-        assert!(seen[0] > 300 && seen[1] > 300, "{seen:?}");
-    }
-
-    #[test]
-    fn nightrider_shortcut_agrees_with_the_search() {
-        // The search itself (no shortcut) finds nothing for N = 2..9 and a board for 10..=14.
-        for n in 2..=14 {
-            let board = Board::new(vec![NONE; n], true);
-            let mut map = ColMap::new(n);
-            let mut tail = Tail::build(
-                &board,
-                board.free_rows.clone(),
-                board.free_cols.clone(),
-                &mut map,
-            );
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(n as u64);
-            let far = Instant::now() + Duration::from_secs(3600);
-            let out = tail.search(&mut rng, u64::MAX, far, &mut 0);
-            if n <= 9 {
-                assert_eq!(out, Outcome::Exhausted, "n = {n}");
-            } else {
-                assert!(matches!(out, Outcome::Found(_)), "n = {n}");
-            }
-        }
-    }
-
-    #[test]
-    fn luby_sequence() {
-        let v: Vec<u64> = (1..=15).map(luby).collect();
-        assert_eq!(v, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
-    }
-
-    #[test]
-    fn attacking_input_is_an_error() {
-        let p = Placement::Pairs {
-            n: 6,
-            queens: vec![(0, 0), (2, 1)],
-        };
-        assert!(complete(&p, &Options::default()).is_ok());
-        let opts = Options {
-            nightrider: true,
-            ..Options::default()
-        };
-        let c = complete(&p, &opts).unwrap_err();
-        assert_eq!((c.first, c.second), ((0, 0), (2, 1)));
-    }
-
-    #[test]
-    fn large_random_compositions_complete() {
-        for (n, k, seed) in [(20_000, 1_000, 1), (20_000, 15_000, 2), (3_000, 2_990, 3)] {
-            let queens = crate::nqueens::composition::random_composition(
-                n,
-                k,
-                false,
-                seed,
-                Duration::from_secs(600),
-            )
-            .unwrap();
-            let p = Placement::Pairs {
-                n,
-                queens: queens.clone(),
-            };
-            let done = complete(&p, &Options::default()).unwrap();
-            let Verdict::Yes(cols) = done.verdict else {
-                panic!("n={n} k={k}: {:?}", done.verdict)
-            };
-            for (r, c) in queens {
-                assert_eq!(cols[r as usize], c + 1);
-            }
-        }
-    }
-}
+mod tests;
