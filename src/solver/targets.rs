@@ -459,11 +459,6 @@ pub(crate) mod tests {
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// A board like the contest generator's: walls with probability `p`, `c × n` queens.
-    pub(crate) fn random_board(n: usize, c: usize, p: f64, rng: &mut impl Rng) -> Board {
-        Board::random(n, c, p, rng)
-    }
-
     /// The queens, walls and walls-only distance table of `board`, for a [`Problem`].
     pub(crate) fn walls_only_problem(board: &Board) -> (Vec<Queen>, Vec<bool>, Vec<f32>) {
         let queens = board.queens();
@@ -492,7 +487,7 @@ pub(crate) mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         for n in [8, 11, 14, 17, 20, 23, 26, 30] {
             for c in 1..=6 {
-                let board = random_board(n, c, 0.05, &mut rng);
+                let board = Board::random(n, c, 0.05, &mut rng);
                 let (queens, walls, dist) = walls_only_problem(&board);
                 let problem = Problem {
                     n,
@@ -538,7 +533,7 @@ pub(crate) mod tests {
     fn one_colour_runs_keep_the_other_colours() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         for (n, c) in [(8, 2), (12, 3), (19, 4), (25, 4), (30, 6)] {
-            let board = random_board(n, c, 0.2, &mut rng);
+            let board = Board::random(n, c, 0.2, &mut rng);
             let (queens, walls, dist) = walls_only_problem(&board);
             let problem = Problem {
                 n,

@@ -316,7 +316,7 @@ mod tests {
     use super::*;
     use crate::solver::board::Board;
     use crate::solver::score::errors;
-    use crate::solver::targets::tests::{random_board, walls_only_problem};
+    use crate::solver::targets::tests::walls_only_problem;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
@@ -409,7 +409,7 @@ mod tests {
         for case in 0..60 {
             let n = rng.random_range(4..=6);
             let colours = rng.random_range(1..=2);
-            let board = random_board(n, colours, 0.1, &mut rng);
+            let board = Board::random(n, colours, 0.1, &mut rng);
             let (queens, _, dist) = walls_only_problem(&board);
             let found = best_boards(n, &board.walls(), &queens, &dist, 4, far());
             let expected = brute_force(&board, &dist);
@@ -440,7 +440,7 @@ mod tests {
     fn finds_nothing_when_colours_cannot_all_be_valid() {
         // 4×4 has two 4-queens boards, sharing no cell: three colours cannot all be valid
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let board = random_board(4, 3, 0.0, &mut rng);
+        let board = Board::random(4, 3, 0.0, &mut rng);
         let (_, _, dist) = walls_only_problem(&board);
         assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
         assert!(brute_force(&board, &dist).is_empty());
