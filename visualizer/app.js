@@ -49,6 +49,7 @@
     const maxW = wrap.clientWidth;
     const maxH = Math.max(320, window.innerHeight - wrap.getBoundingClientRect().top - document.querySelector('footer').offsetHeight - 24);
     S.geo = geometry(S.game.N, maxW, maxH, opt().coords, measureLabel);
+    S.laidOutFor = `${window.innerWidth}x${window.innerHeight}`; // tests wait on it after a resize
     S.cache = new Map(); // pictures depend on the geometry and the board
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(S.geo.w * dpr);
@@ -412,6 +413,7 @@
     lastDrawMs: () => S.lastDrawMs, frameSvg, play, stop,
     cell: () => S.geo.cell, margin: () => S.geo.ox, loadMs: () => S.loadMs,
     coordLabels: () => (S.geo ? coordLabels(S.geo) : []),
+    laidOutFor: () => S.laidOutFor || null,
   };
 
   // A page written by `tester vis` carries its data.

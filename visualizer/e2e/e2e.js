@@ -85,6 +85,12 @@ async function panel(page) {
   }));
 }
 
+/** Resizes the window and waits until the page has laid the board out for the new size. */
+async function resize(page, width, height) {
+  await page.setViewportSize({ width, height });
+  await page.waitForFunction((want) => window.qaVis.laidOutFor() === want, `${width}x${height}`);
+}
+
 async function open(ctx, file, hash, errors) {
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
@@ -399,8 +405,7 @@ async function layoutCase(ctx) {
   check('tester vis writes an N = 80 page', r.status === 0, (r.stderr || '').trim());
   for (const [w, h] of [[1280, 860], [800, 600]]) {
     const page = await open(ctx, path.join(OUT, 'n80.html'), 'move=end', errs);
-    await page.setViewportSize({ width: w, height: h });
-    await page.waitForFunction(() => window.qaVis.coordLabels().length > 0);
+    await resize(page, w, h);
     const lb = await labelBoxes(page);
     const cell = await page.evaluate(() => window.qaVis.cell());
     check(`N = 80 at ${w}×${h}: coordinate labels do not overlap`, lb.overlaps.length === 0,
@@ -418,15 +423,13 @@ async function layoutCase(ctx) {
   // Seed 2 (N = 30) at 800×600: panel in view; at 1280×860 every label has room.
   const seed2 = path.join(OUT, 'seed2-54000.html');
   const small = await open(ctx, seed2, 'move=123', errs);
-  await small.setViewportSize({ width: 800, height: 600 });
-  await small.waitForTimeout(100);
+  await resize(small, 800, 600);
   const v = await panelInView(small);
   check('seed 2 at 800×600: panel and score inside the window', inside(v.panel, v.w, v.h) && inside(v.score, v.w, v.h), `panel ${boxText(v.panel)}, score ${boxText(v.score)}`);
   const lb800 = await labelBoxes(small);
   check('seed 2 at 800×600: coordinate labels do not overlap', lb800.overlaps.length === 0, lb800.overlaps.slice(0, 5).join(', ') || `${lb800.cols.length} column labels`);
   await small.screenshot({ path: path.join(OUT, 'seed2-800x600.png') });
-  await small.setViewportSize({ width: 1280, height: 860 });
-  await small.waitForTimeout(100);
+  await resize(small, 1280, 860);
   const lb = await labelBoxes(small);
   check('seed 2 at 1280×860: all 30 labels per axis, no overlap', lb.cols.length === 30 && lb.rows.length === 30 && lb.overlaps.length === 0,
     `${lb.cols.length} column, ${lb.rows.length} row labels; ${lb.overlaps.length} overlaps`);
