@@ -1,6 +1,6 @@
 //! `nqueens complete`: finish a partial placement, or show that it cannot be finished.
 
-use crate::io::{positive_seconds, read_stdin, write_values};
+use crate::io::{positive_seconds, read_stdin, write_failed, write_values};
 use queenattack::nqueens::complete::{
     complete, memory_needed, Completion, Options, Stats, Verdict,
 };
@@ -185,8 +185,7 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
         write_values(b"NO\n", std::iter::empty(), b'\n', b"")
     };
     if let Err(e) = result {
-        eprintln!("nqueens complete: cannot write the answer: {e}");
-        return ExitCode::from(1);
+        return write_failed("complete", "the answer", &e);
     }
     ExitCode::SUCCESS
 }

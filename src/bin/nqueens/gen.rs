@@ -1,7 +1,7 @@
 //! `nqueens gen-composition`: K queens of a random full board, a partial placement that can
 //! always be completed.
 
-use crate::io::{positive_seconds, write_values};
+use crate::io::{positive_seconds, write_failed, write_values};
 use queenattack::nqueens::complete::memory_needed;
 use queenattack::nqueens::composition::random_composition;
 use queenattack::nqueens::mem::check_memory;
@@ -111,8 +111,7 @@ pub fn run(args: GenArgs, t0: Instant) -> ExitCode {
         }
     };
     if let Err(e) = result {
-        eprintln!("nqueens gen-composition: cannot write: {e}");
-        return ExitCode::from(1);
+        return write_failed("gen-composition", "the composition", &e);
     }
     ExitCode::SUCCESS
 }

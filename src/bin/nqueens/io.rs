@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
+use std::process::ExitCode;
 
 /// Standard input as bytes: a regular file is memory-mapped (no copy, no growing buffer),
 /// anything else (a pipe) is read whole. Running out of memory is an error, not an abort.
@@ -101,6 +102,16 @@ fn push_line(out: &mut Vec<u8>, v: u64) {
 
 /// Writes `head`, then the values one per line with `sep` after each but the last, then
 /// `tail`, to standard output in blocks of 1 MB.
+/// The exit code after a failed write of `what`: a closed pipe (the reader stopped early, as
+/// with `| head`) is not an error of ours and exits 0 quietly; anything else is reported, exit 2.
+pub fn write_failed(tool: &str, what: &str, e: &std::io::Error) -> ExitCode {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("nqueens {tool}: cannot write {what}: {e}");
+    ExitCode::from(2)
+}
+
 pub fn write_values(
     head: &[u8],
     values: impl Iterator<Item = u64>,

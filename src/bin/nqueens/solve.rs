@@ -1,6 +1,6 @@
 //! `nqueens solve`: one solution for any N, by the closed form or by random search.
 
-use crate::io::usage;
+use crate::io::{usage, write_failed};
 use clap::ValueEnum;
 use queenattack::nqueens::explicit::{explicit_column, explicit_fill, has_solution};
 use queenattack::nqueens::mem::check_memory;
@@ -148,12 +148,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         (None, _) => emit(std::io::stdout(), n, searched.as_deref(), format, loud),
     };
     if let Err(e) = result {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            // The reader stopped early (e.g. `| head`): not our error.
-            return ExitCode::SUCCESS;
-        }
-        eprintln!("nqueens solve: cannot write the solution: {e}");
-        return ExitCode::from(2);
+        return write_failed("solve", "the solution", &e);
     }
     if loud || format == Format::None {
         let method = match method {
