@@ -115,34 +115,10 @@ async function download(page, button, saveAs) {
 
 // ------------------------------------------------------------------ scenarios
 
-/** A valid output: play, step, jump, links, exports. */
-async function validCase(ctx, seed, outText, label) {
-  const errs = [];
-  const outFile = writeOut(`${label}.out`, outText);
-  const judged = score(seed, outFile);
+/** Keys, buttons, play/pause and the slider on a page at its last move; each frame against the judge. */
+async function stepChecks(page, seed, outText, judged, label) {
   const n = judged.moves;
-  check(`${label}: tester accepts the output`, judged.error === null, `score ${judged.score}, ${n} moves`);
-  const file = visPage(seed, outFile, `${label}.html`);
-  const page = await open(ctx, file, '', errs);
-
-  let p = await panel(page);
-  const start = score(seed, writeOut(`${label}-0.out`, '0\n'));
-  check(`${label}: opens at move 0 with the start score`, p.move === 0 && p.score === fmt3(start.score), `${p.score} vs ${fmt3(start.score)}`);
-  const params = fs.readFileSync(path.join(OUT, `${seed}.in`), 'utf8').split('\n');
-  check(`${label}: panel shows seed, N, C, P`, p.seed === String(seed) && p.total === String(n) && p.n === params[0] && p.c === params[1] && p.p === (seed === 2 ? '0.25' : p.p), `seed ${p.seed}, N ${p.n}, C ${p.c}, P ${p.p}, total ${p.total}`);
-  await page.screenshot({ path: path.join(OUT, `${label}-start.png`) });
-
-  await playToEnd(page, n);
-  p = await panel(page);
-  check(`${label}: played to the end`, p.move === n, `move ${p.move} / ${p.total}`);
-  check(`${label}: the page agrees with the verdict tester vis embedded`, p.judgeCheck === 'agree', p.judgeCheck);
-  check(`${label}: final score equals tester score`, p.score === fmt3(judged.score), `page ${p.score}, tester ${fmt3(judged.score)}`);
-  check(`${label}: errors and penalty equal tester's`, p.errors === judged.errors && p.penalty === fmt3(judged.penalty),
-    `errors ${p.errors}/${judged.errors}, penalty ${p.penalty}/${fmt3(judged.penalty)}`);
-  check(`${label}: the URL links the last move`, p.hash === '#move=end', p.hash);
-  await page.screenshot({ path: path.join(OUT, `${label}-end.png`) });
-
-  // Step back with the key and the button, forward again; each frame against the judge.
+  let p;
   const back1 = score(seed, writeOut(`${label}-back1.out`, prefix(outText, n - 1)));
   const back2 = score(seed, writeOut(`${label}-back2.out`, prefix(outText, n - 2)));
   await page.keyboard.press('ArrowLeft');
@@ -179,6 +155,12 @@ async function validCase(ctx, seed, outText, label) {
   const midJudged = score(seed, writeOut(`${label}-mid.out`, prefix(outText, mid)));
   check(`${label}: slider jumps to move ${mid}`, p.move === mid && p.score === fmt3(midJudged.score), `${p.score} vs ${fmt3(midJudged.score)}`);
 
+}
+
+/** Redraw timing, a hovered queen's path, and the SVG and PNG exports of a middle move; closes the page. */
+async function hoverAndExports(page, label, n) {
+  const mid = Math.floor(n / 2);
+  const p = await panel(page);
   // Redraw time of random jumps (reported, not asserted: the machine may be loaded).
   const times = await page.evaluate((n0) => {
     const out = [];
@@ -229,7 +211,12 @@ async function validCase(ctx, seed, outText, label) {
   check(`${label}: PNG export is a PNG`, png.subarray(1, 4).toString() === 'PNG' && png.length > 5000, `${png.length} bytes`);
   await page.close();
 
-  // Links open the move they name.
+}
+
+/** `#move=end` and `#move=K` links open the move they name. */
+async function linkChecks(ctx, file, seed, outText, judged, label, errs) {
+  const n = judged.moves;
+  let p;
   const endPage = await open(ctx, file, 'move=end', errs);
   p = await panel(endPage);
   check(`${label}: #move=end opens the last move`, p.move === n && p.score === fmt3(judged.score), `move ${p.move}, ${p.score}`);
@@ -240,6 +227,38 @@ async function validCase(ctx, seed, outText, label) {
   p = await panel(kPage);
   check(`${label}: #move=${k} opens move ${k}`, p.move === k && p.score === fmt3(kJudged.score), `move ${p.move}, ${p.score} vs ${fmt3(kJudged.score)}`);
   await kPage.close();
+}
+
+/** A valid output: play, step, jump, links, exports. */
+async function validCase(ctx, seed, outText, label) {
+  const errs = [];
+  const outFile = writeOut(`${label}.out`, outText);
+  const judged = score(seed, outFile);
+  const n = judged.moves;
+  check(`${label}: tester accepts the output`, judged.error === null, `score ${judged.score}, ${n} moves`);
+  const file = visPage(seed, outFile, `${label}.html`);
+  const page = await open(ctx, file, '', errs);
+
+  let p = await panel(page);
+  const start = score(seed, writeOut(`${label}-0.out`, '0\n'));
+  check(`${label}: opens at move 0 with the start score`, p.move === 0 && p.score === fmt3(start.score), `${p.score} vs ${fmt3(start.score)}`);
+  const params = fs.readFileSync(path.join(OUT, `${seed}.in`), 'utf8').split('\n');
+  check(`${label}: panel shows seed, N, C, P`, p.seed === String(seed) && p.total === String(n) && p.n === params[0] && p.c === params[1] && p.p === (seed === 2 ? '0.25' : p.p), `seed ${p.seed}, N ${p.n}, C ${p.c}, P ${p.p}, total ${p.total}`);
+  await page.screenshot({ path: path.join(OUT, `${label}-start.png`) });
+
+  await playToEnd(page, n);
+  p = await panel(page);
+  check(`${label}: played to the end`, p.move === n, `move ${p.move} / ${p.total}`);
+  check(`${label}: the page agrees with the verdict tester vis embedded`, p.judgeCheck === 'agree', p.judgeCheck);
+  check(`${label}: final score equals tester score`, p.score === fmt3(judged.score), `page ${p.score}, tester ${fmt3(judged.score)}`);
+  check(`${label}: errors and penalty equal tester's`, p.errors === judged.errors && p.penalty === fmt3(judged.penalty),
+    `errors ${p.errors}/${judged.errors}, penalty ${p.penalty}/${fmt3(judged.penalty)}`);
+  check(`${label}: the URL links the last move`, p.hash === '#move=end', p.hash);
+  await page.screenshot({ path: path.join(OUT, `${label}-end.png`) });
+
+  await stepChecks(page, seed, outText, judged, label);
+  await hoverAndExports(page, label, judged.moves);
+  await linkChecks(ctx, file, seed, outText, judged, label, errs);
   check(`${label}: no script errors`, errs.length === 0, errs.join('; '));
 }
 
