@@ -17,13 +17,16 @@ use std::time::{Duration, Instant};
 /// Iterations of one annealing run per queen: the shortest and the longest runs.
 const ITERATIONS_PER_QUEEN_MIN: f64 = 1_500.0;
 const ITERATIONS_PER_QUEEN_MAX: f64 = 60_000.0;
-/// ... and the first run's: shorter runs on crowded boards end with many errors and are
-/// thrown away (seed 2, N = 30, C = 6, at 1 s: 14, 13, 10 errors in the first three boards).
-/// Seeds 1–100 at 1 s, A/B run side by side per seed (load 4–8): 6 000 against 1 500, geometric
-/// mean of the score ratio 0.978 (C ≥ 4 and N ≥ 16: 0.929; the other 68 seeds 0.999–1.010);
-/// on the 37 seeds with C ≥ 4 and N ≥ 13, two runs each: 0.941, and 20 000 against 6 000
+/// ... and the first run's on crowded boards (at least `CROWDED_COLOURS` colours), where
+/// shorter runs end with many errors and are thrown away (seed 2, N = 30, C = 6, at 1 s: 14,
+/// 13, 10 errors in the first three boards). At 1 s, A/B run side by side per seed (load
+/// 4–9), geometric mean of the score ratio, 6 000 against 1 500 for every board: seeds 1–100
+/// 0.978 (C ≥ 4 and N ≥ 16: 0.929, the other 68 seeds 0.999–1.010); held-out seeds 1001–1100
+/// 0.993 (C ≥ 4: 0.975–0.982, but C ≤ 3 and N < 16: 1.015, hence crowded boards only); the 37
+/// seeds of 1–100 with C ≥ 4 and N ≥ 13, two runs each: 0.941, and 20 000 against 6 000
 /// 0.995 (no further gain).
-const ITERATIONS_PER_QUEEN_START: f64 = 6_000.0;
+const ITERATIONS_PER_QUEEN_CROWDED: f64 = 6_000.0;
+const CROWDED_COLOURS: usize = 4;
 /// Annealing temperatures (in units of path cost; an error costs `N`): each run starts at a
 /// random temperature between these two (log-uniform) and cools to `T1`.
 const T0_MIN: f64 = 1.0;
@@ -152,14 +155,20 @@ pub struct Annealer<'a> {
 }
 
 impl<'a> Annealer<'a> {
-    /// The board phase's start: no run made yet, the shortest run length.
+    /// The board phase's start: no run made yet, the first run's length.
     pub fn new(queens: &'a [Queen], walls: &'a [bool], tables: &'a [Vec<f32>]) -> Annealer<'a> {
+        let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
+        let per_queen = if colours >= CROWDED_COLOURS {
+            ITERATIONS_PER_QUEEN_CROWDED
+        } else {
+            ITERATIONS_PER_QUEEN_MIN
+        };
         Annealer {
             queens,
             walls,
             tables,
             runs: 0,
-            per_queen: ITERATIONS_PER_QUEEN_START,
+            per_queen,
             stale: false,
         }
     }
@@ -267,5 +276,33 @@ impl<'a> Annealer<'a> {
             estimate: found.move_cost,
             routed,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::board::Board;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Crowded boards (many colours) start with the longer annealing runs, the others with
+    /// the shortest.
+    #[test]
+    fn first_run_length_follows_the_colours() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for c in 1..=6 {
+            let board = Board::random(20, c, 0.1, &mut rng);
+            let (queens, walls) = (board.queens(), board.walls());
+            let tables: Vec<Vec<f32>> = Vec::new();
+            let annealer = Annealer::new(&queens, &walls, &tables);
+            let want = if c >= CROWDED_COLOURS {
+                ITERATIONS_PER_QUEEN_CROWDED
+            } else {
+                ITERATIONS_PER_QUEEN_MIN
+            };
+            assert_eq!(annealer.per_queen, want, "C = {c}");
+            assert_eq!(annealer.runs(), 0);
+        }
     }
 }
