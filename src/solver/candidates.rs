@@ -25,8 +25,12 @@ const ITERATIONS_PER_QUEEN_MAX: f64 = 60_000.0;
 /// 0.993 (C ≥ 4: 0.975–0.982, but C ≤ 3 and N < 16: 1.015, hence crowded boards only); the 37
 /// seeds of 1–100 with C ≥ 4 and N ≥ 13, two runs each: 0.941, and 20 000 against 6 000
 /// 0.995 (no further gain).
+/// At 2 s it lost on the same 37 seeds (one run, load 5: 1.034, 11 better, 25 worse; at 1 s in
+/// the same sitting 0.982), so it applies only to compute budgets below `CROWDED_BUDGET`
+/// (the 1 s limit's 0.7 s; the 2 s limit's is 1.4 s).
 const ITERATIONS_PER_QUEEN_CROWDED: f64 = 6_000.0;
 const CROWDED_COLOURS: usize = 4;
+const CROWDED_BUDGET: Duration = Duration::from_secs(1);
 /// Annealing temperatures (in units of path cost; an error costs `N`): each run starts at a
 /// random temperature between these two (log-uniform) and cools to `T1`.
 const T0_MIN: f64 = 1.0;
@@ -155,10 +159,16 @@ pub struct Annealer<'a> {
 }
 
 impl<'a> Annealer<'a> {
-    /// The board phase's start: no run made yet, the first run's length.
-    pub fn new(queens: &'a [Queen], walls: &'a [bool], tables: &'a [Vec<f32>]) -> Annealer<'a> {
+    /// The board phase's start for a compute budget of `budget`: no run made yet, the first
+    /// run's length.
+    pub fn new(
+        queens: &'a [Queen],
+        walls: &'a [bool],
+        tables: &'a [Vec<f32>],
+        budget: Duration,
+    ) -> Annealer<'a> {
         let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
-        let per_queen = if colours >= CROWDED_COLOURS {
+        let per_queen = if colours >= CROWDED_COLOURS && budget < CROWDED_BUDGET {
             ITERATIONS_PER_QUEEN_CROWDED
         } else {
             ITERATIONS_PER_QUEEN_MIN
@@ -286,8 +296,8 @@ mod tests {
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// Crowded boards (many colours) start with the longer annealing runs, the others with
-    /// the shortest.
+    /// Crowded boards (many colours) start with the longer annealing runs at short budgets,
+    /// the others (and every board at longer budgets) with the shortest.
     #[test]
     fn first_run_length_follows_the_colours() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
@@ -295,7 +305,8 @@ mod tests {
             let board = Board::random(20, c, 0.1, &mut rng);
             let (queens, walls) = (board.queens(), board.walls());
             let tables: Vec<Vec<f32>> = Vec::new();
-            let annealer = Annealer::new(&queens, &walls, &tables);
+            let short = Duration::from_millis(700);
+            let annealer = Annealer::new(&queens, &walls, &tables, short);
             let want = if c >= CROWDED_COLOURS {
                 ITERATIONS_PER_QUEEN_CROWDED
             } else {
@@ -303,6 +314,8 @@ mod tests {
             };
             assert_eq!(annealer.per_queen, want, "C = {c}");
             assert_eq!(annealer.runs(), 0);
+            let long = Annealer::new(&queens, &walls, &tables, Duration::from_millis(1400));
+            assert_eq!(long.per_queen, ITERATIONS_PER_QUEEN_MIN, "C = {c}");
         }
     }
 }
