@@ -213,7 +213,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     // annealed ones), matched and routed; the pool keeps the best.
     let mut pool = Pool::new(&queens, n * n, board.colours, &mut rng);
     exact_boards(&clock, &mut pool, &mut ctx, &queens, &tables[0]);
-    let mut annealer = Annealer::new(&queens, &walls, &tables);
+    let mut annealer = Annealer::new(&queens, &walls, &tables, clock.budget);
     let mut boards_end = clock.at(BOARD_SHARE);
     let winner = loop {
         if let Some(best) = optimal(&clock, board, &pool, lower) {
