@@ -77,13 +77,14 @@ const HYBRID_FROM: usize = 1 << 20;
 /// candidates). Blocks need no permutation (no second thread, no 4n-byte permutation
 /// written ahead, no pass to find the taken columns). Measured 2026-11-23 (load 6–7,
 /// interleaved with main's 35–90 %): 10^7 0.33 s CPU against 0.52, 10^8 5.3–5.9 s against
-/// 6.3–7.7, 10^9 93.5 s against 129 s (docs/benchmarks.md). Other splits were tried only
-/// with a flawed prototype, so 97 is not tuned yet.
+/// 6.3–7.7, 10^9 93.5 s against 129 s (docs/benchmarks.md). Split at 10^8 (CPU s, one run
+/// each, load 11–12, noise about ±0.5 s): 90 % 6.76, 94 % 6.26, 97 % 6.04 and 5.49, 99 % 6.82.
 const BLOCK_END: usize = 97;
 
 /// Neighbouring blocks of 64 columns a block try scans from its random start (eight words
-/// are one cache line of each bitset, so the extra blocks cost little). Not tuned (see
-/// [`BLOCK_END`]).
+/// are one cache line of each bitset, so the extra blocks cost little). At 10^8 with
+/// [`BLOCK_END`] 97 (CPU s, same sitting): 4 blocks 6.84 (45 650 deferred rows), 8 blocks
+/// 6.04 / 5.49 (35 998), 16 blocks 6.08 (30 619).
 const BLOCK_SPAN: usize = 8;
 
 /// Blocks of 64 columns a middle row tests before it is deferred.
