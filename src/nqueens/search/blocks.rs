@@ -4,24 +4,19 @@
 
 use super::board::Board;
 use super::permutation::Scramble;
-use super::{below, window, Progress, Report, SearchStats, AHEAD, BLOCK_TRIES, PAD};
+use super::{below, window, Progress, Report, SearchStats, AHEAD, BLOCK_SPAN, BLOCK_TRIES, PAD};
 use crate::nqueens::mem::{prefetch, random_access_vec};
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 impl Board {
-    /// The taken-column bitset once rows `..start` are placed: every column except those in
-    /// `cols[start..]` and in the deferred rows' slots; bits from `n` on stay set (no such
+    /// The taken-column bitset before any row is placed: bits from `n` on are set (no such
     /// column), with a spare word for 64-bit windows.
-    pub(super) fn columns_taken(&self, start: usize, deferred: &[u32]) -> Vec<u64> {
-        let mut used = random_access_vec(self.n.div_ceil(64) + 2);
-        used.fill(u64::MAX);
-        let free = self.cols[start..]
-            .iter()
-            .chain(deferred.iter().map(|&r| &self.cols[r as usize]));
-        for &c in free {
-            used[c as usize / 64] &= !(1 << (c % 64));
-        }
+    pub(super) fn no_columns_taken(&self) -> Vec<u64> {
+        let n = self.n;
+        let mut used: Vec<u64> = random_access_vec(n.div_ceil(64) + 2);
+        used[n / 64] = !0 << (n % 64);
+        used[n / 64 + 1..].fill(u64::MAX);
         used
     }
 
@@ -83,23 +78,19 @@ impl Board {
             }
             report.tick(r, progress);
             let mut placed = false;
-            for t in 0..BLOCK_TRIES {
+            'tries: for t in 0..BLOCK_TRIES {
                 if t > 0 {
                     c0 = below(rng.random(), n);
                 }
-                let free = self.free_block(used, r, c0);
-                if free != 0 {
-                    tries += t as u64 + 1;
-                    // A random free column of the block: rotate, take the lowest.
-                    let turn = rng.random::<u32>() % 64;
-                    let c = c0 + ((free.rotate_right(turn).trailing_zeros() + turn) % 64) as usize;
-                    self.cols[r] = c as u32;
-                    used[c / 64] |= 1 << (c % 64);
-                    let (d, u) = self.diagonals(r, c);
-                    self.down.set(d);
-                    self.up.set(u);
-                    placed = true;
-                    break;
+                // The blocks after c0 share its cache lines (one line holds 8 words).
+                for c in (c0..n).step_by(64).take(BLOCK_SPAN) {
+                    let free = self.free_block(used, r, c);
+                    if free != 0 {
+                        tries += t as u64 + 1;
+                        self.take_from_block(used, r, c, free, rng);
+                        placed = true;
+                        break 'tries;
+                    }
                 }
             }
             if !placed {
@@ -108,6 +99,26 @@ impl Board {
             }
         }
         stats.greedy_tries += tries;
+    }
+
+    /// Places row `r` on a random free column of the block from `c0` (`free`: its bits).
+    #[inline(always)]
+    fn take_from_block(
+        &mut self,
+        used: &mut [u64],
+        r: usize,
+        c0: usize,
+        free: u64,
+        rng: &mut impl Rng,
+    ) {
+        // Rotate by a random turn, take the lowest.
+        let turn = rng.random::<u32>() % 64;
+        let c = c0 + ((free.rotate_right(turn).trailing_zeros() + turn) % 64) as usize;
+        self.cols[r] = c as u32;
+        used[c / 64] |= 1 << (c % 64);
+        let (d, u) = self.diagonals(r, c);
+        self.down.set(d);
+        self.up.set(u);
     }
 
     /// After the block rows: the free columns, in a random order, go to the deferred rows'
@@ -120,9 +131,15 @@ impl Board {
         rng: &mut impl Rng,
     ) {
         let n = self.n;
-        let free: Vec<u32> = (0..n as u32)
-            .filter(|&c| used[c as usize / 64] >> (c % 64) & 1 == 0)
-            .collect();
+        // Word by word: a bit-by-bit scan cost about a second at 10^9.
+        let mut free = Vec::with_capacity(n - start + deferred.len());
+        for (w, &word) in used.iter().enumerate() {
+            let mut bits = !word;
+            while bits != 0 {
+                free.push((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
         debug_assert_eq!(free.len(), n - start + deferred.len());
         let order = Scramble::new(free.len(), rng);
         let mut shuffled = (0..free.len() as u64).map(|i| free[order.apply(i) as usize]);

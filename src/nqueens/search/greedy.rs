@@ -1,11 +1,11 @@
 //! Greedy rows: each row takes the first of a few random unused columns (single candidates
 //! from the permutation, prefetched ahead) whose diagonals are empty; large boards test the
-//! middle rows by blocks ([`super::blocks`]).
+//! first rows by blocks ([`super::blocks`]).
 
 use super::board::Board;
-use super::permutation::Feed;
+use super::permutation::Scramble;
 use super::{
-    below, Progress, Report, SearchStats, AHEAD, BATCH, BLOCK_ROWS, GROUP, HYBRID_FROM, TRIES,
+    below, Progress, Report, SearchStats, AHEAD, BATCH, BLOCK_END, GROUP, HYBRID_FROM, TRIES,
     WINDOW,
 };
 use crate::nqueens::mem::prefetch;
@@ -15,40 +15,30 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 impl Board {
     /// Places rows `0..n − tail` on empty diagonals where the tries allow; returns the
     /// deferred rows (each keeps an unused column in its own `cols` slot). Large boards test
-    /// blocks of 64 columns in the middle rows (see [`BLOCK_ROWS`]), single candidates from
-    /// the permutation before and after.
+    /// blocks of 64 columns in the first rows (see [`BLOCK_END`]); then single candidates
+    /// from the unused part of `cols`, which small boards fill with a scrambled permutation
+    /// first.
     pub(super) fn greedy(
         &mut self,
-        feed: &mut Feed,
         rng: &mut Xoshiro256PlusPlus,
         stats: &mut SearchStats,
         progress: &mut impl FnMut(Progress),
     ) -> Vec<u32> {
         let n = self.n;
         let end = n - self.tail();
-        let (from, to) = if n >= HYBRID_FROM {
-            (n / 100 * BLOCK_ROWS.0, n / 100 * BLOCK_ROWS.1)
-        } else {
-            (end, end)
-        };
         let mut deferred = Vec::new();
         let mut report = Report::new(n);
-        self.single_rows(
-            0,
-            from,
-            feed,
-            rng,
-            stats,
-            &mut deferred,
-            &mut report,
-            progress,
-        );
-        if from < to {
-            feed.ensure(&mut self.cols, n);
-            let mut used = self.columns_taken(from, &deferred);
+        let from = if n >= HYBRID_FROM {
+            (n / 100 * BLOCK_END).min(end)
+        } else {
+            Scramble::new(n, rng).fill(0, &mut self.cols);
+            0
+        };
+        if from > 0 {
+            let mut used = self.no_columns_taken();
             self.block_rows(
+                0,
                 from,
-                to,
                 &mut used,
                 rng,
                 stats,
@@ -56,19 +46,9 @@ impl Board {
                 &mut report,
                 progress,
             );
-            self.refill(to, &used, &deferred, rng);
+            self.refill(from, &used, &deferred, rng);
         }
-        self.single_rows(
-            to,
-            end,
-            feed,
-            rng,
-            stats,
-            &mut deferred,
-            &mut report,
-            progress,
-        );
-        feed.ensure(&mut self.cols, n);
+        self.single_rows(from, end, rng, stats, &mut deferred, &mut report, progress);
         deferred.extend(end as u32..n as u32);
         progress(Progress::Greedy { done: n, total: n });
         deferred
@@ -81,7 +61,6 @@ impl Board {
         &mut self,
         start: usize,
         stop: usize,
-        feed: &mut Feed,
         rng: &mut Xoshiro256PlusPlus,
         stats: &mut SearchStats,
         deferred: &mut Vec<u32>,
@@ -95,14 +74,12 @@ impl Board {
         let mut ring = [[0usize; BATCH]; AHEAD];
         let mut batch = [1usize; AHEAD];
         let mut want = 1;
-        feed.ensure(&mut self.cols, start + AHEAD + WINDOW + 128);
         for row in start..(start + AHEAD).min(stop) {
             self.draw(rng, row, 1, &mut ring[row % AHEAD]);
         }
         let (mut tries, mut block_tries) = (0u64, 0usize);
         for r in start..stop {
             let (slots, k) = (ring[r % AHEAD], batch[r % AHEAD]);
-            feed.ensure(&mut self.cols, r + AHEAD + WINDOW + 128);
             if r + AHEAD < stop {
                 self.draw(rng, r + AHEAD, want, &mut ring[(r + AHEAD) % AHEAD]);
                 batch[(r + AHEAD) % AHEAD] = want;

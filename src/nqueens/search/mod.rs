@@ -5,25 +5,26 @@
 //! clash) plus, per diagonal direction, one occupancy bit per diagonal and a small map of the
 //! diagonals that hold more than one queen. Three stages:
 //!
-//! 1. **Scramble**: `cols` starts as a keyed pseudo-random permutation of `0..n`, computed
-//!    entry by entry (no random memory access); from 2^20 rows a second thread computes it
-//!    block by block while the greedy stage consumes it.
+//! 1. **Scramble** (boards below 2^20 rows): `cols` starts as a keyed pseudo-random
+//!    permutation of `0..n`, computed entry by entry (no random memory access).
 //! 2. **Greedy** (single candidates): row by row, the unused columns are `cols[r..]`. Row
 //!    `r` tries up to [`TRIES`] random ones from the next [`WINDOW`] slots (a window that
 //!    stays in cache) and takes the first whose two diagonals are empty, swapping it into
-//!    `cols[r]`. A row that
-//!    finds none, and each of the last `tail` rows, is *deferred*. The first candidates of a
-//!    row (about three quarters of the recent mean number of tries, at most [`BATCH`]) are
-//!    drawn [`AHEAD`] rows early and their diagonal bits prefetched, so the loop waits on
-//!    memory much less than once per try; the loop is bound by memory traffic.
+//!    `cols[r]`. A row that finds none, and each of the last `tail` rows, is *deferred*. The
+//!    first candidates of a row (about three quarters of the recent mean number of tries, at
+//!    most [`BATCH`]) are drawn [`AHEAD`] rows early and their diagonal bits prefetched, so
+//!    the loop waits on memory much less than once per try; the loop is bound by memory
+//!    traffic.
 //!
-//!    **Greedy by blocks** (boards from 2^20 rows, rows [`BLOCK_ROWS`] in percent): a
-//!    random block of 64 consecutive columns is tested *at once* — the up-diagonals `r + c`
-//!    of the block are 64 consecutive bits, the down-diagonals `r − c + n − 1` 64 consecutive
-//!    bits in reverse order, and a taken-column bitset gives 64 more — so three word
-//!    windows (three cache lines, prefetched ahead) give every free column of the block, and
-//!    the row takes a random one. Afterwards the free columns are put back, in a random
-//!    order, as the unused part of `cols` for the last rows.
+//!    **Greedy by blocks** (boards from 2^20 rows, the first [`BLOCK_END`] percent of the
+//!    rows): a random block of 64 consecutive columns is tested *at once* — the
+//!    up-diagonals `r + c` of the block are 64 consecutive bits, the down-diagonals
+//!    `r − c + n − 1` 64 consecutive bits in reverse order, and a taken-column bitset gives
+//!    64 more — so three word windows (three cache lines, prefetched ahead) give every free
+//!    column of the block, and the row takes a random one. A block with none moves on to
+//!    the next block (up to [`BLOCK_SPAN`], mostly the same cache lines) before a new random
+//!    start. No permutation is needed: `cols` is written front to back. Afterwards the free
+//!    columns are put, in a random order, as the unused part of `cols` for the last rows.
 //! 3. **Repair**: each deferred row takes a column from the deferred rows' slots (the first
 //!    conflict-free of a few random ones, else the least-attacked); then attacked queens are
 //!    swapped with random partners, a swap kept only when the number of surplus queens on
@@ -31,9 +32,9 @@
 //!    same random stream.
 //!
 //! Memory: `4n` bytes for `cols`, `(2n − 1) / 4` bytes of diagonal bits, `n / 8` bytes of
-//! column bits while blocks are used, the free columns once (`0.4n` bytes at 10^8), and a
+//! column bits while blocks are used, the free columns once (`0.12n` bytes), and a
 //! map whose size is the number of crowded diagonals (at most the number of deferred rows):
-//! about 5 bytes per queen.
+//! about 4.8 bytes per queen.
 
 mod blocks;
 mod board;
@@ -42,7 +43,8 @@ mod permutation;
 mod repair;
 
 use board::Board;
-use permutation::{Feed, Scramble};
+#[cfg(test)]
+use permutation::Scramble;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -71,12 +73,19 @@ const PAD: usize = 64;
 /// Boards from this size on switch to testing blocks of 64 columns in the middle rows.
 const HYBRID_FROM: usize = 1 << 20;
 
-/// The middle rows, in percent of the board, tested by blocks. Early rows find a free
-/// column at the first single try, which costs two cache lines against a block's three; in
-/// the last rows few blocks hold a free column. Measured at 10^8: blocks in 35–90 % or
-/// 45–90 % take about 7 s of CPU against 9.8 s with single candidates only (noise ±1 s
-/// between runs on the loaded machine; 45–85, 55–90 were slower).
-const BLOCK_ROWS: (usize, usize) = (35, 90);
+/// The first rows, in percent of the board, tested by blocks (the rest by single
+/// candidates). Blocks need no permutation (no second thread, no 4n-byte permutation
+/// written ahead, no pass to find the taken columns). Measured 2026-11-23 (load 6–7,
+/// interleaved with main's 35–90 %): 10^7 0.33 s CPU against 0.52, 10^8 5.3–5.9 s against
+/// 6.3–7.7, 10^9 93.5 s against 129 s (docs/benchmarks.md). Split at 10^8 (CPU s, one run
+/// each, load 11–12, noise about ±0.5 s): 90 % 6.76, 94 % 6.26, 97 % 6.04 and 5.49, 99 % 6.82.
+const BLOCK_END: usize = 97;
+
+/// Neighbouring blocks of 64 columns a block try scans from its random start (eight words
+/// are one cache line of each bitset, so the extra blocks cost little). At 10^8 with
+/// [`BLOCK_END`] 97 (CPU s, same sitting): 4 blocks 6.84 (45 650 deferred rows), 8 blocks
+/// 6.04 / 5.49 (35 998), 16 blocks 6.08 (30 619).
+const BLOCK_SPAN: usize = 8;
 
 /// Blocks of 64 columns a middle row tests before it is deferred.
 const BLOCK_TRIES: usize = 16;
@@ -167,11 +176,7 @@ pub fn search_with(
             progress(Progress::Restart { attempt });
         }
         attempt += 1;
-        let scramble = Scramble::new(n, &mut rng);
-        let deferred = std::thread::scope(|s| {
-            let mut feed = Feed::start(s, &scramble, &mut board.cols);
-            board.greedy(&mut feed, &mut rng, &mut stats, &mut progress)
-        });
+        let deferred = board.greedy(&mut rng, &mut stats, &mut progress);
         stats.deferred = deferred.len();
         progress(Progress::Repairing {
             deferred: deferred.len(),
@@ -221,7 +226,6 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::board::Diagonals;
-    use super::permutation::STREAM_FROM;
     use super::*;
     use crate::nqueens::verify::is_peaceful_permutation as peaceful;
     use rand::Rng;
@@ -263,7 +267,10 @@ mod tests {
             for r in 0..placed {
                 board.add(r, board.cols[r] as usize);
             }
-            let used = board.columns_taken(placed, &[]);
+            let mut used = board.no_columns_taken();
+            for &c in &board.cols[..placed] {
+                used[c as usize / 64] |= 1 << (c % 64);
+            }
             for _ in 0..300 {
                 let (r, c0) = (rng.random_range(0..n), rng.random_range(0..n));
                 let block = board.free_block(&used, r, c0);
@@ -274,6 +281,20 @@ mod tests {
                         && board.load(r, c) == 0;
                     assert_eq!(block >> i & 1 == 1, free, "n={n} r={r} c={c}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn no_columns_taken_marks_only_the_missing_columns() {
+        for n in [4usize, 63, 64, 65, 128, 1000] {
+            let used = Board::new(n).no_columns_taken();
+            for c in 0..used.len() * 64 {
+                assert_eq!(
+                    used[c / 64] >> (c % 64) & 1 == 1,
+                    c >= n,
+                    "n = {n}, c = {c}"
+                );
             }
         }
     }
@@ -298,7 +319,7 @@ mod tests {
         assert_eq!(search(2, 1), None);
         assert_eq!(search(3, 1), None);
         assert_eq!(search(1, 1), Some(vec![0]));
-        for n in (4..300).chain([1000, 4096, 65_537, STREAM_FROM + 5]) {
+        for n in (4..300).chain([1000, 4096, 65_537, HYBRID_FROM + 5]) {
             for seed in 0..2 {
                 let cols = search(n, seed).unwrap();
                 assert!(peaceful(&cols), "n = {n} seed = {seed}");
