@@ -444,6 +444,7 @@ impl Run<'_> {
             ));
         }
         let mut tail = self.whole.take().unwrap();
+        tail.branch_on_columns(self.board.lines.fams == 6);
         let m = tail.len();
         self.whole_rounds += 1;
         let limit = (LUBY_BASE * m as u64).saturating_mul(luby(self.whole_rounds));
