@@ -49,6 +49,22 @@ fn placement(cols: &[u32]) -> Placement {
     }
 }
 
+/// Peaceful random queens on an `n`×`n` board: random cells are tried and kept when they fit.
+fn random_peaceful(rng: &mut impl Rng, n: usize, nightrider: bool) -> Vec<u32> {
+    let mut cols = vec![NONE; n];
+    for _ in 0..rng.random_range(0..=n) {
+        let (r, c) = (rng.random_range(0..n), rng.random_range(0..n) as u32);
+        if cols[r] != NONE {
+            continue;
+        }
+        cols[r] = c;
+        if find_conflict(&placement(&cols), nightrider).is_some() {
+            cols[r] = NONE;
+        }
+    }
+    cols
+}
+
 /// Random peaceful partial placements of small boards: YES exactly when brute force
 /// completes them, NO always proven, YES boards keep the given queens.
 #[test]
@@ -62,18 +78,7 @@ fn agrees_with_brute_force_on_small_boards() {
         } else {
             rng.random_range(1..=9)
         };
-        // Peaceful random queens: try random cells, keep those that fit.
-        let mut cols = vec![NONE; n];
-        for _ in 0..rng.random_range(0..=n) {
-            let (r, c) = (rng.random_range(0..n), rng.random_range(0..n) as u32);
-            if cols[r] != NONE {
-                continue;
-            }
-            cols[r] = c;
-            if find_conflict(&placement(&cols), nightrider).is_some() {
-                cols[r] = NONE;
-            }
-        }
+        let cols = random_peaceful(&mut rng, n, nightrider);
         let opts = Options {
             nightrider,
             seed: case,
@@ -179,17 +184,7 @@ fn column_branching_search_agrees_with_brute_force() {
     for case in 0..1500 {
         let nightrider = case % 2 == 0;
         let n = rng.random_range(1..=11);
-        let mut cols = vec![NONE; n];
-        for _ in 0..rng.random_range(0..=n) {
-            let (r, c) = (rng.random_range(0..n), rng.random_range(0..n) as u32);
-            if cols[r] != NONE {
-                continue;
-            }
-            cols[r] = c;
-            if find_conflict(&placement(&cols), nightrider).is_some() {
-                cols[r] = NONE;
-            }
-        }
+        let cols = random_peaceful(&mut rng, n, nightrider);
         let mut board = Board::new(cols.clone(), nightrider);
         let mut map = ColMap::new(n);
         let mut tail = Tail::build(
