@@ -76,15 +76,32 @@ pub struct Tail {
     col_alive: Vec<bool>,
     trail: Vec<(u32, u32)>,
     local: Vec<u32>,
+    by_cols: bool,
 }
 
+/// One level of the search: a row whose cells are tried (`cands` are columns) or, with
+/// [`Tail::branch_on_columns`], a column whose rows are tried (`cands` are rows).
 struct Frame {
-    row: u32,
-    /// Position of `row` in the alive list when it was removed.
+    var: u32,
+    by_col: bool,
+    /// Position in the alive list of the row of the cell placed now.
     pos: u32,
     cands: Vec<u32>,
     next: usize,
     mark: usize,
+}
+
+impl Frame {
+    /// The cell of candidate `k`, as (local row, local column).
+    #[inline]
+    fn cell(&self, k: usize) -> (usize, usize) {
+        let (v, c) = (self.var as usize, self.cands[k] as usize);
+        if self.by_col {
+            (c, v)
+        } else {
+            (v, c)
+        }
+    }
 }
 
 impl Tail {
@@ -130,7 +147,16 @@ impl Tail {
             local,
             rows,
             cols,
+            by_cols: false,
         }
+    }
+
+    /// Lets the search branch on a column too (which row takes it) when that column has
+    /// fewer free cells than every remaining row: minimum risk over both views of the
+    /// permutation. Nightrider boards with many given queens leave columns that few rows
+    /// can take, and a row-only search meets them late.
+    pub fn branch_on_columns(&mut self, on: bool) {
+        self.by_cols = on;
     }
 
     /// Gives the column map back (cleaned) for the next tail.
@@ -279,51 +305,86 @@ impl Tail {
         self.pos[i] = p;
     }
 
-    /// Minimum-risk row: fewest free cells, random among ties.
-    fn pick_row(&self, rng: &mut impl Rng) -> usize {
+    /// Minimum risk: the alive row with the fewest free cells (random among ties), or, with
+    /// [`Tail::branch_on_columns`], an alive column with fewer. Returns (index, is a column).
+    fn pick(&self, rng: &mut impl Rng) -> (usize, bool) {
         let mut best = u32::MAX;
         let mut pick = 0;
         let mut ties = 0u32;
         for &i in &self.alive {
             let c = self.row_cnt[i as usize];
             if c < best {
-                best = c;
-                pick = i;
-                ties = 1;
+                (best, pick, ties) = (c, i as usize, 1);
             } else if c == best {
                 ties += 1;
                 if rng.random_range(0..ties) == 0 {
-                    pick = i;
+                    pick = i as usize;
                 }
             }
         }
-        pick as usize
+        if !self.by_cols {
+            return (pick, false);
+        }
+        let row_best = best;
+        let mut col = false;
+        for j in 0..self.t {
+            let c = self.col_cnt[j];
+            if !self.col_alive[j] || c >= row_best || c > best {
+                continue;
+            }
+            if c < best || !col {
+                (best, pick, ties, col) = (c, j, 1, true);
+            } else {
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    pick = j;
+                }
+            }
+        }
+        (pick, col)
     }
 
-    /// Free cells of row `i` in minimum-damage order (a sample is measured when there are many).
-    fn order(&self, i: usize, rng: &mut impl Rng) -> Vec<u32> {
-        let mut cands = Vec::with_capacity(self.row_cnt[i] as usize);
-        for w in 0..self.words {
-            let mut bits = self.free[i * self.words + w];
-            while bits != 0 {
-                cands.push((w * 64 + bits.trailing_zeros() as usize) as u32);
-                bits &= bits - 1;
+    /// Candidates of the chosen row (its free columns) or column (the alive rows where it is
+    /// free), in minimum-damage order: a sample of [`DAMAGE_SAMPLE`] is measured by how many
+    /// free cells of other rows the queen would close, the rest follow at random.
+    fn order(&self, var: usize, by_col: bool, rng: &mut impl Rng) -> Vec<u32> {
+        let mut cands = Vec::new();
+        if by_col {
+            let bit = 1u64 << (var % 64);
+            cands.extend(
+                self.alive
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.free[i as usize * self.words + var / 64] & bit != 0),
+            );
+        } else {
+            for w in 0..self.words {
+                let mut bits = self.free[var * self.words + w];
+                while bits != 0 {
+                    cands.push((w * 64 + bits.trailing_zeros() as usize) as u32);
+                    bits &= bits - 1;
+                }
             }
         }
         cands.shuffle(rng);
         let measured = cands.len().min(DAMAGE_SAMPLE);
         let mut scored: Vec<(u32, u32)> = cands[..measured]
             .iter()
-            .map(|&j| {
+            .map(|&k| {
+                let (i, j) = if by_col {
+                    (k, var as u32)
+                } else {
+                    (var as u32, k)
+                };
                 let mut damage = 0u32;
-                self.for_each_attacked(i, j as usize, |_, _| damage += 1);
-                (damage, j)
+                self.for_each_attacked(i as usize, j as usize, |_, _| damage += 1);
+                (damage, k)
             })
             .collect();
         // Stable sort keeps the random order among equal damage.
         scored.sort_by_key(|&(d, _)| d);
-        for (k, &(_, j)) in scored.iter().enumerate() {
-            cands[k] = j;
+        for (k, &(_, c)) in scored.iter().enumerate() {
+            cands[k] = c;
         }
         cands
     }
@@ -351,17 +412,18 @@ impl Tail {
             if self.alive.is_empty() {
                 let mut assign = vec![NONE; self.t];
                 for f in &stack {
-                    assign[f.row as usize] = f.cands[f.next - 1];
+                    let (i, j) = f.cell(f.next - 1);
+                    assign[i] = j as u32;
                 }
                 return Outcome::Found(assign);
             }
-            let i = self.pick_row(rng);
-            let cands = self.order(i, rng);
-            let pos = self.remove_alive(i);
+            let (var, by_col) = self.pick(rng);
+            let cands = self.order(var, by_col, rng);
             let mark = self.trail.len();
             stack.push(Frame {
-                row: i as u32,
-                pos,
+                var: var as u32,
+                by_col,
+                pos: 0,
                 cands,
                 next: 0,
                 mark,
@@ -370,33 +432,33 @@ impl Tail {
                 let Some(f) = stack.last_mut() else {
                     return Outcome::Exhausted;
                 };
-                let (i, mark) = (f.row as usize, f.mark);
+                let mark = f.mark;
                 if f.next > 0 {
-                    let j = f.cands[f.next - 1] as usize;
+                    let (i, j) = f.cell(f.next - 1);
+                    let pos = f.pos;
                     self.unplace(i, j, mark);
+                    self.restore_alive(i, pos);
                 }
                 if f.next == f.cands.len() {
-                    let pos = f.pos;
                     stack.pop();
-                    self.restore_alive(i, pos);
                     continue;
                 }
-                let j = f.cands[f.next] as usize;
+                let (i, j) = f.cell(f.next);
                 f.next += 1;
                 used += 1;
                 *nodes += 1;
                 if used > node_limit || (used % 256 == 0 && std::time::Instant::now() > deadline) {
                     // Put the matrix back as it was built: the top frame has nothing placed,
                     // every frame below holds its current cell.
-                    let top = stack.pop().unwrap();
-                    self.restore_alive(top.row as usize, top.pos);
+                    stack.pop();
                     while let Some(f) = stack.pop() {
-                        let i = f.row as usize;
-                        self.unplace(i, f.cands[f.next - 1] as usize, f.mark);
+                        let (i, j) = f.cell(f.next - 1);
+                        self.unplace(i, j, f.mark);
                         self.restore_alive(i, f.pos);
                     }
                     return Outcome::Aborted;
                 }
+                f.pos = self.remove_alive(i);
                 if self.place(i, j) {
                     continue 'descend;
                 }

@@ -49,6 +49,22 @@ fn placement(cols: &[u32]) -> Placement {
     }
 }
 
+/// Peaceful random queens on an `n`×`n` board: random cells are tried and kept when they fit.
+fn random_peaceful(rng: &mut impl Rng, n: usize, nightrider: bool) -> Vec<u32> {
+    let mut cols = vec![NONE; n];
+    for _ in 0..rng.random_range(0..=n) {
+        let (r, c) = (rng.random_range(0..n), rng.random_range(0..n) as u32);
+        if cols[r] != NONE {
+            continue;
+        }
+        cols[r] = c;
+        if find_conflict(&placement(&cols), nightrider).is_some() {
+            cols[r] = NONE;
+        }
+    }
+    cols
+}
+
 /// Random peaceful partial placements of small boards: YES exactly when brute force
 /// completes them, NO always proven, YES boards keep the given queens.
 #[test]
@@ -62,18 +78,7 @@ fn agrees_with_brute_force_on_small_boards() {
         } else {
             rng.random_range(1..=9)
         };
-        // Peaceful random queens: try random cells, keep those that fit.
-        let mut cols = vec![NONE; n];
-        for _ in 0..rng.random_range(0..=n) {
-            let (r, c) = (rng.random_range(0..n), rng.random_range(0..n) as u32);
-            if cols[r] != NONE {
-                continue;
-            }
-            cols[r] = c;
-            if find_conflict(&placement(&cols), nightrider).is_some() {
-                cols[r] = NONE;
-            }
-        }
+        let cols = random_peaceful(&mut rng, n, nightrider);
         let opts = Options {
             nightrider,
             seed: case,
@@ -168,4 +173,49 @@ fn large_random_compositions_complete() {
             assert_eq!(cols[r as usize], c + 1);
         }
     }
+}
+
+/// The whole-board search branching on columns too: Found exactly when brute force
+/// completes the placement, and every board found keeps the given queens and verifies.
+#[test]
+fn column_branching_search_agrees_with_brute_force() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    let mut seen = [0usize; 2];
+    for case in 0..1500 {
+        let nightrider = case % 2 == 0;
+        let n = rng.random_range(1..=11);
+        let cols = random_peaceful(&mut rng, n, nightrider);
+        let mut board = Board::new(cols.clone(), nightrider);
+        let mut map = ColMap::new(n);
+        let mut tail = Tail::build(
+            &board,
+            board.free_rows.clone(),
+            board.free_cols.clone(),
+            &mut map,
+        );
+        tail.branch_on_columns(true);
+        let far = Instant::now() + Duration::from_secs(3600);
+        let out = tail.search(&mut rng, u64::MAX, far, &mut 0);
+        let expected = brute_completable(&cols, nightrider);
+        match out {
+            Outcome::Found(assign) => {
+                assert!(expected, "{cols:?} nr={nightrider}");
+                for (i, &j) in assign.iter().enumerate() {
+                    board.place(tail.rows[i] as usize, tail.cols[j as usize]);
+                }
+                let full = placement(&board.col);
+                assert_eq!(find_conflict(&full, nightrider), None, "{cols:?}");
+                for (r, &c) in cols.iter().enumerate() {
+                    assert!(c == NONE || board.col[r] == c);
+                }
+                seen[0] += 1;
+            }
+            Outcome::Exhausted => {
+                assert!(!expected, "{cols:?} nr={nightrider}");
+                seen[1] += 1;
+            }
+            Outcome::Aborted => panic!("no limit, yet aborted"),
+        }
+    }
+    assert!(seen[0] > 200 && seen[1] > 200, "{seen:?}");
 }
