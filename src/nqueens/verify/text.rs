@@ -3,6 +3,7 @@
 
 use super::super::mem::{prefetch, random_access_vec};
 use super::super::placement::{parse_batch, parse_lines_bytewise, strict_cols_header};
+use super::test_and_set;
 
 /// Texts from this many bytes on are checked by two threads, one per half (small under test,
 /// so that the tests exercise the split and the merge).
@@ -252,15 +253,6 @@ impl Half {
 fn mostly_near(cols: &[u32]) -> bool {
     let near = cols.windows(2).filter(|w| w[0].abs_diff(w[1]) < 64).count();
     2 * near > cols.len()
-}
-
-/// Sets bit `k`; returns whether it was clear.
-#[inline(always)]
-fn test_and_set(bits: &mut [u64], k: usize) -> bool {
-    let (w, b) = (k / 64, 1u64 << (k % 64));
-    let clear = bits[w] & b == 0;
-    bits[w] |= b;
-    clear
 }
 
 #[cfg(test)]
