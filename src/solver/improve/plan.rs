@@ -127,7 +127,10 @@ impl Improver<'_> {
                 }
                 board_at(&initial, &rest[..time], &mut cells);
                 let board = &cells;
-                self.search.run(s, |c| board[c] != EMPTY, Some(g));
+                // routes that cannot beat the best plan (or the limit) are not finished
+                let cap = cap(&best, limit, fixed);
+                self.search
+                    .run_until(s, |c| board[c] != EMPTY, |u, du| u == g || du > cap);
                 if !self.search.settled(g) {
                     continue;
                 }
@@ -140,6 +143,9 @@ impl Improver<'_> {
                         blocks: vec![(time, route)],
                     });
                 }
+                if cost <= bound - fixed + EPS {
+                    break; // the walls-only distance: no other time does better
+                }
             }
             if rank < TWO_PHASE_TARGETS {
                 let times = Times {
@@ -148,7 +154,9 @@ impl Improver<'_> {
                     first: first_time,
                     last: last_time,
                 };
-                if let Some(c) = self.two_phase(&initial, &rest, s, g, fixed, times, out_of_time) {
+                let cap = cap(&best, limit, fixed);
+                let found = self.two_phase(&initial, &rest, (s, g), fixed, cap, times, out_of_time);
+                if let Some(c) = found {
                     if best.as_ref().is_none_or(|b| c.total < b.total) {
                         best = Some(c);
                     }
@@ -174,15 +182,16 @@ impl Improver<'_> {
     /// Two blocks for `q`: from its start `s` to a parking cell `m` at time `t1` (while `s`
     /// is still untouched), then from `m` to `g` at time `t2 >= t1` (once `g` is free for
     /// good), with `m` empty and untouched by the other moves between the two. Covers the
-    /// queens that must leave their start before their final cell frees up.
+    /// queens that must leave their start before their final cell frees up. Only plans whose
+    /// route costs at most `cap` are looked for.
     #[allow(clippy::too_many_arguments)]
     fn two_phase(
         &mut self,
         initial: &[i8],
         rest: &[Move],
-        s: usize,
-        g: usize,
+        (s, g): (usize, usize),
         fixed: f64,
+        cap: f32,
         times: Times,
         out_of_time: &impl Fn() -> bool,
     ) -> Option<Candidate> {
@@ -200,7 +209,9 @@ impl Improver<'_> {
         for &t1 in &t1s {
             board_at(initial, &rest[..t1], &mut at1);
             let board = &at1;
-            self.search.run(s, |c| board[c] != EMPTY, None);
+            // a parking cell farther than `cap` from either end cannot give a better plan
+            self.search
+                .run_until(s, |c| board[c] != EMPTY, |_, du| du > cap);
             self.search.copy_dist(&mut from_s);
             let mut t2s = vec![times.earliest.max(t1), rest.len()];
             if times.last != NONE {
@@ -214,7 +225,8 @@ impl Improver<'_> {
                 }
                 board_at(initial, &rest[..t2], &mut at2);
                 let board = &at2;
-                self.search.run(g, |c| board[c] != EMPTY, None);
+                self.search
+                    .run_until(g, |c| board[c] != EMPTY, |_, du| du > cap);
                 self.search.copy_dist(&mut from_g);
                 touched.fill(false);
                 for mv in &rest[t1..t2] {
@@ -267,6 +279,13 @@ struct Times {
     latest: usize,
     first: usize,
     last: usize,
+}
+
+/// The most a route may cost to beat both `best` and `limit` after `fixed` (a little more, for
+/// the `f32` distances of the search).
+fn cap(best: &Option<Candidate>, limit: f64, fixed: f64) -> f32 {
+    let bar = best.as_ref().map_or(limit, |b| b.total.min(limit));
+    (bar - fixed) as f32 + 1e-3
 }
 
 /// `out` = the board `initial` after `moves`.
