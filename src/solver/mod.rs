@@ -6,7 +6,8 @@
 //! 3. [`assign`]: per-colour Hungarian matching of queens to target cells;
 //! 4. [`route`]: playing the moves on the real board (free moves, detours, clearing the way);
 //! 5. [`reorder`]: local search over the routing order and the assignment;
-//! 6. [`improve`]: a post-optimiser that re-plans one or two queens at a time on the final moves.
+//! 6. [`improve`]: a post-optimiser that re-plans one or two queens at a time on the final moves
+//!    (on long budgets on several of the best boards: [`multistart`]).
 //!
 //! [`board`] reads the input and [`score`] is the solver's own referee: the answer is replayed
 //! before it is printed, and the first answer (always legal) replaces anything wrong.
