@@ -159,18 +159,24 @@ impl<'a> Improver<'a> {
             .collect()
     }
 
-    /// Queens by decreasing excess cost (moves paid minus walls-only distance to where they
-    /// end), then the rest; queens that never move come last, the most attacked first. Out of
-    /// time, the distances still missing are taken as zero.
-    fn visit_order(&mut self, out_of_time: &impl Fn() -> bool) -> Vec<usize> {
+    /// The owner of every move, what every queen pays for its moves and where it ends.
+    fn paid(&self) -> (Vec<usize>, Vec<f64>, Vec<usize>) {
         let owners = self.owners(&self.moves);
-        let nq = self.starts.len();
-        let mut cost = vec![0f64; nq];
+        let mut cost = vec![0f64; self.starts.len()];
         let mut last = self.starts.clone();
         for (mv, &q) in self.moves.iter().zip(&owners) {
             cost[q] += length(self.n, mv.from, mv.to).sqrt();
             last[q] = mv.to;
         }
+        (owners, cost, last)
+    }
+
+    /// Queens by decreasing excess cost (moves paid minus walls-only distance to where they
+    /// end), then the rest; queens that never move come last, the most attacked first. Out of
+    /// time, the distances still missing are taken as zero.
+    fn visit_order(&mut self, out_of_time: &impl Fn() -> bool) -> Vec<usize> {
+        let nq = self.starts.len();
+        let (_, cost, last) = self.paid();
         let mut counts = LineCounts::new(self.n, self.board.colours);
         for (&cell, &colour) in last.iter().zip(&self.colours) {
             counts.add(cell, colour);

@@ -1,6 +1,6 @@
 //! Pairs of queens: swapping the final cells of two same-colour queens, and joint re-plans.
 
-use super::{length, Improver, EPS};
+use super::{Improver, EPS};
 use crate::solver::board::Move;
 
 impl Improver<'_> {
@@ -14,14 +14,8 @@ impl Improver<'_> {
         joint: bool,
         out_of_time: &impl Fn() -> bool,
     ) -> bool {
-        let owners = self.owners(&self.moves);
         let nq = self.starts.len();
-        let mut cost = vec![0f64; nq];
-        let mut last = self.starts.clone();
-        for (mv, &o) in self.moves.iter().zip(&owners) {
-            cost[o] += length(self.n, mv.from, mv.to).sqrt();
-            last[o] = mv.to;
-        }
+        let (owners, cost, last) = self.paid();
         let (s1, f1) = (self.starts[q], last[q]);
         for p in 0..nq {
             if p == q || out_of_time() {
