@@ -1,0 +1,314 @@
+//! Planning one queen anew among the other queens' moves: final cell, insertion time, route.
+
+use super::{
+    length, line_cells, Candidate, Improver, EPS, NONE, TARGETS_PER_QUEEN, TIMES_PER_TARGET,
+    TWO_PHASE_TARGETS,
+};
+use crate::solver::board::{Move, EMPTY};
+use crate::solver::score::LineCounts;
+
+impl Improver<'_> {
+    /// A new move list where `q`'s moves in `moves` are replaced by a cheapest plan found, if
+    /// its estimated score is below `limit`. `absent`: the start of a queen that has no moves
+    /// in `moves` and is left off the board; `only`: the one final cell allowed for `q`.
+    pub(super) fn plan(
+        &mut self,
+        q: usize,
+        moves: &[Move],
+        absent: Option<usize>,
+        only: Option<usize>,
+        limit: f64,
+        out_of_time: &impl Fn() -> bool,
+    ) -> Option<Vec<Move>> {
+        let (n, nn) = (self.n, self.n * self.n);
+        let (s, colour) = (self.starts[q], self.colours[q]);
+        let owners = self.owners(moves);
+        // the other queens' moves, and how many of them come before q's first move
+        let mut rest = Vec::with_capacity(moves.len());
+        let (mut first_time, mut last_time) = (NONE, NONE);
+        for (mv, &o) in moves.iter().zip(&owners) {
+            if o == q {
+                if first_time == NONE {
+                    first_time = rest.len();
+                }
+                last_time = rest.len();
+            } else {
+                rest.push(*mv);
+            }
+        }
+        let rest_cost: f64 = rest.iter().map(|m| length(n, m.from, m.to).sqrt()).sum();
+
+        // Play the other moves on the board without q. `first_touch[c]`: first move that
+        // crosses or enters c; `last_touch[c]`: last move that crosses, enters or leaves c.
+        let mut initial = self.board.cells.clone();
+        initial[s] = EMPTY;
+        if let Some(a) = absent {
+            initial[a] = EMPTY;
+        }
+        let mut cells = initial.clone();
+        let mut first_touch = vec![NONE; nn];
+        let mut last_touch = vec![NONE; nn];
+        for (i, mv) in rest.iter().enumerate() {
+            for c in line_cells(n, mv.from, mv.to) {
+                if first_touch[c] == NONE {
+                    first_touch[c] = i;
+                }
+                last_touch[c] = i;
+            }
+            last_touch[mv.from] = i;
+            cells[mv.to] = cells[mv.from];
+            cells[mv.from] = EMPTY;
+        }
+        // q may stay on its start until the first move that needs it
+        let latest = if first_touch[s] == NONE {
+            rest.len()
+        } else {
+            first_touch[s]
+        };
+        let mut counts = LineCounts::new(n, self.board.colours);
+        for (c, &v) in cells.iter().enumerate() {
+            if v > 0 {
+                counts.add(c, v as usize - 1);
+            }
+        }
+        let base_errors = counts.errors;
+
+        // Final cells ranked by lower bound: free from some time on, reachable in time.
+        let walls_dist = self.paths.row(s);
+        // (lower bound, cell, earliest time, score without q's moves)
+        let mut targets: Vec<(f64, usize, usize, f64)> = Vec::new();
+        for g in 0..nn {
+            if cells[g] != EMPTY || only.is_some_and(|o| o != g) {
+                continue; // a wall, or another queen ends there
+            }
+            let earliest = if last_touch[g] == NONE {
+                0
+            } else {
+                last_touch[g] + 1
+            };
+            if (g == s && earliest > latest) || !walls_dist[g].is_finite() {
+                continue;
+            }
+            let errors = base_errors + counts.add(g, colour);
+            counts.remove(g, colour);
+            let fixed = rest_cost + (errors * n) as f64;
+            let bound = fixed + walls_dist[g] as f64;
+            if bound < limit - EPS {
+                targets.push((bound, g, earliest, fixed));
+            }
+        }
+        if targets.is_empty() {
+            return None;
+        }
+        targets.sort_by(|a, b| a.0.total_cmp(&b.0));
+        targets.truncate(TARGETS_PER_QUEEN);
+
+        let mut best: Option<Candidate> = None;
+        for (rank, &(bound, g, earliest, fixed)) in targets.iter().enumerate() {
+            if best.as_ref().is_some_and(|b| b.total <= bound) || out_of_time() {
+                break;
+            }
+            if g == s {
+                // drop: q never moves (its start is untouched, since earliest <= latest)
+                best = Some(Candidate {
+                    total: fixed,
+                    blocks: Vec::new(),
+                });
+                continue;
+            }
+            let single = if earliest <= latest {
+                insertion_times(earliest, latest, first_time)
+            } else {
+                Vec::new()
+            };
+            for time in single {
+                if out_of_time() {
+                    break;
+                }
+                board_at(&initial, &rest[..time], &mut cells);
+                let board = &cells;
+                // routes that cannot beat the best plan (or the limit) are not finished
+                let cap = cap(&best, limit, fixed);
+                self.search
+                    .run_until(s, |c| board[c] != EMPTY, |u, du| u == g || du > cap);
+                if !self.search.settled(g) {
+                    continue;
+                }
+                let route = self.search.route(g);
+                let cost: f64 = route.windows(2).map(|w| length(n, w[0], w[1]).sqrt()).sum();
+                let total = fixed + cost;
+                if best.as_ref().is_none_or(|b| total < b.total) {
+                    best = Some(Candidate {
+                        total,
+                        blocks: vec![(time, route)],
+                    });
+                }
+                if cost <= bound - fixed + EPS {
+                    break; // the walls-only distance: no other time does better
+                }
+            }
+            if rank < TWO_PHASE_TARGETS {
+                let times = Times {
+                    earliest,
+                    latest,
+                    first: first_time,
+                    last: last_time,
+                };
+                let cap = cap(&best, limit, fixed);
+                let found = self.two_phase(&initial, &rest, (s, g), fixed, cap, times, out_of_time);
+                if let Some(c) = found {
+                    if best.as_ref().is_none_or(|b| c.total < b.total) {
+                        best = Some(c);
+                    }
+                }
+            }
+        }
+        let best = best.filter(|b| b.total < limit - EPS)?;
+        let mut moves = Vec::with_capacity(rest.len() + 8);
+        let mut done = 0;
+        for (time, route) in &best.blocks {
+            moves.extend_from_slice(&rest[done..*time]);
+            done = *time;
+            moves.extend(route.windows(2).map(|w| Move {
+                from: w[0],
+                to: w[1],
+            }));
+        }
+        moves.extend_from_slice(&rest[done..]);
+        // the bookkeeping above is checked by the referee before anything is kept
+        Some(moves)
+    }
+
+    /// Two blocks for `q`: from its start `s` to a parking cell `m` at time `t1` (while `s`
+    /// is still untouched), then from `m` to `g` at time `t2 >= t1` (once `g` is free for
+    /// good), with `m` empty and untouched by the other moves between the two. Covers the
+    /// queens that must leave their start before their final cell frees up. Only plans whose
+    /// route costs at most `cap` are looked for.
+    #[allow(clippy::too_many_arguments)]
+    fn two_phase(
+        &mut self,
+        initial: &[i8],
+        rest: &[Move],
+        (s, g): (usize, usize),
+        fixed: f64,
+        cap: f32,
+        times: Times,
+        out_of_time: &impl Fn() -> bool,
+    ) -> Option<Candidate> {
+        let (n, nn) = (self.n, self.n * self.n);
+        let mut t1s = vec![times.latest];
+        if times.first != NONE {
+            t1s.push(times.first.min(times.latest));
+        }
+        t1s.sort_unstable();
+        t1s.dedup();
+        let (mut at1, mut at2) = (initial.to_vec(), initial.to_vec());
+        let (mut from_s, mut from_g) = (vec![0f32; nn], vec![0f32; nn]);
+        let mut touched = vec![false; nn];
+        let mut best: Option<(f32, usize, usize, usize)> = None;
+        for &t1 in &t1s {
+            board_at(initial, &rest[..t1], &mut at1);
+            let board = &at1;
+            // a parking cell farther than `cap` from either end cannot give a better plan
+            self.search
+                .run_until(s, |c| board[c] != EMPTY, |_, du| du > cap);
+            self.search.copy_dist(&mut from_s);
+            let mut t2s = vec![times.earliest.max(t1), rest.len()];
+            if times.last != NONE {
+                t2s.push(times.last.max(times.earliest).max(t1));
+            }
+            t2s.sort_unstable();
+            t2s.dedup();
+            for &t2 in &t2s {
+                if out_of_time() {
+                    return None;
+                }
+                board_at(initial, &rest[..t2], &mut at2);
+                let board = &at2;
+                self.search
+                    .run_until(g, |c| board[c] != EMPTY, |_, du| du > cap);
+                self.search.copy_dist(&mut from_g);
+                touched.fill(false);
+                for mv in &rest[t1..t2] {
+                    touched[mv.from] = true;
+                    for c in line_cells(n, mv.from, mv.to) {
+                        touched[c] = true;
+                    }
+                }
+                for m in 0..nn {
+                    if at1[m] != EMPTY || touched[m] {
+                        continue;
+                    }
+                    let cost = from_s[m] + from_g[m];
+                    if cost.is_finite() && best.is_none_or(|b| cost < b.0) {
+                        best = Some((cost, m, t1, t2));
+                    }
+                }
+            }
+        }
+        let (_, m, t1, t2) = best?;
+        // the two routes again (the search keeps only its last run)
+        board_at(initial, &rest[..t1], &mut at1);
+        let board = &at1;
+        self.search.run(s, |c| board[c] != EMPTY, Some(m));
+        let first = self.search.route(m);
+        board_at(initial, &rest[..t2], &mut at2);
+        let board = &at2;
+        self.search.run(m, |c| c != m && board[c] != EMPTY, Some(g));
+        let second = self.search.route(g);
+        if first.is_empty() || second.is_empty() {
+            return None;
+        }
+        let cost: f64 = first
+            .windows(2)
+            .chain(second.windows(2))
+            .map(|w| length(n, w[0], w[1]).sqrt())
+            .sum();
+        Some(Candidate {
+            total: fixed + cost,
+            blocks: vec![(t1, first), (t2, second)],
+        })
+    }
+}
+
+/// The window of one queen and one final cell: `q` may stay on its start until `latest`, the
+/// final cell is free for good from `earliest` on; `first`/`last`: where `q`'s own moves were.
+#[derive(Clone, Copy)]
+struct Times {
+    earliest: usize,
+    latest: usize,
+    first: usize,
+    last: usize,
+}
+
+/// The most a route may cost to beat both `best` and `limit` after `fixed` (a little more, for
+/// the `f32` distances of the search).
+fn cap(best: &Option<Candidate>, limit: f64, fixed: f64) -> f32 {
+    let bar = best.as_ref().map_or(limit, |b| b.total.min(limit));
+    (bar - fixed) as f32 + 1e-3
+}
+
+/// `out` = the board `initial` after `moves`.
+fn board_at(initial: &[i8], moves: &[Move], out: &mut [i8]) {
+    out.copy_from_slice(initial);
+    for mv in moves {
+        out[mv.to] = out[mv.from];
+        out[mv.from] = EMPTY;
+    }
+}
+
+/// Times to try in the window `earliest..=latest`: both ends, the original time and a few
+/// evenly spread ones, ascending and distinct.
+pub(super) fn insertion_times(earliest: usize, latest: usize, original: usize) -> Vec<usize> {
+    let mut times = vec![earliest, latest];
+    if original != NONE {
+        times.push(original.clamp(earliest, latest));
+    }
+    let span = latest - earliest;
+    for k in 1..=TIMES_PER_TARGET {
+        times.push(earliest + span * k / (TIMES_PER_TARGET + 1));
+    }
+    times.sort_unstable();
+    times.dedup();
+    times
+}
