@@ -141,16 +141,47 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
     if word == "NO" {
         eprintln!("nqueens complete: NO, {reason}");
     }
+    let answer = Answer {
+        word,
+        proven,
+        reason: &reason,
+        read_time,
+    };
+    let result = write_answer(&args, n, &done, &answer, t0);
+    if let Err(e) = result {
+        return write_failed("complete", "the answer", &e);
+    }
+    ExitCode::SUCCESS
+}
+
+/// What the verdict line says, and the reading time for `--json`.
+struct Answer<'a> {
+    word: &'static str,
+    proven: Option<bool>,
+    reason: &'a str,
+    read_time: Duration,
+}
+
+/// Prints the answer: `YES` and the board, `NO`, or the `--json` object (streamed: the board
+/// of a huge N is never held as text).
+fn write_answer(
+    args: &CompleteArgs,
+    n: usize,
+    done: &Completion,
+    answer: &Answer,
+    t0: Instant,
+) -> std::io::Result<()> {
+    let st = &done.stats;
     let cols: &[u32] = match &done.verdict {
         Verdict::Yes(c) => c,
         _ => &[],
     };
-    let result = if args.json {
+    if args.json {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let header = serde_json::json!({
-            "verdict": word,
-            "proven": proven,
-            "reason": reason,
+            "verdict": answer.word,
+            "proven": answer.proven,
+            "reason": answer.reason,
             "n": n,
             "given": st.given,
             "free_rows": st.free_rows,
@@ -164,7 +195,7 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
                 "nodes": st.nodes,
             },
             "times_ms": {
-                "read": ms(read_time),
+                "read": ms(answer.read_time),
                 "proofs": ms(st.proof_time),
                 "complete": ms(st.total_time),
                 "total_before_output": ms(t0.elapsed()),
@@ -179,15 +210,11 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
             head.extend_from_slice(b",\"board\":[");
             write_values(&head, cols.iter().map(|&c| c as u64), b',', b"]}\n")
         }
-    } else if word == "YES" {
+    } else if answer.word == "YES" {
         write_values(b"YES\n", cols.iter().map(|&c| c as u64), b'\n', b"")
     } else {
         write_values(b"NO\n", std::iter::empty(), b'\n', b"")
-    };
-    if let Err(e) = result {
-        return write_failed("complete", "the answer", &e);
     }
-    ExitCode::SUCCESS
 }
 
 /// Time reserved at the end of the budget for checking and writing a board of `n` rows.

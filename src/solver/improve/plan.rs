@@ -20,22 +20,10 @@ impl Improver<'_> {
         limit: f64,
         out_of_time: &impl Fn() -> bool,
     ) -> Option<Vec<Move>> {
-        let (n, nn) = (self.n, self.n * self.n);
+        let n = self.n;
         let (s, colour) = (self.starts[q], self.colours[q]);
         let owners = self.owners(moves);
-        // the other queens' moves, and how many of them come before q's first move
-        let mut rest = Vec::with_capacity(moves.len());
-        let (mut first_time, mut last_time) = (NONE, NONE);
-        for (mv, &o) in moves.iter().zip(&owners) {
-            if o == q {
-                if first_time == NONE {
-                    first_time = rest.len();
-                }
-                last_time = rest.len();
-            } else {
-                rest.push(*mv);
-            }
-        }
+        let (rest, first_time, last_time) = others(moves, &owners, q);
         let rest_cost: f64 = rest.iter().map(|m| length(n, m.from, m.to).sqrt()).sum();
 
         // Play the other moves on the board without q. `first_touch[c]`: first move that
@@ -45,20 +33,11 @@ impl Improver<'_> {
         if let Some(a) = absent {
             initial[a] = EMPTY;
         }
-        let mut cells = initial.clone();
-        let mut first_touch = vec![NONE; nn];
-        let mut last_touch = vec![NONE; nn];
-        for (i, mv) in rest.iter().enumerate() {
-            for c in line_cells(n, mv.from, mv.to) {
-                if first_touch[c] == NONE {
-                    first_touch[c] = i;
-                }
-                last_touch[c] = i;
-            }
-            last_touch[mv.from] = i;
-            cells[mv.to] = cells[mv.from];
-            cells[mv.from] = EMPTY;
-        }
+        let Touches {
+            mut cells,
+            first_touch,
+            last_touch,
+        } = touches(n, &initial, &rest);
         // q may stay on its start until the first move that needs it
         let latest = if first_touch[s] == NONE {
             rest.len()
@@ -66,42 +45,21 @@ impl Improver<'_> {
             first_touch[s]
         };
         let mut counts = LineCounts::new(n, self.board.colours);
-        for (c, &v) in cells.iter().enumerate() {
-            if v > 0 {
-                counts.add(c, v as usize - 1);
-            }
+        for (c, &v) in cells.iter().enumerate().filter(|(_, &v)| v > 0) {
+            counts.add(c, v as usize - 1);
         }
-        let base_errors = counts.errors;
 
         // Final cells ranked by lower bound: free from some time on, reachable in time.
-        let walls_dist = self.paths.row(s);
-        // (lower bound, cell, earliest time, score without q's moves)
-        let mut targets: Vec<(f64, usize, usize, f64)> = Vec::new();
-        for g in 0..nn {
-            if cells[g] != EMPTY || only.is_some_and(|o| o != g) {
-                continue; // a wall, or another queen ends there
-            }
-            let earliest = if last_touch[g] == NONE {
-                0
-            } else {
-                last_touch[g] + 1
-            };
-            if (g == s && earliest > latest) || !walls_dist[g].is_finite() {
-                continue;
-            }
-            let errors = base_errors + counts.add(g, colour);
-            counts.remove(g, colour);
-            let fixed = rest_cost + (errors * n) as f64;
-            let bound = fixed + walls_dist[g] as f64;
-            if bound < limit - EPS {
-                targets.push((bound, g, earliest, fixed));
-            }
-        }
+        let spot = Spot {
+            start: s,
+            colour,
+            latest,
+            only,
+        };
+        let targets = self.final_cells(&spot, &cells, &last_touch, &mut counts, rest_cost, limit);
         if targets.is_empty() {
             return None;
         }
-        targets.sort_by(|a, b| a.0.total_cmp(&b.0));
-        targets.truncate(TARGETS_PER_QUEEN);
 
         let mut best: Option<Candidate> = None;
         for (rank, &(bound, g, earliest, fixed)) in targets.iter().enumerate() {
@@ -164,19 +122,49 @@ impl Improver<'_> {
             }
         }
         let best = best.filter(|b| b.total < limit - EPS)?;
-        let mut moves = Vec::with_capacity(rest.len() + 8);
-        let mut done = 0;
-        for (time, route) in &best.blocks {
-            moves.extend_from_slice(&rest[done..*time]);
-            done = *time;
-            moves.extend(route.windows(2).map(|w| Move {
-                from: w[0],
-                to: w[1],
-            }));
-        }
-        moves.extend_from_slice(&rest[done..]);
         // the bookkeeping above is checked by the referee before anything is kept
-        Some(moves)
+        Some(splice(&rest, &best.blocks))
+    }
+
+    /// The cells `q` may end on (at most [`TARGETS_PER_QUEEN`], cheapest lower bound first)
+    /// as (lower bound, cell, earliest time, score without q's moves): free from some time on
+    /// (`last_touch`), reachable through the walls, and with a bound below `limit`.
+    fn final_cells(
+        &mut self,
+        spot: &Spot,
+        cells: &[i8],
+        last_touch: &[usize],
+        counts: &mut LineCounts,
+        rest_cost: f64,
+        limit: f64,
+    ) -> Vec<(f64, usize, usize, f64)> {
+        let (n, s, colour) = (self.n, spot.start, spot.colour);
+        let walls_dist = self.paths.row(s);
+        let base_errors = counts.errors;
+        let mut targets = Vec::new();
+        for g in 0..n * n {
+            if cells[g] != EMPTY || spot.only.is_some_and(|o| o != g) {
+                continue; // a wall, or another queen ends there
+            }
+            let earliest = if last_touch[g] == NONE {
+                0
+            } else {
+                last_touch[g] + 1
+            };
+            if (g == s && earliest > spot.latest) || !walls_dist[g].is_finite() {
+                continue;
+            }
+            let errors = base_errors + counts.add(g, colour);
+            counts.remove(g, colour);
+            let fixed = rest_cost + (errors * n) as f64;
+            let bound = fixed + walls_dist[g] as f64;
+            if bound < limit - EPS {
+                targets.push((bound, g, earliest, fixed));
+            }
+        }
+        targets.sort_by(|a, b| a.0.total_cmp(&b.0));
+        targets.truncate(TARGETS_PER_QUEEN);
+        targets
     }
 
     /// Two blocks for `q`: from its start `s` to a parking cell `m` at time `t1` (while `s`
@@ -311,4 +299,79 @@ pub(super) fn insertion_times(earliest: usize, latest: usize, original: usize) -
     times.sort_unstable();
     times.dedup();
     times
+}
+
+/// The moves of every queen but `q` (by `owners`), and how many of them come before `q`'s
+/// first and last move (`NONE` when `q` has none).
+fn others(moves: &[Move], owners: &[usize], q: usize) -> (Vec<Move>, usize, usize) {
+    let mut rest = Vec::with_capacity(moves.len());
+    let (mut first_time, mut last_time) = (NONE, NONE);
+    for (mv, &o) in moves.iter().zip(owners) {
+        if o == q {
+            if first_time == NONE {
+                first_time = rest.len();
+            }
+            last_time = rest.len();
+        } else {
+            rest.push(*mv);
+        }
+    }
+    (rest, first_time, last_time)
+}
+
+/// `rest` with each block's route inserted as moves before the `time`-th move of `rest`
+/// (blocks in time order).
+fn splice(rest: &[Move], blocks: &[(usize, Vec<usize>)]) -> Vec<Move> {
+    let mut moves = Vec::with_capacity(rest.len() + 8);
+    let mut done = 0;
+    for (time, route) in blocks {
+        moves.extend_from_slice(&rest[done..*time]);
+        done = *time;
+        moves.extend(route.windows(2).map(|w| Move {
+            from: w[0],
+            to: w[1],
+        }));
+    }
+    moves.extend_from_slice(&rest[done..]);
+    moves
+}
+
+/// The board after the other queens' moves, and per cell the first move that crosses or
+/// enters it and the last move that crosses, enters or leaves it (`NONE`: no move does).
+struct Touches {
+    cells: Vec<i8>,
+    first_touch: Vec<usize>,
+    last_touch: Vec<usize>,
+}
+
+/// Plays `rest` from `initial` (see [`Touches`]).
+fn touches(n: usize, initial: &[i8], rest: &[Move]) -> Touches {
+    let mut cells = initial.to_vec();
+    let mut first_touch = vec![NONE; n * n];
+    let mut last_touch = vec![NONE; n * n];
+    for (i, mv) in rest.iter().enumerate() {
+        for c in line_cells(n, mv.from, mv.to) {
+            if first_touch[c] == NONE {
+                first_touch[c] = i;
+            }
+            last_touch[c] = i;
+        }
+        last_touch[mv.from] = i;
+        cells[mv.to] = cells[mv.from];
+        cells[mv.from] = EMPTY;
+    }
+    Touches {
+        cells,
+        first_touch,
+        last_touch,
+    }
+}
+
+/// The queen being re-planned: its start, colour, the last time it may still leave its start,
+/// and the one final cell allowed (if any).
+struct Spot {
+    start: usize,
+    colour: usize,
+    latest: usize,
+    only: Option<usize>,
 }
