@@ -275,12 +275,9 @@ fn distinct(cols: &[u32], len: usize, key: impl Fn(usize, usize) -> usize) -> bo
         if c == 0 {
             continue;
         }
-        let k = key(r, c as usize - 1);
-        let (w, b) = (k / 64, 1u64 << (k % 64));
-        if bits[w] & b != 0 {
+        if !test_and_set(&mut bits, key(r, c as usize - 1)) {
             return false;
         }
-        bits[w] |= b;
     }
     true
 }
