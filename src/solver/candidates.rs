@@ -9,6 +9,7 @@
 use super::assign;
 use super::board::Queen;
 use super::reorder::{Context, Routed};
+use super::stayers::Estimator;
 use super::targets::{self, anneal, Problem, Schedule, Zobrist};
 use ahash::AHashSet;
 use rand::Rng;
@@ -61,28 +62,37 @@ const ILS_ITERATIONS_PER_QUEEN: f64 = 16_000.0;
 /// Each queen of the re-planned colour goes back to its start with a probability drawn
 /// between this and 1 (small: a local change; 1: the whole colour from scratch).
 const ILS_RESET_MIN: f64 = 0.2;
-/// The pool keeps this many routed boards.
+/// The pool keeps this many routed boards, and as many ranked ones.
 pub const POOL_SIZE: usize = 40;
+/// A board is routed when it ranks among this many best by estimate as it comes (so the
+/// routed pool holds the best candidates, and routing does not slow the re-plans down).
+const ROUTE_RANK: usize = 4;
 
-/// The best distinct routed boards so far, best first, and how long routing takes.
+/// The best distinct boards so far: ranked by the stayer-aware estimate ([`Estimator`]), and
+/// the routed ones by their real score; and how long routing takes.
 pub struct Pool {
     /// The best routed boards, best first (at most [`POOL_SIZE`]).
     pub top: Vec<Routed>,
+    /// The best boards by estimate, best first (at most [`POOL_SIZE`]): the re-plans' base.
+    pub ranked: Vec<(f64, Vec<usize>)>,
     queens: Vec<Queen>,
     seen: AHashSet<u64>,
     zobrist: Zobrist,
+    estimator: Estimator,
     sim_time: Duration,
     sim_count: u32,
 }
 
 impl Pool {
-    /// An empty pool for the `queens` of a board of `colours` colours on `nn` cells.
-    pub fn new(queens: &[Queen], nn: usize, colours: usize, rng: &mut impl Rng) -> Pool {
+    /// An empty pool for the `queens` of an `n × n` board of `colours` colours.
+    pub fn new(queens: &[Queen], n: usize, colours: usize, rng: &mut impl Rng) -> Pool {
         Pool {
             top: Vec::new(),
+            ranked: Vec::new(),
             queens: queens.to_vec(),
             seen: AHashSet::new(),
-            zobrist: Zobrist::new(nn, colours, rng),
+            zobrist: Zobrist::new(n * n, colours, rng),
+            estimator: Estimator::new(n),
             sim_time: Duration::ZERO,
             sim_count: 0,
         }
@@ -103,19 +113,41 @@ impl Pool {
         self.seen.len()
     }
 
+    /// Ranks the matched target board `cells` (with `errors` attacking pairs) by its
+    /// estimate; `walls_only` is the walls-only distance table (`q * n² + cell`). `None` if
+    /// the board was met before, else its estimate and its rank among the boards kept
+    /// ([`POOL_SIZE`] when it ranks below them all).
+    pub fn consider(
+        &mut self,
+        walls: &[bool],
+        walls_only: &[f32],
+        cells: &[usize],
+        errors: usize,
+    ) -> Option<(f64, usize)> {
+        if !self.seen.insert(self.zobrist.hash(&self.queens, cells)) {
+            return None;
+        }
+        let estimate = self
+            .estimator
+            .estimate(walls, &self.queens, cells, walls_only, errors);
+        let rank = self.ranked.partition_point(|(e, _)| *e <= estimate);
+        if rank < POOL_SIZE {
+            self.ranked.insert(rank, (estimate, cells.to_vec()));
+            self.ranked.truncate(POOL_SIZE);
+        }
+        Some((estimate, rank))
+    }
+
     /// Routes the matched target board `cells` (queens by increasing path cost in `dist`,
-    /// `q * n² + cell`) and keeps it if it is among the best; `None` if the board was met
-    /// before, else the routed board's score and the routing time.
-    pub fn offer(
+    /// `q * n² + cell`) and keeps it if it is among the best; returns the routed board's score
+    /// and the routing time.
+    pub fn route(
         &mut self,
         ctx: &mut Context<'_>,
         cells: Vec<usize>,
         dist: &[f32],
         deadline: Instant,
-    ) -> Option<(f64, Duration)> {
-        if !self.seen.insert(self.zobrist.hash(&self.queens, &cells)) {
-            return None;
-        }
+    ) -> (f64, Duration) {
         let nn = ctx.board.n * ctx.board.n;
         let mut order: Vec<usize> = (0..cells.len()).collect();
         order.sort_by(|&a, &b| dist[a * nn + cells[a]].total_cmp(&dist[b * nn + cells[b]]));
@@ -128,7 +160,25 @@ impl Pool {
         self.top.push(routed);
         self.top.sort_by(|a, b| a.score.total_cmp(&b.score));
         self.top.truncate(POOL_SIZE);
-        Some((score, sim))
+        (score, sim)
+    }
+
+    /// [`Pool::consider`], then [`Pool::route`] when the board ranks among the best
+    /// [`ROUTE_RANK`]: `None` if the board was met before, else its estimate and, if it was
+    /// routed, its score and the routing time.
+    #[allow(clippy::too_many_arguments)]
+    pub fn offer(
+        &mut self,
+        ctx: &mut Context<'_>,
+        walls_only: &[f32],
+        cells: Vec<usize>,
+        errors: usize,
+        dist: &[f32],
+        deadline: Instant,
+    ) -> Option<(f64, Option<(f64, Duration)>)> {
+        let (estimate, rank) = self.consider(ctx.walls, walls_only, &cells, errors)?;
+        let routed = (rank < ROUTE_RANK).then(|| self.route(ctx, cells, dist, deadline));
+        Some((estimate, routed))
     }
 }
 
@@ -138,10 +188,11 @@ pub struct Made {
     pub kind: &'static str,
     /// Distance table used.
     pub table: usize,
-    /// Errors and walls-only estimate of the board.
+    /// Errors of the board.
     pub errors: usize,
-    pub estimate: f64,
-    /// Routed score and routing time, `None` if the board was met before.
+    /// Its stayer-aware estimate ([`Estimator`]), `None` if the board was met before.
+    pub estimate: Option<f64>,
+    /// Routed score and routing time, `None` if the board was not routed.
     pub routed: Option<(f64, Duration)>,
 }
 
@@ -211,12 +262,12 @@ impl<'a> Annealer<'a> {
             && pool.per_sim().as_secs_f64() * ILS_MIN_BOARDS < routing_budget.as_secs_f64();
         let ils = (board.colours == 1 || nq >= ILS_MIN_QUEENS)
             && fast_routing
-            && pool.top.len() >= ILS_AFTER
+            && pool.ranked.len() >= ILS_AFTER
             && self.runs % ILS_EVERY != 0
             && !self.stale;
         // Of the other runs, every other one refines the best board so far (cooler,
         // shorter) instead of starting again from the initial board.
-        let warm = !ils && self.runs % 2 == 0 && !pool.top.is_empty();
+        let warm = !ils && self.runs % 2 == 0 && !pool.ranked.is_empty();
         let table = if ils {
             0
         } else {
@@ -242,7 +293,7 @@ impl<'a> Annealer<'a> {
         let (kind, mut found) = if ils {
             let colour = rng.random_range(0..board.colours);
             let share = ILS_RESET_MIN + (1.0 - ILS_RESET_MIN) * rng.random::<f64>();
-            let base = &pool.top[0].targets;
+            let base = &pool.ranked[0].1;
             let cells =
                 targets::reset_colour(self.queens, self.walls, dist, base, colour, share, rng)?;
             let schedule = Schedule {
@@ -260,7 +311,7 @@ impl<'a> Annealer<'a> {
             };
             (
                 "warm restart",
-                anneal(problem, &pool.top[0].targets, schedule, rng),
+                anneal(problem, &pool.ranked[0].1, schedule, rng),
             )
         } else {
             // Run length adapts: short runs give more diverse boards (best for easy cases),
@@ -276,15 +327,22 @@ impl<'a> Annealer<'a> {
         assign::assign(self.queens, &mut found.cells, |q, cell| {
             dist[q * n * n + cell]
         });
-        let routed = pool.offer(ctx, found.cells, dist, deadline);
+        let offered = pool.offer(
+            ctx,
+            &self.tables[0],
+            found.cells,
+            found.errors,
+            dist,
+            deadline,
+        );
         // a one-colour run that only finds a known board asks for a run from scratch
-        self.stale = ils && routed.is_none();
+        self.stale = ils && offered.is_none();
         Some(Made {
             kind,
             table,
             errors: found.errors,
-            estimate: found.move_cost,
-            routed,
+            estimate: offered.map(|o| o.0),
+            routed: offered.and_then(|o| o.1),
         })
     }
 }

@@ -28,6 +28,7 @@ pub mod quick;
 pub mod reorder;
 pub mod route;
 pub mod score;
+pub mod stayers;
 pub mod targets;
 
 use anytime::{distance_tables, Tables};
@@ -227,7 +228,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
 
     // Stages 2-4: candidate target boards (exact ones where the board is small, then
     // annealed ones), matched and routed; the pool keeps the best.
-    let mut pool = Pool::new(&queens, n * n, board.colours, &mut rng);
+    let mut pool = Pool::new(&queens, n, board.colours, &mut rng);
     exact_boards(&clock, &mut pool, &mut ctx, &queens, &tables[0]);
     let mut annealer = Annealer::new(&queens, &walls, &tables, clock.budget);
     let mut boards_end = clock.at(BOARD_SHARE);
@@ -345,8 +346,12 @@ fn exact_boards(
         return;
     }
     let (best, worst) = (found[0].cost, found[found.len() - 1].cost);
+    // all of them are routed: on crowded small boards the routed scores of boards with
+    // nearly equal estimates spread widely
     for b in found {
-        pool.offer(ctx, b.cells, dist, clock.end);
+        if pool.consider(ctx.walls, dist, &b.cells, 0).is_some() {
+            pool.route(ctx, b.cells, dist, clock.end);
+        }
     }
     clock.log(format!(
         "exact: {} error-free boards, estimates {best:.3}..{worst:.3}, best routed score {:.3}",
@@ -410,15 +415,17 @@ fn make_boards(
                 made.kind,
                 made.table,
                 made.errors,
-                made.estimate,
+                made.estimate.unwrap_or(f64::NAN),
                 sim.as_secs_f64() * 1e3
             ));
         }
     }
     clock.log(format!(
-        "{} boards ({} distinct), best routed score {:.3}",
+        "{} boards ({} distinct, {} routed), best estimate {:.3}, best routed score {:.3}",
         annealer.runs(),
         pool.distinct(),
+        pool.sims(),
+        pool.ranked.first().map_or(f64::NAN, |b| b.0),
         pool.top.first().map_or(f64::NAN, |b| b.score)
     ));
 }

@@ -26,6 +26,7 @@
 use super::board::Queen;
 use super::score::LineCounts;
 use rand::Rng;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// A target board: the target cell of every queen.
@@ -162,11 +163,198 @@ impl<'a> State<'a> {
     }
 }
 
+/// `-ln(u)` for `u` at the centres of 4 096 equal steps of `(0, 1)`: a move that raises the
+/// cost by `delta` is accepted when `delta <= -T ln(u)`, and a table lookup replaces the
+/// logarithm of every iteration (the logarithm was 15 % of the annealing's time on seed 44).
+fn neg_ln_table() -> &'static [f64; NEG_LN_SIZE] {
+    static TABLE: OnceLock<[f64; NEG_LN_SIZE]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|i| -((i as f64 + 0.5) / NEG_LN_SIZE as f64).ln())
+    })
+}
+const NEG_LN_SIZE: usize = 4096;
+
+/// `x` (32 random bits) scaled into `0..len`.
+#[inline]
+fn below(x: u32, len: usize) -> usize {
+    ((x as u64 * len as u64) >> 32) as usize
+}
+
+impl State<'_> {
+    /// Keeps a move whose cost change `delta` is at most `threshold`, else undoes the target
+    /// changes `undo` (latest first) and restores the path cost `before`.
+    #[inline]
+    fn settle(&mut self, delta: f64, threshold: f64, undo: &[(usize, usize)], before: f64) {
+        if delta > threshold {
+            for &(q, cell) in undo {
+                self.set(q, cell);
+            }
+            self.move_cost = before;
+        }
+    }
+
+    /// The N-Queens column swap of the targets of `q` and `q2` (same colour): the two new
+    /// cells go to the two queens the cheaper way round.
+    fn column_swap(&mut self, q: usize, q2: usize, w: f64, threshold: f64) {
+        let n = self.p.n;
+        let (t1, t2) = (self.target[q], self.target[q2]);
+        let (r1, c1, r2, c2) = (t1 / n, t1 % n, t2 / n, t2 % n);
+        if r1 == r2 || c1 == c2 {
+            return;
+        }
+        let (a, b) = (r1 * n + c2, r2 * n + c1);
+        if self.p.walls[a] || self.p.walls[b] || self.owner[a] != 0 || self.owner[b] != 0 {
+            return;
+        }
+        let (qa, qb) = if self.d(q, a) + self.d(q2, b) <= self.d(q, b) + self.d(q2, a) {
+            (q, q2)
+        } else {
+            (q2, q)
+        };
+        if !(self.d(qa, a) + self.d(qb, b)).is_finite() {
+            return;
+        }
+        let before = self.move_cost;
+        let (old_a, old_b) = (self.target[qa], self.target[qb]);
+        let de = self.set(qa, a) + self.set(qb, b);
+        let delta = w * de as f64 + self.move_cost - before;
+        self.settle(delta, threshold, &[(qb, old_b), (qa, old_a)], before);
+    }
+
+    /// A three-cycle of the columns of the targets of `q`, `q2`, `q3` (same colour): valid
+    /// boards are often connected only through it.
+    fn three_cycle(&mut self, q: usize, q2: usize, q3: usize, w: f64, threshold: f64) {
+        let n = self.p.n;
+        if q2 == q || q3 == q || q2 == q3 {
+            return;
+        }
+        let (t1, t2, t3) = (self.target[q], self.target[q2], self.target[q3]);
+        let (r1, c1, r2, c2, r3, c3) = (t1 / n, t1 % n, t2 / n, t2 % n, t3 / n, t3 % n);
+        if r1 == r2 || r1 == r3 || r2 == r3 || c1 == c2 || c1 == c3 || c2 == c3 {
+            return;
+        }
+        let (a, b, c) = (r1 * n + c2, r2 * n + c3, r3 * n + c1);
+        let blocked = |x: usize| self.p.walls[x] || self.owner[x] != 0;
+        if blocked(a) || blocked(b) || blocked(c) {
+            return;
+        }
+        if !(self.d(q, a) + self.d(q2, b) + self.d(q3, c)).is_finite() {
+            return;
+        }
+        let before = self.move_cost;
+        let de = self.set(q, a) + self.set(q2, b) + self.set(q3, c);
+        let delta = w * de as f64 + self.move_cost - before;
+        self.settle(delta, threshold, &[(q3, t3), (q2, t2), (q, t1)], before);
+    }
+
+    /// Two same-colour queens exchange targets: only the path costs change.
+    fn assignment_swap(&mut self, q: usize, q2: usize, threshold: f64) {
+        let (t1, t2) = (self.target[q], self.target[q2]);
+        let delta = self.d(q, t2) + self.d(q2, t1) - self.d(q, t1) - self.d(q2, t2);
+        if delta <= threshold {
+            self.target[q] = t2;
+            self.target[q2] = t1;
+            self.owner[t2] = q as u32 + 1;
+            self.owner[t1] = q2 as u32 + 1;
+            self.move_cost += delta;
+        }
+    }
+
+    /// The target of `q` moves to `cell`; when the cell is another queen's target (of the
+    /// colour `only` when set), the two queens exchange targets.
+    fn relocate(&mut self, q: usize, cell: usize, only: Option<usize>, w: f64, threshold: f64) {
+        let t = self.target[q];
+        if cell == t || self.p.walls[cell] || !self.d(q, cell).is_finite() {
+            return;
+        }
+        let other = self.owner[cell];
+        let before = self.move_cost;
+        if other == 0 {
+            let de = self.set(q, cell);
+            let delta = w * de as f64 + self.move_cost - before;
+            self.settle(delta, threshold, &[(q, t)], before);
+            return;
+        }
+        let q2 = other as usize - 1;
+        let (k, k2) = (self.p.queens[q].colour, self.p.queens[q2].colour);
+        if !self.d(q2, t).is_finite() || only.is_some_and(|o| o != k2) {
+            return;
+        }
+        // q2 to a parking cell is avoided: exchange via the colour counters directly
+        let de = self.lines.remove(t, k) as i64 + self.lines.remove(cell, k2) as i64;
+        let dg = self.lines.add(cell, k) as i64 + self.lines.add(t, k2) as i64;
+        let dcost = self.d(q, cell) + self.d(q2, t) - self.d(q, t) - self.d(q2, cell);
+        let delta = w * (dg - de) as f64 + dcost;
+        if delta <= threshold {
+            self.target[q] = cell;
+            self.target[q2] = t;
+            self.owner[cell] = q as u32 + 1;
+            self.owner[t] = q2 as u32 + 1;
+            self.move_cost = before + dcost;
+        } else {
+            self.lines.remove(cell, k);
+            self.lines.remove(t, k2);
+            self.lines.add(t, k);
+            self.lines.add(cell, k2);
+        }
+    }
+
+    /// One proposed move drawn from two random words: which queen, which kind of move (40 %
+    /// column swaps, 5 % three-cycles, 35 % relocations, 20 % assignment swaps), the partners
+    /// and the acceptance threshold.
+    #[inline]
+    fn propose(&mut self, x: u64, y: u64, moves: &Moves<'_>, w: f64, temp: f64) {
+        let q = moves.movers[below(x as u32, moves.movers.len())];
+        let kind = (((x >> 32) & 0xffff) * 100) >> 16;
+        let threshold = temp * moves.neg_ln[(x >> 52) as usize];
+        let mates = &moves.by_colour[self.p.queens[q].colour];
+        let mate = |bits: u32| mates[below(bits, mates.len())];
+        match kind {
+            40..45 => {
+                if mates.len() >= 3 {
+                    self.three_cycle(q, mate(y as u32), mate((y >> 32) as u32), w, threshold);
+                }
+            }
+            45..80 => {
+                let n = self.p.n;
+                let t = self.target[q];
+                let cell = match kind % 3 {
+                    0 => (t / n) * n + below(y as u32, n),
+                    1 => below(y as u32, n) * n + t % n,
+                    _ => self.p.queens[q].start,
+                };
+                self.relocate(q, cell, moves.only, w, threshold);
+            }
+            _ => {
+                let q2 = mate(y as u32);
+                if q2 == q {
+                } else if kind >= 80 {
+                    self.assignment_swap(q, q2, threshold);
+                } else {
+                    self.column_swap(q, q2, w, threshold);
+                }
+            }
+        }
+    }
+}
+
+/// What a run may move: the queens it re-plans, every colour's queens (to draw partners),
+/// the colour it is limited to, and the threshold table.
+struct Moves<'a> {
+    movers: Vec<usize>,
+    by_colour: Vec<Vec<usize>>,
+    only: Option<usize>,
+    neg_ln: &'a [f64; NEG_LN_SIZE],
+}
+
 /// Anneals from `start` (a valid target assignment: distinct, non-wall, reachable cells) and
 /// returns the best target board met.
 ///
 /// # Panics
 /// If `start` puts two targets on one cell.
+///
+/// # Complexity
+/// `O(1)` per iteration (every move changes at most three targets); `O(Q + N²)` to set up.
 ///
 /// # Examples
 /// ```
@@ -193,16 +381,12 @@ pub fn anneal(
 ) -> TargetBoard {
     let began = Instant::now();
     let nq = p.queens.len();
-    let n = p.n;
     let mut s = State::new(p, start);
     assert_eq!(
         s.owner.iter().filter(|&&o| o != 0).count(),
         nq,
         "targets must be distinct"
     );
-    if nq < 2 {
-        return s.board();
-    }
     // Queens of each colour, to draw same-colour partners.
     let mut by_colour: Vec<Vec<usize>> = vec![Vec::new(); p.colours];
     for (q, queen) in p.queens.iter().enumerate() {
@@ -215,6 +399,12 @@ pub fn anneal(
     if movers.len() < 2 {
         return s.board();
     }
+    let moves = Moves {
+        movers,
+        by_colour,
+        only: schedule.only_colour,
+        neg_ln: neg_ln_table(),
+    };
     let w_end = schedule.error_weight;
     let mut w = schedule.error_weight_start;
     let mut best = s.board();
@@ -234,144 +424,7 @@ pub fn anneal(
             temp = schedule.t0 * ratio.powf(progress);
             w = schedule.error_weight_start + (w_end - schedule.error_weight_start) * progress;
         }
-        let q = movers[rng.random_range(0..movers.len())];
-        let k = p.queens[q].colour;
-        let mates = &by_colour[k];
-        let kind = rng.random_range(0..100u32);
-        let threshold = -temp * rng.random::<f64>().max(1e-300).ln();
-        if (40..45).contains(&kind) {
-            // three-cycle of columns: valid boards often connect only through it
-            if mates.len() < 3 {
-                continue;
-            }
-            let q2 = mates[rng.random_range(0..mates.len())];
-            let q3 = mates[rng.random_range(0..mates.len())];
-            if q2 == q || q3 == q || q2 == q3 {
-                continue;
-            }
-            let (t1, t2, t3) = (s.target[q], s.target[q2], s.target[q3]);
-            let (r1, c1, r2, c2, r3, c3) = (t1 / n, t1 % n, t2 / n, t2 % n, t3 / n, t3 % n);
-            if r1 == r2 || r1 == r3 || r2 == r3 || c1 == c2 || c1 == c3 || c2 == c3 {
-                continue;
-            }
-            let (a, b, c) = (r1 * n + c2, r2 * n + c3, r3 * n + c1);
-            let blocked = |x: usize| p.walls[x] || s.owner[x] != 0;
-            if blocked(a) || blocked(b) || blocked(c) {
-                continue;
-            }
-            if !(s.d(q, a) + s.d(q2, b) + s.d(q3, c)).is_finite() {
-                continue;
-            }
-            let before = s.move_cost;
-            let de = s.set(q, a) + s.set(q2, b) + s.set(q3, c);
-            let delta = w * de as f64 + s.move_cost - before;
-            if delta > threshold {
-                s.set(q3, t3);
-                s.set(q2, t2);
-                s.set(q, t1);
-                s.move_cost = before;
-            }
-        } else if !(45..80).contains(&kind) {
-            if mates.len() < 2 {
-                continue;
-            }
-            let q2 = mates[rng.random_range(0..mates.len())];
-            if q2 == q {
-                continue;
-            }
-            let (t1, t2) = (s.target[q], s.target[q2]);
-            if kind >= 80 {
-                // assignment swap: only the path costs change
-                let delta = s.d(q, t2) + s.d(q2, t1) - s.d(q, t1) - s.d(q2, t2);
-                if delta <= threshold {
-                    s.target[q] = t2;
-                    s.target[q2] = t1;
-                    s.owner[t2] = q as u32 + 1;
-                    s.owner[t1] = q2 as u32 + 1;
-                    s.move_cost += delta;
-                }
-                continue;
-            }
-            // column swap
-            let (r1, c1, r2, c2) = (t1 / n, t1 % n, t2 / n, t2 % n);
-            if r1 == r2 || c1 == c2 {
-                continue;
-            }
-            let (a, b) = (r1 * n + c2, r2 * n + c1);
-            if p.walls[a] || p.walls[b] || s.owner[a] != 0 || s.owner[b] != 0 {
-                continue;
-            }
-            let (qa, qb) = if s.d(q, a) + s.d(q2, b) <= s.d(q, b) + s.d(q2, a) {
-                (q, q2)
-            } else {
-                (q2, q)
-            };
-            if !(s.d(qa, a) + s.d(qb, b)).is_finite() {
-                continue;
-            }
-            let before = s.move_cost;
-            let (old_a, old_b) = (s.target[qa], s.target[qb]);
-            let de = s.set(qa, a) + s.set(qb, b);
-            let delta = w * de as f64 + s.move_cost - before;
-            if delta <= threshold {
-            } else {
-                s.set(qb, old_b);
-                s.set(qa, old_a);
-                s.move_cost = before;
-            }
-        } else {
-            // relocation along the row or column of the target, or home; when the cell is
-            // another queen's target, the two queens exchange targets
-            let t = s.target[q];
-            let (r, c) = (t / n, t % n);
-            let cell = match kind % 3 {
-                0 => r * n + rng.random_range(0..n),
-                1 => rng.random_range(0..n) * n + c,
-                _ => p.queens[q].start,
-            };
-            if cell == t || p.walls[cell] || !s.d(q, cell).is_finite() {
-                continue;
-            }
-            let other = s.owner[cell];
-            if other == 0 {
-                let before = s.move_cost;
-                let de = s.set(q, cell);
-                let delta = w * de as f64 + s.move_cost - before;
-                if delta <= threshold {
-                } else {
-                    s.set(q, t);
-                    s.move_cost = before;
-                }
-            } else {
-                let q2 = other as usize - 1;
-                if !s.d(q2, t).is_finite()
-                    || schedule
-                        .only_colour
-                        .is_some_and(|o| o != p.queens[q2].colour)
-                {
-                    continue;
-                }
-                let before = s.move_cost;
-                // q2 to a parking cell is avoided: exchange via the colour counters directly
-                let k2 = p.queens[q2].colour;
-                let de = s.lines.remove(t, k) as i64 + s.lines.remove(cell, k2) as i64;
-                let dg = s.lines.add(cell, k) as i64 + s.lines.add(t, k2) as i64;
-                let dcost = s.d(q, cell) + s.d(q2, t) - s.d(q, t) - s.d(q2, cell);
-                let delta = w * (dg - de) as f64 + dcost;
-                if delta <= threshold {
-                    s.target[q] = cell;
-                    s.target[q2] = t;
-                    s.owner[cell] = q as u32 + 1;
-                    s.owner[t] = q2 as u32 + 1;
-                    s.move_cost = before + dcost;
-                } else {
-                    s.lines.remove(cell, k);
-                    s.lines.remove(t, k2);
-                    s.lines.add(t, k);
-                    s.lines.add(cell, k2);
-                }
-            }
-        }
+        s.propose(rng.next_u64(), rng.next_u64(), &moves, w, temp);
         let cost = w_end * s.lines.errors as f64 + s.move_cost;
         if cost < best_cost - 1e-9 {
             best_cost = cost;
