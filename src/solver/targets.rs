@@ -168,9 +168,7 @@ impl<'a> State<'a> {
 /// logarithm of every iteration (the logarithm was 15 % of the annealing's time on seed 44).
 fn neg_ln_table() -> &'static [f64; NEG_LN_SIZE] {
     static TABLE: OnceLock<[f64; NEG_LN_SIZE]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        std::array::from_fn(|i| -((i as f64 + 0.5) / NEG_LN_SIZE as f64).ln())
-    })
+    TABLE.get_or_init(|| std::array::from_fn(|i| -((i as f64 + 0.5) / NEG_LN_SIZE as f64).ln()))
 }
 const NEG_LN_SIZE: usize = 4096;
 
