@@ -59,6 +59,21 @@ const ILS_MIN_BOARDS: f64 = 20.0;
 /// 16 000 → 1975, 32 000 → 2049.
 const ILS_T0: f64 = 1.0;
 const ILS_ITERATIONS_PER_QUEEN: f64 = 16_000.0;
+/// ... and with one colour, where a re-plan perturbs the whole board and more, shorter
+/// re-plans win. The 44 one-colour seeds of 1–100 and 1001–1200, side by side per seed,
+/// geometric mean of the score ratio against 16 000: at 1 s 1 000 → 0.985, 2 000 → 0.987,
+/// 4 000 → 0.988, 8 000 → 0.992 (2–5 runs each); at 2 s 4 000 → 0.981, at 5 s 0.994, at
+/// 10 s 0.996 (one run each). On crowded boards short re-plans lose (4 000 at 1 s, the 72
+/// seeds with C ≥ 4: 1.028).
+const ILS_ITERATIONS_PER_QUEEN_ONE_COLOUR: f64 = 4_000.0;
+
+fn ils_iterations_per_queen(colours: usize) -> f64 {
+    if colours == 1 {
+        ILS_ITERATIONS_PER_QUEEN_ONE_COLOUR
+    } else {
+        ILS_ITERATIONS_PER_QUEEN
+    }
+}
 /// Each queen of the re-planned colour goes back to its start with a probability drawn
 /// between this and 1 (small: a local change; 1: the whole colour from scratch).
 const ILS_RESET_MIN: f64 = 0.2;
@@ -266,8 +281,15 @@ impl<'a> Annealer<'a> {
         // routing must be fast)
         let fast_routing = pool.sims() > 0
             && pool.per_sim().as_secs_f64() * ILS_MIN_BOARDS < routing_budget.as_secs_f64();
+        // (a base with errors is worth re-plans however slow routing is: only a re-plan of a
+        // colour with errors removes them, and each costs N. At 1 s, side by side per seed, one
+        // run each: the 42 seeds of 1–100 with C ≥ 4 and 30 held-out ones, geometric mean of
+        // the score ratio 0.967 against re-plans only with fast routing)
+        let faulty = pool.ranked.first().is_some_and(|(_, cells)| {
+            (0..board.colours).any(|c| colour_errors(self.queens, n, cells, c) > 0)
+        });
         let ils = (board.colours == 1 || nq >= ILS_MIN_QUEENS)
-            && fast_routing
+            && (fast_routing || faulty)
             && pool.ranked.len() >= ILS_AFTER
             && self.runs % ILS_EVERY != 0
             && !self.stale;
@@ -304,7 +326,7 @@ impl<'a> Annealer<'a> {
                 targets::reset_colour(self.queens, self.walls, dist, base, colour, share, rng)?;
             let schedule = Schedule {
                 t0: ILS_T0,
-                iterations: (ILS_ITERATIONS_PER_QUEEN * n as f64) as u64,
+                iterations: (ils_iterations_per_queen(board.colours) * n as f64) as u64,
                 only_colour: Some(colour),
                 ..schedule
             };
