@@ -66,12 +66,18 @@ const ILS_ITERATIONS_PER_QUEEN: f64 = 16_000.0;
 /// 10 s 0.996 (one run each). On crowded boards short re-plans lose (4 000 at 1 s, the 72
 /// seeds with C ≥ 4: 1.028).
 const ILS_ITERATIONS_PER_QUEEN_ONE_COLOUR: f64 = 4_000.0;
+/// ... and with two or three colours at compute budgets under `SHORT_ILS_BUDGET` (limits up
+/// to 4.5 s). The 62 seeds with C = 2 or 3 of 1–100 and 1001–1060, side by side, against
+/// 16 000: at 1 s 8 000 → 0.992 (2 runs), 4 000 → 0.987 (1 run); at 2 s 8 000 → 0.990 (1 run).
+/// At 10 s 16 000 stays (seeds 1–20, above: 8 000 was 0.8 % worse).
+const ILS_ITERATIONS_PER_QUEEN_FEW_COLOURS_SHORT: f64 = 8_000.0;
+const SHORT_ILS_BUDGET: Duration = Duration::from_secs(4);
 
-fn ils_iterations_per_queen(colours: usize) -> f64 {
-    if colours == 1 {
-        ILS_ITERATIONS_PER_QUEEN_ONE_COLOUR
-    } else {
-        ILS_ITERATIONS_PER_QUEEN
+fn ils_iterations_per_queen(colours: usize, budget: Duration) -> f64 {
+    match colours {
+        1 => ILS_ITERATIONS_PER_QUEEN_ONE_COLOUR,
+        2 | 3 if budget < SHORT_ILS_BUDGET => ILS_ITERATIONS_PER_QUEEN_FEW_COLOURS_SHORT,
+        _ => ILS_ITERATIONS_PER_QUEEN,
     }
 }
 /// Each queen of the re-planned colour goes back to its start with a probability drawn
@@ -228,6 +234,7 @@ pub struct Annealer<'a> {
     runs: usize,
     per_queen: f64,
     stale: bool,
+    budget: Duration,
 }
 
 impl<'a> Annealer<'a> {
@@ -252,6 +259,7 @@ impl<'a> Annealer<'a> {
             runs: 0,
             per_queen,
             stale: false,
+            budget,
         }
     }
 
@@ -326,7 +334,8 @@ impl<'a> Annealer<'a> {
                 targets::reset_colour(self.queens, self.walls, dist, base, colour, share, rng)?;
             let schedule = Schedule {
                 t0: ILS_T0,
-                iterations: (ils_iterations_per_queen(board.colours) * n as f64) as u64,
+                iterations: (ils_iterations_per_queen(board.colours, self.budget) * n as f64)
+                    as u64,
                 only_colour: Some(colour),
                 ..schedule
             };
