@@ -66,17 +66,16 @@ const ILS_ITERATIONS_PER_QUEEN: f64 = 16_000.0;
 /// 10 s 0.996 (one run each). On crowded boards short re-plans lose (4 000 at 1 s, the 72
 /// seeds with C ≥ 4: 1.028).
 const ILS_ITERATIONS_PER_QUEEN_ONE_COLOUR: f64 = 4_000.0;
-/// ... and with two or three colours at compute budgets under `SHORT_ILS_BUDGET` (limits up
-/// to 4.5 s). The 62 seeds with C = 2 or 3 of 1–100 and 1001–1060, side by side, against
-/// 16 000: at 1 s 8 000 → 0.992 (2 runs), 4 000 → 0.987 (1 run); at 2 s 8 000 → 0.990 (1 run).
-/// At 10 s 16 000 stays (seeds 1–20, above: 8 000 was 0.8 % worse).
-const ILS_ITERATIONS_PER_QUEEN_FEW_COLOURS_SHORT: f64 = 8_000.0;
-const SHORT_ILS_BUDGET: Duration = Duration::from_secs(4);
+/// ... and with two or three colours. The 62 seeds with C = 2 or 3 of 1–100 and 1001–1060,
+/// side by side, against 16 000: at 1 s 8 000 → 0.992 (2 runs), 4 000 → 0.987 (1 run); at 2 s
+/// 8 000 → 0.990; at 10 s (31 of them) 0.987. (The choice of 16 000 above was on seeds 1–20
+/// together, most of them crowded.)
+const ILS_ITERATIONS_PER_QUEEN_FEW_COLOURS: f64 = 8_000.0;
 
-fn ils_iterations_per_queen(colours: usize, budget: Duration) -> f64 {
+fn ils_iterations_per_queen(colours: usize) -> f64 {
     match colours {
         1 => ILS_ITERATIONS_PER_QUEEN_ONE_COLOUR,
-        2 | 3 if budget < SHORT_ILS_BUDGET => ILS_ITERATIONS_PER_QUEEN_FEW_COLOURS_SHORT,
+        2 | 3 => ILS_ITERATIONS_PER_QUEEN_FEW_COLOURS,
         _ => ILS_ITERATIONS_PER_QUEEN,
     }
 }
@@ -234,7 +233,6 @@ pub struct Annealer<'a> {
     runs: usize,
     per_queen: f64,
     stale: bool,
-    budget: Duration,
 }
 
 impl<'a> Annealer<'a> {
@@ -259,7 +257,6 @@ impl<'a> Annealer<'a> {
             runs: 0,
             per_queen,
             stale: false,
-            budget,
         }
     }
 
@@ -334,8 +331,7 @@ impl<'a> Annealer<'a> {
                 targets::reset_colour(self.queens, self.walls, dist, base, colour, share, rng)?;
             let schedule = Schedule {
                 t0: ILS_T0,
-                iterations: (ils_iterations_per_queen(board.colours, self.budget) * n as f64)
-                    as u64,
+                iterations: (ils_iterations_per_queen(board.colours) * n as f64) as u64,
                 only_colour: Some(colour),
                 ..schedule
             };
