@@ -29,8 +29,9 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Threads of `--method search`: 2 (the default from N = 2^24) lets a second thread
-    /// place rows too, about 1.5 times faster, but the board then depends on the threads'
-    /// timing as well as on the seed; 1 (the default below 2^24) is deterministic per seed.
+    /// place rows too (faster when both cores are free), but the board then depends on the
+    /// threads' timing as well as on the seed; 1 (the default below 2^24) is deterministic
+    /// per seed.
     #[arg(long)]
     threads: Option<usize>,
     /// Output format.
