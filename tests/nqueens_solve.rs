@@ -81,6 +81,25 @@ fn search_is_deterministic_per_seed() {
 }
 
 #[test]
+fn one_thread_is_deterministic_on_a_block_board() {
+    // From 2^20 rows the block stage runs; with `--threads 1` the board depends on the seed
+    // alone.
+    let args = [
+        "solve",
+        "1100000",
+        "--method",
+        "search",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+    ];
+    let (a, b) = (nqueens(&args), nqueens(&args));
+    assert!(a.status.success() && b.status.success());
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
 fn binary_output_verifies_for_both_methods() {
     for n in (1..=40).chain([99, 500, 1001, 7777]) {
         for method in ["explicit", "search"] {
@@ -109,7 +128,16 @@ fn pipe_into_verify_on_a_large_board() {
     // Large enough for the threaded writer, the two-thread parser and the parallel check.
     let n = "1500000";
     let mut solve = Command::new(env!("CARGO_BIN_EXE_nqueens"))
-        .args(["solve", n, "--method", "search", "--seed", "9"])
+        .args([
+            "solve",
+            n,
+            "--method",
+            "search",
+            "--seed",
+            "9",
+            "--threads",
+            "2",
+        ])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();

@@ -28,6 +28,12 @@ pub struct SolveArgs {
     /// Random seed for `--method search` (same seed, same solution).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Threads of `--method search`: 2 (the default from N = 2^24) lets a second thread
+    /// place rows too (faster when both cores are free), but the board then depends on the
+    /// threads' timing as well as on the seed; 1 (the default below 2^24) is deterministic
+    /// per seed.
+    #[arg(long)]
+    threads: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Cols)]
     format: Format,
@@ -60,12 +66,18 @@ pub enum Format {
 /// Boards from this size on get progress lines on stderr.
 const PROGRESS_FROM: usize = 10_000_000;
 
+/// Boards from this size on are searched with two threads unless `--threads` says
+/// otherwise (smaller boards stay deterministic per seed; the second thread gains little
+/// below it).
+const THREADS_FROM: usize = 1 << 24;
+
 /// Runs `nqueens solve`.
 pub fn run(args: SolveArgs) -> ExitCode {
     let SolveArgs {
         n,
         method,
         seed,
+        threads,
         format,
         output,
     } = args;
@@ -120,7 +132,8 @@ pub fn run(args: SolveArgs) -> ExitCode {
                     }
                 }
             };
-            let Some((cols, stats)) = search_with(n, seed, report) else {
+            let threads = threads.unwrap_or(if n >= THREADS_FROM { 2 } else { 1 });
+            let Some((cols, stats)) = search_with(n, seed, threads, report) else {
                 eprintln!("nqueens solve: no solution exists for N = {n}");
                 return ExitCode::from(1);
             };

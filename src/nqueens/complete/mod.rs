@@ -13,7 +13,9 @@
 //!    run that explores every branch proves NO.
 //! 5. Nightriders with at least 16 free rows: the empty board of a size `n` with `n` or
 //!    `n + 1` coprime to 210 is [`anneal::modular`]; otherwise simulated annealing over the free columns
-//!    ([`anneal::Anneal`]) runs in turn with the stages below, with Luby step limits.
+//!    ([`anneal::Anneal`]) runs in turn with the stages below, with Luby step limits. On
+//!    compositions (some queens given) weighted min-conflicts over the free cells
+//!    ([`weighted::Weighted`]) gets [`WEIGHTED_SHARE`] times the time of the others.
 //! 6. Many free rows: random greedy placement, swap repair of the rows left over
 //!    ([`board::Board::repair`]), then the tail search on those rows plus a growing random set of
 //!    placed ones; restarts until the time limit.
@@ -25,6 +27,7 @@ pub mod board;
 pub mod matching;
 pub mod small;
 pub mod tail;
+pub mod weighted;
 
 use super::placement::Placement;
 use super::verify::{find_conflict, Conflict};
@@ -37,6 +40,7 @@ use small::Small;
 use std::fmt;
 use std::time::{Duration, Instant};
 use tail::{ColMap, Outcome, Tail};
+use weighted::Weighted;
 
 /// Settings of [`complete`].
 #[derive(Clone, Debug)]
@@ -201,6 +205,17 @@ const SMALL_NODES_PER_ROW: u64 = 100;
 /// alone took over 5 s on 1 run in 6, over 10 s on N = 62 seed 1; annealing at temperature
 /// 0.55 solved N = 60 within 0.13 s in 3 of 5 runs), and restarts of either cut them.
 const SMALL_ANNEAL_FROM: usize = 40;
+/// Time of the weighted stage per unit of time of the others, on nightrider compositions.
+/// Measured 2026-11-23 on the 150 inputs of the `--hard` set (10 s wall, 2 jobs, load 3–5,
+/// one run each): the weighted stage alone 147 YES, in plain turns with the others 134,
+/// 3 : 1 144 (its 3 misses alone were small boards with few given queens, which the
+/// annealing and the bitboard search handle).
+const WEIGHTED_SHARE: u32 = 3;
+/// Weighted min-conflicts steps per free row, times the Luby sequence, per turn (a fresh
+/// start each turn). Measured 2026-11-23 with the stage alone on the 28 `--hard` inputs main
+/// left unsolved (10 s wall, load 3–5, one run each): 512 → 21 YES, 2048 → 25 and 27 (two
+/// runs), 8192 → 18.
+const WEIGHTED_STEPS_PER_ROW: u64 = 2048;
 /// Annealing steps per free row, times the Luby sequence, per turn of the portfolio.
 const ANNEAL_STEPS_PER_ROW: u64 = 512;
 
@@ -276,6 +291,10 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
         whole_nodes: 0,
         anneal: None,
         anneal_rounds: 0,
+        weighted: None,
+        weighted_rounds: 0,
+        weighted_time: Duration::ZERO,
+        other_time: Duration::ZERO,
     };
     let verdict = if opts.nightrider && (2..=9).contains(&n) {
         Verdict::Proven(Proof::NoNightriderBoard { n })
@@ -342,6 +361,14 @@ struct Run<'a> {
     anneal: Option<Anneal>,
     /// Turns of `anneal` so far (index into the Luby sequence).
     anneal_rounds: u64,
+    /// The weighted min-conflicts stage (nightrider compositions); `Some(None)` when it does
+    /// not apply.
+    weighted: Option<Option<Weighted>>,
+    /// Turns of `weighted` so far (index into the Luby sequence).
+    weighted_rounds: u64,
+    /// Time spent in `weighted`, and in the other stages of the loop it shares.
+    weighted_time: Duration,
+    other_time: Duration,
 }
 
 impl Run<'_> {
@@ -380,6 +407,13 @@ impl Run<'_> {
             if Instant::now() > self.deadline {
                 return Verdict::NotFound;
             }
+            if anneal && m < self.board.n && self.weighted_turn() {
+                if let Some(v) = self.weighted_round() {
+                    return v;
+                }
+                continue;
+            }
+            let turn = Instant::now();
             if anneal {
                 if let Some(v) = self.anneal_round() {
                     return v;
@@ -397,6 +431,7 @@ impl Run<'_> {
                     return v;
                 }
             }
+            self.other_time += turn.elapsed();
         }
     }
 
@@ -493,6 +528,7 @@ impl Run<'_> {
                 break;
             }
             let limit = (SMALL_NODES_PER_ROW * n).saturating_mul(luby(round));
+            let turn = Instant::now();
             self.stats.tail_searches += 1;
             let mut nodes = 0;
             let out = search.search(&mut self.rng, limit, self.deadline, &mut nodes);
@@ -512,15 +548,53 @@ impl Run<'_> {
                         nodes: total,
                     })
                 }
-                Outcome::Aborted => {}
+                Outcome::Aborted => self.other_time += turn.elapsed(),
             }
+            while m < n as usize && m >= ANNEAL_MIN_ROWS && self.weighted_turn() {
+                if let Some(v) = self.weighted_round() {
+                    return v;
+                }
+            }
+            let turn = Instant::now();
             if n as usize >= SMALL_ANNEAL_FROM && m >= ANNEAL_MIN_ROWS {
                 if let Some(v) = self.anneal_round() {
                     return v;
                 }
             }
+            self.other_time += turn.elapsed();
         }
         Verdict::NotFound
+    }
+
+    /// Whether the weighted stage runs next: while it applies and has had less than
+    /// [`WEIGHTED_SHARE`] times the time of the other stages.
+    fn weighted_turn(&self) -> bool {
+        !matches!(self.weighted, Some(None))
+            && Instant::now() <= self.deadline
+            && self.weighted_time < self.other_time * WEIGHTED_SHARE
+    }
+
+    /// One turn of the weighted min-conflicts stage (a fresh start with the next Luby step
+    /// limit); `None` also when the stage does not apply.
+    fn weighted_round(&mut self) -> Option<Verdict> {
+        if self.weighted.is_none() {
+            self.board.clear_placed();
+            self.weighted = Some(Weighted::new(&self.board));
+        }
+        let w = self.weighted.as_mut().unwrap().as_mut()?;
+        self.weighted_rounds += 1;
+        let steps =
+            (WEIGHTED_STEPS_PER_ROW * w.len() as u64).saturating_mul(luby(self.weighted_rounds));
+        let t = Instant::now();
+        w.restart(&mut self.rng);
+        let found = w.run(&mut self.rng, steps, self.deadline);
+        self.weighted_time += t.elapsed();
+        if found {
+            self.board.clear_placed();
+            w.apply(&mut self.board);
+            return Some(Verdict::Yes(Vec::new()));
+        }
+        None
     }
 
     /// One turn of the annealing stage with the next Luby step limit.

@@ -17,9 +17,10 @@ impl Board {
     /// deferred rows (each keeps an unused column in its own `cols` slot). Large boards test
     /// blocks of 64 columns in the first rows (see [`BLOCK_END`]); then single candidates
     /// from the unused part of `cols`, which small boards fill with a scrambled permutation
-    /// first.
+    /// first. `threads`: see [`Board::block_rows`].
     pub(super) fn greedy(
         &mut self,
+        threads: usize,
         rng: &mut Xoshiro256PlusPlus,
         stats: &mut SearchStats,
         progress: &mut impl FnMut(Progress),
@@ -37,9 +38,9 @@ impl Board {
         if from > 0 {
             let mut used = self.no_columns_taken();
             self.block_rows(
-                0,
                 from,
                 &mut used,
+                threads,
                 rng,
                 stats,
                 &mut deferred,

@@ -25,6 +25,8 @@
 //!    the next block (up to [`BLOCK_SPAN`], mostly the same cache lines) before a new random
 //!    start. No permutation is needed: `cols` is written front to back. Afterwards the free
 //!    columns are put, in a random order, as the unused part of `cols` for the last rows.
+//!    With two threads (`search_with`'s `threads`; `nqueens solve` from 2^24 rows) both take
+//!    chunks of rows in turn and claim bits with atomic read-modify-writes.
 //! 3. **Repair**: each deferred row takes a column from the deferred rows' slots (the first
 //!    conflict-free of a few random ones, else the least-attacked); then attacked queens are
 //!    swapped with random partners, a swap kept only when the number of surplus queens on
@@ -71,7 +73,7 @@ const GROUP: usize = 4;
 const PAD: usize = 64;
 
 /// Boards from this size on switch to testing blocks of 64 columns in the middle rows.
-const HYBRID_FROM: usize = 1 << 20;
+pub const HYBRID_FROM: usize = 1 << 20;
 
 /// The first rows, in percent of the board, tested by blocks (the rest by single
 /// candidates). Blocks need no permutation (no second thread, no 4n-byte permutation
@@ -79,6 +81,8 @@ const HYBRID_FROM: usize = 1 << 20;
 /// interleaved with main's 35–90 %): 10^7 0.33 s CPU against 0.52, 10^8 5.3–5.9 s against
 /// 6.3–7.7, 10^9 93.5 s against 129 s (docs/benchmarks.md). Split at 10^8 (CPU s, one run
 /// each, load 11–12, noise about ±0.5 s): 90 % 6.76, 94 % 6.26, 97 % 6.04 and 5.49, 99 % 6.82.
+/// With two threads (the main thread's CPU time, the critical path, at 10^8, one run each,
+/// load 4–5): 93 % 5.07, 95 % 5.79, 97 % 4.85 and 4.92, 98.5 % 5.32, 99.5 % 5.93.
 const BLOCK_END: usize = 97;
 
 /// Neighbouring blocks of 64 columns a block try scans from its random start (eight words
@@ -89,17 +93,6 @@ const BLOCK_SPAN: usize = 8;
 
 /// Blocks of 64 columns a middle row tests before it is deferred.
 const BLOCK_TRIES: usize = 16;
-
-/// Bits `at..at + 64` of a bitset as one word (bit `i` of the result is bit `at + i`).
-///
-/// # Panics
-/// If the bitset has fewer than `at / 64 + 2` words.
-#[inline(always)]
-fn window(words: &[u64], at: usize) -> u64 {
-    let (w, b) = (at / 64, at % 64);
-    // Shifting by 64 is not allowed: `b == 0` takes nothing from the next word.
-    (words[w] >> b) | ((words[w + 1] << 1) << (63 - b))
-}
 
 /// What the search reports while it runs (for progress lines on big boards).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,16 +140,19 @@ pub struct SearchStats {
 /// assert_eq!(search(3, 7), None);
 /// ```
 pub fn search(n: usize, seed: u64) -> Option<Vec<u32>> {
-    search_with(n, seed, |_| {}).map(|(cols, _)| cols)
+    search_with(n, seed, 1, |_| {}).map(|(cols, _)| cols)
 }
 
-/// [`search`] that also reports [`Progress`] and returns [`SearchStats`].
+/// [`search`] that also reports [`Progress`] and returns [`SearchStats`]. With `threads` ≥ 2
+/// and at least [`HYBRID_FROM`] rows a second thread places block rows too: faster, but the
+/// board then depends on the threads' timing, not only on `seed`.
 ///
 /// # Panics
 /// If `n ≥ u32::MAX`.
 pub fn search_with(
     n: usize,
     seed: u64,
+    threads: usize,
     mut progress: impl FnMut(Progress),
 ) -> Option<(Vec<u32>, SearchStats)> {
     assert!(n < u32::MAX as usize, "n = {n} does not fit in u32 columns");
@@ -176,7 +172,7 @@ pub fn search_with(
             progress(Progress::Restart { attempt });
         }
         attempt += 1;
-        let deferred = board.greedy(&mut rng, &mut stats, &mut progress);
+        let deferred = board.greedy(threads, &mut rng, &mut stats, &mut progress);
         stats.deferred = deferred.len();
         progress(Progress::Repairing {
             deferred: deferred.len(),
@@ -213,12 +209,15 @@ impl Report {
 
     #[inline(always)]
     fn tick(&mut self, row: usize, progress: &mut impl FnMut(Progress)) {
-        if row == self.next {
+        // `>=`: the block rows report at the start of each chunk of rows.
+        if row >= self.next {
             progress(Progress::Greedy {
                 done: row,
                 total: self.total,
             });
-            self.next += self.every;
+            while self.next <= row {
+                self.next += self.every;
+            }
         }
     }
 }
@@ -246,13 +245,16 @@ mod tests {
 
     #[test]
     fn windows_read_any_bit_offset() {
-        let words = [0x0123_4567_89AB_CDEFu64, 0xFEDC_BA98_7654_3210, 0];
+        let mut words = [0x0123_4567_89AB_CDEFu64, 0xFEDC_BA98_7654_3210, 0];
+        let atomic = blocks::atomic(&mut words);
         for at in 0..=64 {
             let expected = (0..64).fold(0u64, |w, i| {
-                let bit = words[(at + i) / 64] >> ((at + i) % 64) & 1;
+                let bit = atomic[(at + i) / 64].load(std::sync::atomic::Ordering::Relaxed)
+                    >> ((at + i) % 64)
+                    & 1;
                 w | bit << i
             });
-            assert_eq!(window(&words, at), expected, "at = {at}");
+            assert_eq!(blocks::window(atomic, at), expected, "at = {at}");
         }
     }
 
@@ -271,9 +273,18 @@ mod tests {
             for &c in &board.cols[..placed] {
                 used[c as usize / 64] |= 1 << (c % 64);
             }
-            for _ in 0..300 {
-                let (r, c0) = (rng.random_range(0..n), rng.random_range(0..n));
-                let block = board.free_block(&used, r, c0);
+            let probes: Vec<(usize, usize)> = (0..300)
+                .map(|_| (rng.random_range(0..n), rng.random_range(0..n)))
+                .collect();
+            let (mut up, mut down) = (board.up.bits.clone(), board.down.bits.clone());
+            let lanes = blocks::Lanes {
+                n,
+                used: blocks::atomic(&mut used),
+                up: blocks::atomic(&mut up),
+                down: blocks::atomic(&mut down),
+            };
+            for (r, c0) in probes {
+                let block = lanes.free_block(r, c0);
                 for i in 0..64 {
                     let c = c0 + i;
                     let free = c < n
@@ -282,6 +293,15 @@ mod tests {
                     assert_eq!(block >> i & 1 == 1, free, "n={n} r={r} c={c}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn two_threads_give_a_peaceful_board() {
+        for (n, seed) in [(HYBRID_FROM + 3, 1), (3 * HYBRID_FROM, 2)] {
+            let (cols, stats) = search_with(n, seed, 2, |_| {}).unwrap();
+            assert!(peaceful(&cols), "n = {n}");
+            assert!(stats.greedy_tries as usize >= n / 2, "{stats:?}");
         }
     }
 
@@ -342,7 +362,7 @@ mod tests {
     #[test]
     fn reports_progress_and_stats() {
         let mut seen = Vec::new();
-        let (_, stats) = search_with(100_000, 3, |p| seen.push(p)).unwrap();
+        let (_, stats) = search_with(100_000, 3, 1, |p| seen.push(p)).unwrap();
         assert!(seen.contains(&Progress::Greedy {
             done: 100_000,
             total: 100_000
