@@ -290,11 +290,11 @@ impl<'a> Annealer<'a> {
         // colour with errors removes them, and each costs N. At 1 s, side by side per seed, one
         // run each: the 42 seeds of 1–100 with C ≥ 4 and 30 held-out ones, geometric mean of
         // the score ratio 0.967 against re-plans only with fast routing)
-        let faulty = pool.ranked.first().is_some_and(|(_, cells)| {
-            (0..board.colours).any(|c| colour_errors(self.queens, n, cells, c) > 0)
+        let faulty = pool.ranked.first().map_or(Vec::new(), |(_, cells)| {
+            faulty_colours(self.queens, n, cells, board.colours)
         });
         let ils = (board.colours == 1 || nq >= ILS_MIN_QUEENS)
-            && (fast_routing || faulty)
+            && (fast_routing || !faulty.is_empty())
             && pool.ranked.len() >= ILS_AFTER
             && self.runs % ILS_EVERY != 0
             && !self.stale;
@@ -325,7 +325,7 @@ impl<'a> Annealer<'a> {
         };
         let (kind, mut found) = if ils {
             let base = &pool.ranked[0].1;
-            let colour = replan_colour(self.queens, n, base, board.colours, rng);
+            let colour = replan_colour(&faulty, board.colours, rng);
             let share = ILS_RESET_MIN + (1.0 - ILS_RESET_MIN) * rng.random::<f64>();
             let cells =
                 targets::reset_colour(self.queens, self.walls, dist, base, colour, share, rng)?;
@@ -380,19 +380,17 @@ impl<'a> Annealer<'a> {
     }
 }
 
-/// The colour a re-plan changes: while the base board has errors, mostly one of the colours
-/// with errors (errors are between queens of one colour, so only a re-plan of such a colour
-/// can remove them); otherwise any colour.
-fn replan_colour(
-    queens: &[Queen],
-    n: usize,
-    cells: &[usize],
-    colours: usize,
-    rng: &mut impl Rng,
-) -> usize {
-    let faulty: Vec<usize> = (0..colours)
+/// The colours with errors on `cells`.
+fn faulty_colours(queens: &[Queen], n: usize, cells: &[usize], colours: usize) -> Vec<usize> {
+    (0..colours)
         .filter(|&c| colour_errors(queens, n, cells, c) > 0)
-        .collect();
+        .collect()
+}
+
+/// The colour a re-plan changes: while the base board has errors (`faulty`: its colours with
+/// errors), mostly one of those (errors are between queens of one colour, so only a re-plan
+/// of such a colour can remove them); otherwise any colour.
+fn replan_colour(faulty: &[usize], colours: usize, rng: &mut impl Rng) -> usize {
     if !faulty.is_empty() && rng.random_bool(FAULTY_COLOUR_CHANCE) {
         faulty[rng.random_range(0..faulty.len())]
     } else {
@@ -480,7 +478,8 @@ mod tests {
             if per_colour > 0 && board.colours > 1 {
                 let picks = (0..200)
                     .filter(|_| {
-                        let c = replan_colour(&queens, n, &cells, board.colours, &mut rng);
+                        let faulty = faulty_colours(&queens, n, &cells, board.colours);
+                        let c = replan_colour(&faulty, board.colours, &mut rng);
                         colour_errors(&queens, n, &cells, c) > 0
                     })
                     .count();
