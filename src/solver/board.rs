@@ -277,6 +277,23 @@ pub fn line_length(n: usize, a: usize, b: usize) -> Option<usize> {
     }
 }
 
+/// The cells a straight move from `from` to `to` (on one line) crosses or enters: strictly
+/// after `from`, up to `to` included, in order.
+///
+/// # Examples
+/// ```
+/// use queenattack::solver::board::line_cells;
+/// assert_eq!(line_cells(8, 0, 27).collect::<Vec<_>>(), [9, 18, 27]);
+/// assert_eq!(line_cells(8, 5, 2).collect::<Vec<_>>(), [4, 3, 2]);
+/// ```
+pub fn line_cells(n: usize, from: usize, to: usize) -> impl Iterator<Item = usize> {
+    let (r0, c0) = ((from / n) as i64, (from % n) as i64);
+    let (r1, c1) = ((to / n) as i64, (to % n) as i64);
+    let (dr, dc) = ((r1 - r0).signum(), (c1 - c0).signum());
+    let len = (r1 - r0).abs().max((c1 - c0).abs());
+    (1..=len).map(move |k| ((r0 + dr * k) * n as i64 + c0 + dc * k) as usize)
+}
+
 /// A random board for tests: side `n`, `colours` colours, each cell a wall with probability
 /// `walls`, else a queen of a random colour with probability `queens` (any queen counts).
 #[cfg(test)]

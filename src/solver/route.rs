@@ -17,7 +17,7 @@
 //! Every emitted move is legal when it is made: it starts on a queen, ends on an empty cell
 //! and only crosses empty cells of the current board.
 
-use super::board::{Move, DIRS};
+use super::board::{line_cells, Move, DIRS};
 use super::paths::{sqrt_table, Search};
 use std::time::Instant;
 
@@ -311,17 +311,10 @@ impl<'a> Router<'a> {
     /// The cells crossed by `route` after its start, in order.
     fn route_cells(&self, route: &[usize]) -> Vec<usize> {
         let n = self.plan.n;
-        let mut cells = Vec::new();
-        for w in route.windows(2) {
-            let (r0, c0) = ((w[0] / n) as i64, (w[0] % n) as i64);
-            let (r1, c1) = ((w[1] / n) as i64, (w[1] % n) as i64);
-            let (dr, dc) = ((r1 - r0).signum(), (c1 - c0).signum());
-            let len = (r1 - r0).abs().max((c1 - c0).abs());
-            for s in 1..=len {
-                cells.push(((r0 + dr * s) * n as i64 + c0 + dc * s) as usize);
-            }
-        }
-        cells
+        route
+            .windows(2)
+            .flat_map(|w| line_cells(n, w[0], w[1]))
+            .collect()
     }
 
     /// Best single step aside for the piece of queen `p`, avoiding forbidden cells:

@@ -15,7 +15,7 @@
 //! of 1–100 (N ≥ 16, C ≥ 2, three runs each), re-plans ranked by it against re-plans ranked
 //! by their routed score: 4 % lower final scores, mostly because no board waits for routing.
 
-use super::board::{line_length, Queen};
+use super::board::{line_cells, line_length, Queen};
 use super::paths::Search;
 
 /// Extra cost of a queen the staying queens wall off completely: one of them must step aside
@@ -109,10 +109,7 @@ impl Estimator {
         if ((len as f32).sqrt() - cost).abs() > 1e-4 {
             return false;
         }
-        let (r0, c0) = ((from / n) as i64, (from % n) as i64);
-        let (r1, c1) = ((to / n) as i64, (to % n) as i64);
-        let (dr, dc) = ((r1 - r0).signum(), (c1 - c0).signum());
-        (1..=len as i64).all(|s| !self.blocked[((r0 + dr * s) * n as i64 + c0 + dc * s) as usize])
+        line_cells(n, from, to).all(|cell| !self.blocked[cell])
     }
 }
 

@@ -27,7 +27,7 @@ mod swap;
 #[cfg(test)]
 mod tests;
 
-use super::board::{Board, Move};
+use super::board::{line_cells, Board, Move};
 use super::paths::{Paths, Search};
 use super::score::{replay, LineCounts};
 use std::time::Instant;
@@ -233,13 +233,4 @@ fn length(n: usize, from: usize, to: usize) -> f64 {
     let (r0, c0) = ((from / n) as i64, (from % n) as i64);
     let (r1, c1) = ((to / n) as i64, (to % n) as i64);
     (r1 - r0).abs().max((c1 - c0).abs()) as f64
-}
-
-/// The cells a straight move crosses or enters: strictly after `from`, up to `to` included.
-fn line_cells(n: usize, from: usize, to: usize) -> impl Iterator<Item = usize> {
-    let (r0, c0) = ((from / n) as i64, (from % n) as i64);
-    let (r1, c1) = ((to / n) as i64, (to % n) as i64);
-    let (dr, dc) = ((r1 - r0).signum(), (c1 - c0).signum());
-    let len = (r1 - r0).abs().max((c1 - c0).abs());
-    (1..=len).map(move |k| ((r0 + dr * k) * n as i64 + c0 + dc * k) as usize)
 }
