@@ -106,6 +106,7 @@ fn speed(a: &Args) {
             nightrider: a.nightrider,
             seed,
             time_limit: Duration::from_secs(a.time_limit),
+            ..Options::default()
         };
         let t = Instant::now();
         let done = complete(&p, &opts).expect("consistent");

@@ -204,3 +204,33 @@ fn generated_compositions_complete() {
     let out = nqueens(&["gen-composition", "5", "--k", "2", "--nightrider"], "");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--threads 1` repeats a run exactly for a seed; the default (2 threads) gives a verified
+/// board too; 0 threads is refused with exit 2.
+#[test]
+fn threads_option() {
+    let out = nqueens(
+        &[
+            "gen-composition",
+            "150",
+            "--k",
+            "60",
+            "--seed",
+            "4",
+            "--nightrider",
+        ],
+        "",
+    );
+    let input = text(&out.stdout);
+    let one = ["--nightrider", "--threads", "1", "--seed", "9"];
+    let a = expect_yes(&input, &one);
+    assert_eq!(a, expect_yes(&input, &one), "one thread, same seed");
+    expect_yes(&input, &["--nightrider"]);
+    let out = nqueens(&["complete", "--threads", "0"], "4 0\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("threads"),
+        "{}",
+        text(&out.stderr)
+    );
+}

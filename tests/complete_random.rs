@@ -10,6 +10,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::Duration;
 
 fn check(n: usize, k: usize, nightrider: bool, seed: u64) {
+    check_threads(n, k, nightrider, seed, 1);
+}
+
+fn check_threads(n: usize, k: usize, nightrider: bool, seed: u64, threads: usize) {
     let queens = random_composition(n, k, nightrider, seed, Duration::from_secs(600)).unwrap();
     assert_eq!(queens.len(), k);
     let p = Placement::Pairs {
@@ -22,6 +26,7 @@ fn check(n: usize, k: usize, nightrider: bool, seed: u64) {
         seed,
         // Generous: a loaded machine must not turn into a false NO here.
         time_limit: Duration::from_secs(120),
+        threads,
     };
     let done = complete(&p, &opts).unwrap();
     let Verdict::Yes(cols) = done.verdict else {
@@ -63,6 +68,41 @@ fn random_nightrider_compositions_complete() {
     }
 }
 
+/// Two threads race on each board: the winner's board keeps the given queens and verifies,
+/// in the range where the nightrider stages have heavy tails (40–120 free rows) too.
+#[test]
+fn raced_compositions_complete() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    for i in 0..12 {
+        let n = rng.random_range(40..=250);
+        let k = rng.random_range(0..=n / 2);
+        check_threads(n, k, i % 3 != 0, 500 + i, 2);
+    }
+}
+
+/// A placement that cannot be completed gets its proof with two threads as with one (the
+/// proving thread stops the other).
+#[test]
+fn raced_runs_prove_no() {
+    // A queen in a corner of a 4×4 board: the exhaustive search proves NO.
+    let p = Placement::Pairs {
+        n: 4,
+        queens: vec![(0, 0)],
+    };
+    for threads in [1, 2] {
+        let opts = Options {
+            threads,
+            ..Options::default()
+        };
+        let done = complete(&p, &opts).unwrap();
+        assert!(
+            matches!(done.verdict, Verdict::Proven(_)),
+            "threads {threads}: {:?}",
+            done.verdict
+        );
+    }
+}
+
 /// Empty nightrider boards of middle size (the annealing stage's range): every one answers
 /// YES with a verified board. The limit is generous so that a loaded machine cannot fail it;
 /// speed is measured in the README, not here.
@@ -78,6 +118,7 @@ fn empty_nightrider_boards_complete() {
             nightrider: true,
             seed: n as u64,
             time_limit: Duration::from_secs(120),
+            ..Options::default()
         };
         let done = complete(&p, &opts).unwrap();
         let Verdict::Yes(cols) = done.verdict else {

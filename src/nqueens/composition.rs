@@ -91,6 +91,8 @@ pub fn random_board(
         nightrider,
         time_limit,
         seed,
+        // One thread: the same seed must give the same board.
+        threads: 1,
     };
     match complete(&empty, &opts)
         .expect("the empty board is peaceful")

@@ -13,9 +13,9 @@
 //! solution at once.
 
 use super::board::{Board, Lines, NONE};
+use super::clock::Deadline;
 use rand::seq::SliceRandom;
 use rand::Rng;
-use std::time::Instant;
 
 /// Steps without a new best cost (per free row) before a random restart.
 const RESTART_STEPS_PER_ROW: u64 = 300;
@@ -180,7 +180,7 @@ impl Anneal {
     /// # Complexity
     /// O(1) per step (6 line families), plus an O(m) rescan whenever the list of attacked
     /// rows runs dry and on restarts.
-    pub fn run(&mut self, rng: &mut impl Rng, steps: u64, deadline: Instant) -> bool {
+    pub fn run(&mut self, rng: &mut impl Rng, steps: u64, deadline: Deadline<'_>) -> bool {
         let m = self.rows.len();
         if m < 2 {
             return self.cost == 0;
@@ -190,7 +190,7 @@ impl Anneal {
             if self.cost == 0 {
                 return true;
             }
-            if s % 4096 == 4095 && Instant::now() > deadline {
+            if s % 4096 == 4095 && deadline.passed() {
                 return false;
             }
             self.step += 1;
@@ -325,9 +325,11 @@ fn torus_multiplier(n: usize) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nqueens::complete::clock::Deadline;
     use crate::nqueens::{find_conflict, Placement};
     use rand::SeedableRng;
     use std::time::Duration;
+    use std::time::Instant;
 
     #[test]
     fn modular_boards_verify() {
@@ -357,7 +359,7 @@ mod tests {
         let mut board = Board::new(col, true);
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
         let mut a = Anneal::new(&board, &mut rng);
-        let far = Instant::now() + Duration::from_secs(600);
+        let far = Deadline::new(Instant::now() + Duration::from_secs(600));
         assert!(a.run(&mut rng, u64::MAX, far));
         a.apply(&mut board);
         assert_eq!(board.col[3], 7);

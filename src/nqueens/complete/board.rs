@@ -7,8 +7,8 @@
 //! assignment of free rows to free columns in which lines may hold several queens (Sosic & Gu,
 //! seed 003; seed 000's swap search), and hands the rows it cannot fix to the tail search.
 
+use super::clock::Deadline;
 use rand::Rng;
-use std::time::Instant;
 
 /// Rows (or attacked rows) handled between two looks at the clock in the long loops.
 const CLOCK_EVERY: usize = 1 << 14;
@@ -82,6 +82,7 @@ impl Lines {
 }
 
 /// Board state: fixed queens, placed queens, line occupancy.
+#[derive(Clone)]
 pub struct Board {
     /// Board size.
     pub n: usize,
@@ -237,13 +238,13 @@ impl Board {
         rng: &mut impl Rng,
         pool: &mut Vec<u32>,
         attempts: u32,
-        deadline: Instant,
+        deadline: Deadline<'_>,
     ) -> Option<Vec<u32>> {
         // Shuffle once, then scan candidates from a moving cursor: random columns, but
         // sequential reads of `pool` (at n = 10^7 random reads of it cost more than the rest).
         // Fisher–Yates by hand, to look at the clock (10^8 random swaps take seconds).
         for i in (1..pool.len()).rev() {
-            if i % CLOCK_EVERY == 0 && Instant::now() > deadline {
+            if i % CLOCK_EVERY == 0 && deadline.passed() {
                 return None;
             }
             pool.swap(i, rng.random_range(0..=i));
@@ -251,7 +252,7 @@ impl Board {
         let mut left = Vec::new();
         let mut cursor = 0usize;
         for i in 0..self.free_rows.len() {
-            if i % CLOCK_EVERY == CLOCK_EVERY - 1 && Instant::now() > deadline {
+            if i % CLOCK_EVERY == CLOCK_EVERY - 1 && deadline.passed() {
                 return None;
             }
             let r = self.free_rows[i] as usize;
@@ -405,7 +406,7 @@ impl Board {
         left: Vec<u32>,
         tries: u32,
         stale: u32,
-        deadline: Instant,
+        deadline: Deadline<'_>,
     ) -> Vec<u32> {
         self.ensure_counts();
         let m = self.free_rows.len();
@@ -453,7 +454,7 @@ impl Board {
                     .filter(|&r| self.conflicts(r as usize) > 0)
                     .collect();
             }
-            if Instant::now() > deadline {
+            if deadline.passed() {
                 break;
             }
             if pairs < best {
@@ -466,7 +467,7 @@ impl Board {
                 }
             }
             for h in 0..hot.len() {
-                if h % CLOCK_EVERY == CLOCK_EVERY - 1 && Instant::now() > deadline {
+                if h % CLOCK_EVERY == CLOCK_EVERY - 1 && deadline.passed() {
                     break;
                 }
                 let i = hot[h] as usize;
@@ -537,7 +538,9 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nqueens::complete::clock::Deadline;
     use rand::SeedableRng;
+    use std::time::Instant;
 
     #[test]
     fn lines_match_attacks() {
@@ -567,7 +570,7 @@ mod tests {
         let n = 300;
         let mut b = Board::new(vec![NONE; n], false);
         let mut pool = b.free_cols.clone();
-        let far = Instant::now() + std::time::Duration::from_secs(600);
+        let far = Deadline::new(Instant::now() + std::time::Duration::from_secs(600));
         let left = b.greedy(&mut rng, &mut pool, 8, far).unwrap();
         assert_eq!(left.len(), pool.len());
         let left = b.swap_repair(&mut rng, &mut pool, left, 200, 20, far);

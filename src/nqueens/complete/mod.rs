@@ -24,20 +24,25 @@
 
 pub mod anneal;
 pub mod board;
+pub mod clock;
 pub mod matching;
 pub mod small;
 pub mod tail;
+mod verdict;
 pub mod weighted;
+
+pub use verdict::{Completion, Proof, Stats, Verdict};
 
 use super::placement::Placement;
 use super::verify::{find_conflict, Conflict};
 use anneal::Anneal;
 use board::{Board, NONE};
+use clock::Deadline;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use small::Small;
-use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tail::{ColMap, Outcome, Tail};
 use weighted::Weighted;
@@ -49,8 +54,12 @@ pub struct Options {
     pub nightrider: bool,
     /// Wall-clock budget; after it a NO is reported as not proven.
     pub time_limit: Duration,
-    /// Seed of the random choices (same seed, same run).
+    /// Seed of the random choices (same seed, same run when `threads` is 1).
     pub seed: u64,
+    /// Independent runs of the stages, one per thread, each with its own seed (the first
+    /// with `seed`); the first answer stops the others. Boards of more than
+    /// [`THREADS_MAX_N`] rows use one: each thread holds its own copy of the board.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -59,117 +68,13 @@ impl Default for Options {
             nightrider: false,
             time_limit: Duration::from_secs(10),
             seed: 1,
+            threads: 1,
         }
     }
 }
 
-/// Why a placement cannot be completed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// No nightrider-queens board exists for this `n` (2..=9, by exhaustive counts).
-    NoNightriderBoard {
-        /// Board size.
-        n: usize,
-    },
-    /// A free row (0-based) where every free column is attacked by a given queen.
-    EmptyRow {
-        /// The row, 0-based.
-        row: usize,
-    },
-    /// A free column (0-based) where every free row is attacked by a given queen.
-    EmptyColumn {
-        /// The column, 0-based.
-        col: usize,
-    },
-    /// Only `matched` of the `free_rows` free rows can get distinct free columns.
-    NoPerfectMatching {
-        /// Rows without a given queen.
-        free_rows: usize,
-        /// Size of a maximum matching.
-        matched: usize,
-    },
-    /// The complete search over all free rows found nothing.
-    Exhaustive {
-        /// Rows without a given queen.
-        free_rows: usize,
-        /// Placements tried over all restarts of the search.
-        nodes: u64,
-    },
-}
-
-impl fmt::Display for Proof {
-    /// 1-based rows and columns, like the text formats.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Proof::NoNightriderBoard { n } => write!(
-                f,
-                "no {n}×{n} board of peaceful nightrider-queens exists (none for N = 2..9)"
-            ),
-            Proof::EmptyRow { row } => write!(
-                f,
-                "free row {} has no free cell: every free column is attacked by a given queen",
-                row + 1
-            ),
-            Proof::EmptyColumn { col } => write!(
-                f,
-                "free column {} has no free cell: every free row is attacked by a given queen",
-                col + 1
-            ),
-            Proof::NoPerfectMatching { free_rows, matched } => write!(
-                f,
-                "at most {matched} of the {free_rows} free rows can get distinct free columns \
-                 (maximum bipartite matching over free cells)"
-            ),
-            Proof::Exhaustive { free_rows, nodes } => write!(
-                f,
-                "exhaustive search over all {free_rows} free rows ({nodes} placements tried) \
-                 found no completion"
-            ),
-        }
-    }
-}
-
-/// The answer of [`complete`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// A full board: the 1-based column of the queen in each row (already verified).
-    Yes(Vec<u32>),
-    /// Cannot be completed, with the argument.
-    Proven(Proof),
-    /// No completion found within the time limit (the placement may still be completable).
-    NotFound,
-}
-
-/// What [`complete`] did, for reports and `--json`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Given queens.
-    pub given: usize,
-    /// Free rows (`n − given`).
-    pub free_rows: usize,
-    /// Greedy + repair restarts (0 when only the exhaustive search ran).
-    pub restarts: u32,
-    /// Tail searches run.
-    pub tail_searches: u32,
-    /// Largest tail searched.
-    pub max_tail: usize,
-    /// Placements tried by all tail searches.
-    pub nodes: u64,
-    /// Time spent on the cheap proofs.
-    pub proof_time: Duration,
-    /// Time until the verdict (verification included).
-    pub total_time: Duration,
-}
-
-/// Result of [`complete`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Completion {
-    /// The answer.
-    pub verdict: Verdict,
-    /// What it took.
-    pub stats: Stats,
-}
-
+/// Largest board raced on several threads (each holds a copy: at most about 9 MB).
+pub const THREADS_MAX_N: usize = 1 << 16;
 /// Free rows up to which the exhaustive search runs on its own (no greedy stage).
 const DIRECT_ROWS: usize = 24;
 /// The same for nightriders, whose greedy stage does poorly on small boards.
@@ -243,7 +148,7 @@ pub fn memory_needed(n: usize, nightrider: bool) -> u64 {
 /// nightrider lines with `opts.nightrider`), as [`find_conflict`] reports it.
 ///
 /// # Panics
-/// If the board it builds fails verification (a bug, never expected).
+/// If the board it builds fails verification (a bug, never expected), in any of its threads.
 ///
 /// # Complexity
 /// Expected O(n) time and memory for random compositions; exponential in the worst case (the
@@ -274,36 +179,30 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
         }
     }
     let board = Board::new(col, opts.nightrider);
-    let mut stats = Stats {
+    let fresh = Stats {
         given: n - board.free_rows.len(),
         free_rows: board.free_rows.len(),
         ..Stats::default()
     };
-    let deadline = start + opts.time_limit;
-    let mut run = Run {
-        board,
-        rng: Xoshiro256PlusPlus::seed_from_u64(opts.seed),
-        map: ColMap::new(n),
-        deadline,
-        stats: &mut stats,
-        whole: None,
-        whole_rounds: 0,
-        whole_nodes: 0,
-        anneal: None,
-        anneal_rounds: 0,
-        weighted: None,
-        weighted_rounds: 0,
-        weighted_time: Duration::ZERO,
-        other_time: Duration::ZERO,
-    };
-    let verdict = if opts.nightrider && (2..=9).contains(&n) {
-        Verdict::Proven(Proof::NoNightriderBoard { n })
+    let mut stats = fresh.clone();
+    let at = start + opts.time_limit;
+    let threads = if n <= THREADS_MAX_N {
+        opts.threads.max(1)
     } else {
-        run.solve()
+        1
+    };
+    let (verdict, mut board) = if opts.nightrider && (2..=9).contains(&n) {
+        (Verdict::Proven(Proof::NoNightriderBoard { n }), board)
+    } else if threads == 1 {
+        solve_with(board, opts.seed, Deadline::new(at), &mut stats)
+    } else {
+        let (v, b, s) = race(&board, &fresh, opts.seed, Deadline::new(at), threads);
+        stats = s;
+        (v, b)
     };
     let verdict = match verdict {
         Verdict::Yes(_) => {
-            let mut cols = std::mem::take(&mut run.board.col);
+            let mut cols = std::mem::take(&mut board.col);
             for c in cols.iter_mut() {
                 *c += 1;
             }
@@ -329,6 +228,80 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
     Ok(Completion { verdict, stats })
 }
 
+/// Runs `threads` copies of [`solve_with`] on copies of `board`, thread `t` with seed
+/// `seed + t · 0x9e37_79b9_7f4a_7c15` (thread 0 keeps `seed`); the first answer (YES or a
+/// proof) raises a flag that stops the others. Returns that answer with its thread's board and
+/// statistics, or NotFound when no thread had one by `deadline`. Every thread is joined.
+fn race(
+    board: &Board,
+    fresh: &Stats,
+    seed: u64,
+    deadline: Deadline<'_>,
+    threads: usize,
+) -> (Verdict, Board, Stats) {
+    let stop = AtomicBool::new(false);
+    let runs: Vec<_> = std::thread::scope(|s| {
+        let spawned: Vec<_> = (0..threads as u64)
+            .map(|t| {
+                let (board, mut stats) = (board.clone(), fresh.clone());
+                let stop = &stop;
+                let seed = seed.wrapping_add(t.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                s.spawn(move || {
+                    let shared = deadline.with_stop(stop);
+                    let (v, board) = solve_with(board, seed, shared, &mut stats);
+                    if !matches!(v, Verdict::NotFound) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    (v, board, stats)
+                })
+            })
+            .collect();
+        spawned
+            .into_iter()
+            .map(|h| h.join().expect("a completion thread panicked"))
+            .collect()
+    });
+    // The first thread with an answer; the threads it stopped report NotFound.
+    runs.into_iter()
+        .reduce(|a, b| {
+            if matches!(a.0, Verdict::NotFound) {
+                b
+            } else {
+                a
+            }
+        })
+        .expect("at least one thread")
+}
+
+/// Runs the stages on `board` with its own randomness until `deadline`; returns the board
+/// too, filled in on YES.
+fn solve_with(
+    board: Board,
+    seed: u64,
+    deadline: Deadline<'_>,
+    stats: &mut Stats,
+) -> (Verdict, Board) {
+    let n = board.n;
+    let mut run = Run {
+        board,
+        rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        map: ColMap::new(n),
+        deadline,
+        stats,
+        whole: None,
+        whole_rounds: 0,
+        whole_nodes: 0,
+        anneal: None,
+        anneal_rounds: 0,
+        weighted: None,
+        weighted_rounds: 0,
+        weighted_time: Duration::ZERO,
+        other_time: Duration::ZERO,
+    };
+    let verdict = run.solve();
+    (verdict, run.board)
+}
+
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, … (`i` from 1): restart lengths that waste at
 /// most a log factor against the best fixed length and grow without bound, so that a
 /// complete search eventually runs.
@@ -349,7 +322,7 @@ struct Run<'a> {
     board: Board,
     rng: Xoshiro256PlusPlus,
     map: ColMap,
-    deadline: Instant,
+    deadline: Deadline<'a>,
     stats: &'a mut Stats,
     /// The search over all free rows (given queens only), kept between its restarts.
     whole: Option<Tail>,
@@ -404,7 +377,7 @@ impl Run<'_> {
         }
         // Every stage stops at the deadline, the first pass too: the time limit is a budget.
         loop {
-            if Instant::now() > self.deadline {
+            if self.deadline.passed() {
                 return Verdict::NotFound;
             }
             if anneal && m < self.board.n && self.weighted_turn() {
@@ -421,12 +394,12 @@ impl Run<'_> {
             }
             // Portfolio: few rows — only the complete search; up to TAIL_MAX rows — heuristic
             // restarts and complete-search restarts in turn; more — heuristic only.
-            if m > direct && Instant::now() <= self.deadline {
+            if m > direct && !self.deadline.passed() {
                 if let Some(v) = self.heuristic_pass() {
                     return v;
                 }
             }
-            if m <= TAIL_MAX && Instant::now() <= self.deadline {
+            if m <= TAIL_MAX && !self.deadline.passed() {
                 if let Some(v) = self.whole_round() {
                     return v;
                 }
@@ -524,7 +497,7 @@ impl Run<'_> {
         let m = self.board.free_rows.len();
         let mut total = 0;
         for round in 1.. {
-            if Instant::now() > self.deadline {
+            if self.deadline.passed() {
                 break;
             }
             let limit = (SMALL_NODES_PER_ROW * n).saturating_mul(luby(round));
@@ -570,7 +543,7 @@ impl Run<'_> {
     /// [`WEIGHTED_SHARE`] times the time of the other stages.
     fn weighted_turn(&self) -> bool {
         !matches!(self.weighted, Some(None))
-            && Instant::now() <= self.deadline
+            && !self.deadline.passed()
             && self.weighted_time < self.other_time * WEIGHTED_SHARE
     }
 
@@ -635,7 +608,7 @@ impl Run<'_> {
         let left = self
             .board
             .greedy(&mut self.rng, &mut pool, GREEDY_ATTEMPTS, self.deadline)?;
-        if Instant::now() > self.deadline {
+        if self.deadline.passed() {
             return None;
         }
         // Few rows left: the tail search places them best. Many (or every other restart):
@@ -679,7 +652,7 @@ impl Run<'_> {
                 return Some(Verdict::Yes(Vec::new()));
             }
             tail.release(&mut self.map);
-            if Instant::now() > self.deadline || size >= cap {
+            if self.deadline.passed() || size >= cap {
                 return None;
             }
             size = (2 * size).min(cap);

@@ -8,9 +8,9 @@
 //! finds them in about a second at most sizes, in milliseconds below 30 rows.
 
 use super::board::NONE;
+use super::clock::Deadline;
 use super::tail::Outcome;
 use rand::Rng;
-use std::time::Instant;
 
 /// Largest board this search takes (one bit per column in a `u64`).
 pub const MAX_N: usize = 64;
@@ -159,7 +159,7 @@ impl Small {
         &self,
         rng: &mut impl Rng,
         node_limit: u64,
-        deadline: Instant,
+        deadline: Deadline<'_>,
         nodes: &mut u64,
     ) -> Outcome {
         let n = self.n;
@@ -194,7 +194,7 @@ impl Small {
                 continue;
             }
             used += 1;
-            if used > node_limit || (used % 1024 == 0 && Instant::now() > deadline) {
+            if used > node_limit || (used % 1024 == 0 && deadline.passed()) {
                 *nodes += used;
                 return Outcome::Aborted;
             }
@@ -224,12 +224,14 @@ impl Small {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nqueens::complete::clock::Deadline;
     use crate::nqueens::{find_conflict, Placement};
     use rand::SeedableRng;
     use std::time::Duration;
+    use std::time::Instant;
 
-    fn far() -> Instant {
-        Instant::now() + Duration::from_secs(600)
+    fn far() -> Deadline<'static> {
+        Deadline::new(Instant::now() + Duration::from_secs(600))
     }
 
     fn peaceful(cols: &[u32], nightrider: bool) -> bool {

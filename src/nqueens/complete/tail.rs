@@ -11,6 +11,7 @@
 //! queens outside the tail).
 
 use super::board::{Board, NONE};
+use super::clock::Deadline;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
@@ -397,7 +398,7 @@ impl Tail {
         &mut self,
         rng: &mut impl Rng,
         node_limit: u64,
-        deadline: std::time::Instant,
+        deadline: Deadline<'_>,
         nodes: &mut u64,
     ) -> Outcome {
         if self.t == 0 {
@@ -447,7 +448,7 @@ impl Tail {
                 f.next += 1;
                 used += 1;
                 *nodes += 1;
-                if used > node_limit || (used % 256 == 0 && std::time::Instant::now() > deadline) {
+                if used > node_limit || (used % 256 == 0 && deadline.passed()) {
                     // Put the matrix back as it was built: the top frame has nothing placed,
                     // every frame below holds its current cell.
                     stack.pop();

@@ -119,7 +119,7 @@ fn nightrider_shortcut_agrees_with_the_search() {
             &mut map,
         );
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(n as u64);
-        let far = Instant::now() + Duration::from_secs(3600);
+        let far = clock::Deadline::new(Instant::now() + Duration::from_secs(3600));
         let out = tail.search(&mut rng, u64::MAX, far, &mut 0);
         if n <= 9 {
             assert_eq!(out, Outcome::Exhausted, "n = {n}");
@@ -194,7 +194,7 @@ fn column_branching_search_agrees_with_brute_force() {
             &mut map,
         );
         tail.branch_on_columns(true);
-        let far = Instant::now() + Duration::from_secs(3600);
+        let far = clock::Deadline::new(Instant::now() + Duration::from_secs(3600));
         let out = tail.search(&mut rng, u64::MAX, far, &mut 0);
         let expected = brute_completable(&cols, nightrider);
         match out {

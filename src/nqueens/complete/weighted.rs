@@ -11,9 +11,9 @@
 //! attacks, and the tree search thrashes, while this walk only ever looks at free cells.
 
 use super::board::Board;
+use super::clock::Deadline;
 use ahash::AHashMap;
 use rand::Rng;
-use std::time::Instant;
 
 /// Most free cells (summed over the free rows) the stage takes on: its tables hold 7 line
 /// indices per cell.
@@ -231,13 +231,13 @@ impl Weighted {
     ///
     /// # Complexity
     /// O(cells of the row) per step, plus an O(m) rescan every `m` steps.
-    pub fn run(&mut self, rng: &mut impl Rng, steps: u64, deadline: Instant) -> bool {
+    pub fn run(&mut self, rng: &mut impl Rng, steps: u64, deadline: Deadline<'_>) -> bool {
         let m = self.rows.len() as u64;
         for s in 0..steps {
             if self.cost == 0 {
                 return true;
             }
-            if s % 4096 == 4095 && Instant::now() > deadline {
+            if s % 4096 == 4095 && deadline.passed() {
                 return false;
             }
             // Rows a move puts in conflict are not listed: pick them up now and then.
@@ -291,9 +291,11 @@ mod tests {
     use super::*;
     use crate::nqueens::complete::anneal::modular;
     use crate::nqueens::complete::board::NONE;
+    use crate::nqueens::complete::clock::Deadline;
     use crate::nqueens::{find_conflict, Placement};
     use rand::SeedableRng;
     use std::time::Duration;
+    use std::time::Instant;
 
     #[test]
     fn completes_a_composition_and_keeps_the_given_queens() {
@@ -311,7 +313,7 @@ mod tests {
         let mut board = Board::new(col, true);
         let mut w = Weighted::new(&board).unwrap();
         assert_eq!(w.len(), 51);
-        let far = Instant::now() + Duration::from_secs(600);
+        let far = Deadline::new(Instant::now() + Duration::from_secs(600));
         w.restart(&mut rng);
         assert!(w.run(&mut rng, u64::MAX, far));
         w.apply(&mut board);
