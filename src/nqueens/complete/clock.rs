@@ -37,20 +37,9 @@ impl<'a> Deadline<'a> {
         }
     }
 
-    /// The same deadline, also cut short by `stop`.
-    pub fn with_stop<'b>(&self, stop: &'b AtomicBool) -> Deadline<'b> {
-        Deadline::shared(self.at, stop)
-    }
-
     /// True once the deadline has passed or the stop flag is set.
     #[inline]
     pub fn passed(&self) -> bool {
         Instant::now() > self.at || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-    }
-}
-
-impl From<Instant> for Deadline<'static> {
-    fn from(at: Instant) -> Self {
-        Deadline::new(at)
     }
 }

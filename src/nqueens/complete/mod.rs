@@ -196,7 +196,7 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
     } else if threads == 1 {
         solve_with(board, opts.seed, Deadline::new(at), &mut stats)
     } else {
-        let (v, b, s) = race(&board, &fresh, opts.seed, Deadline::new(at), threads);
+        let (v, b, s) = race(&board, &fresh, opts.seed, at, threads);
         stats = s;
         (v, b)
     };
@@ -231,12 +231,12 @@ pub fn complete(placement: &Placement, opts: &Options) -> Result<Completion, Con
 /// Runs `threads` copies of [`solve_with`] on copies of `board`, thread `t` with seed
 /// `seed + t · 0x9e37_79b9_7f4a_7c15` (thread 0 keeps `seed`); the first answer (YES or a
 /// proof) raises a flag that stops the others. Returns that answer with its thread's board and
-/// statistics, or NotFound when no thread had one by `deadline`. Every thread is joined.
+/// statistics, or NotFound when no thread had one by `at`. Every thread is joined.
 fn race(
     board: &Board,
     fresh: &Stats,
     seed: u64,
-    deadline: Deadline<'_>,
+    at: Instant,
     threads: usize,
 ) -> (Verdict, Board, Stats) {
     let stop = AtomicBool::new(false);
@@ -247,7 +247,7 @@ fn race(
                 let stop = &stop;
                 let seed = seed.wrapping_add(t.wrapping_mul(0x9e37_79b9_7f4a_7c15));
                 s.spawn(move || {
-                    let shared = deadline.with_stop(stop);
+                    let shared = Deadline::shared(at, stop);
                     let (v, board) = solve_with(board, seed, shared, &mut stats);
                     if !matches!(v, Verdict::NotFound) {
                         stop.store(true, Ordering::Relaxed);
