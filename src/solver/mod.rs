@@ -142,10 +142,20 @@ const RUNS_PER_PHASE: f64 = 6.0;
 const TOP_BOARDS_MIN: usize = 3;
 /// Share of the compute budget the exact search ([`exact`]) may take.
 const EXACT_SHARE: f64 = 0.3;
-/// N = 14 needs this much compute budget for the exact search to finish in its share (one
-/// colour: 1.0–1.5 s on seeds 1061, 1096, 1198 at load 10; several: 0.4–1.3 s on seeds 48,
-/// 1005, 1013); cut short, one colour's boards come from the first rows of the search only:
-/// at 1 s, seeds 1077 and 1096 lost 10 %.
+/// ... with one colour: the search (any N ≤ 32) finishes up to N ≈ 15 and, cut short on
+/// bigger boards, still gives better boards than the annealer. 69 one-colour seeds (N 13–30,
+/// from 1–100, 1001–1200, 2001–4000), 1 s, side by side, one run each, geometric mean of the
+/// score ratio: 0.5 against 0.3 0.996, 0.7 against 0.5 0.995, 0.85 against 0.7 0.999.
+const EXACT_SHARE_ONE_COLOUR: f64 = 0.7;
+/// ... but at most this long (seconds): on big boards the annealer's later boards beat a
+/// longer search. 20 of those seeds with N ≥ 17 at 10 s, against main: capped at 1 s 0.976
+/// (14 better, 4 worse); uncapped (0.7 of the budget), 35 seeds of N 13–30: 0.987 (15
+/// better, 5 worse, all N ≥ 23; seed 90, N = 30: +10 %).
+const EXACT_CAP_ONE_COLOUR: f64 = 1.0;
+/// N = 14 with several colours needs this much compute budget for the exact search to finish
+/// in its share (0.4–1.3 s on seeds 48, 1005, 1013 at load 10). One colour no longer needs
+/// it (0.03–0.05 s on seeds 1061 and 1077 since the Lagrangian bound; at 1 s, 21 seeds with
+/// N = 14 and C = 1 against main: 0.976, 12 better, 0 worse).
 const EXACT_N14_BUDGET: f64 = 5.0;
 /// How many of its boards are routed: on crowded boards the routed scores of boards with
 /// nearly equal estimates spread widely (seed 60: estimates 57.0–58.4, routed 83–148).
@@ -332,10 +342,16 @@ fn exact_boards(
     dist: &[f32],
 ) {
     let board = ctx.board;
-    if board.n == 14 && clock.budget.as_secs_f64() < EXACT_N14_BUDGET {
+    if board.n == 14 && board.colours > 1 && clock.budget.as_secs_f64() < EXACT_N14_BUDGET {
         return;
     }
-    let exact_end = clock.at(EXACT_SHARE);
+    let exact_end = if board.colours == 1 {
+        clock
+            .at(EXACT_SHARE_ONE_COLOUR)
+            .min(Instant::now() + Duration::from_secs_f64(EXACT_CAP_ONE_COLOUR))
+    } else {
+        clock.at(EXACT_SHARE)
+    };
     let keep = if board.n * board.n <= 128 {
         EXACT_KEEP
     } else {

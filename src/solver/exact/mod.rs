@@ -2,13 +2,15 @@
 //! walls, chosen to minimise the walls-only estimate (Σ path cost of the matched queens).
 //!
 //! The annealer of [`super::targets`] settles in one basin per run; on small boards the whole
-//! space of error-free target boards is small enough to search exactly:
+//! space of error-free target boards is small enough to search exactly (and with one colour a
+//! search cut short still gives good boards):
 //!
-//! * **one colour** ([`best_boards`] with `C = 1`): a row-by-row depth-first search over the
-//!   N-Queens boards avoiding the walls, with branch and bound on a lower bound of the matching
-//!   cost (each chosen cell costs at least the distance of the nearest queen, each row still
-//!   open at least its cheapest free cell); complete boards are matched exactly (Hungarian
-//!   method) and the best `keep` are kept;
+//! * **one colour** ([`best_boards`] with `C = 1`, N ≤ 32): a row-by-row depth-first search
+//!   over the N-Queens boards avoiding the walls, with branch and bound on a Lagrangian lower
+//!   bound of the matching cost (queen potentials and column/diagonal weights,
+//!   [`potentials`]) and forward checking of the rows still open; complete boards are matched
+//!   exactly (Hungarian method) and the best `keep` are kept. On big boards the search is cut
+//!   short by its deadline; its cheapest-first boards are still good ones;
 //! * **several colours** for N ≤ 14: every N-Queens board avoiding the walls is listed (a
 //!   cell mask each), every colour is matched to every board (for N ≥ 12 only to the cheapest
 //!   few hundred by a lower bound), a clique search on the disjointness of the boards proves
@@ -20,9 +22,12 @@
 //! board on its own cells, they find nothing and the annealer is left alone.
 
 mod colours;
+mod one_colour;
+mod potentials;
 
 use crate::solver::board::Queen;
 use colours::several_colours;
+use one_colour::one_colour;
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 use std::collections::BinaryHeap;
@@ -30,9 +35,13 @@ use std::time::Instant;
 
 /// Integer scale of path costs for the Hungarian method (as in [`super::assign`]).
 const SCALE: f64 = 1e6;
-/// Largest side searched with one colour: N = 13 has 73 712 N-Queens boards, N = 14 365 596;
-/// the bound prunes most of them.
-pub const MAX_N_ONE_COLOUR: usize = 14;
+/// Largest side searched with one colour (columns are kept in a `u32`). The search finishes
+/// within its share of a 1 s budget up to N ≈ 15; beyond, cut short, its best boards so far
+/// still beat the annealer's: 1 s, one colour, main against this search (one run each, side
+/// by side): N = 14, 21 seeds, geometric mean 0.976 (12 better, 0 worse); N = 15–16, 30 seeds
+/// (N 13–16), 0.975; N = 17–18, 15 seeds, 0.965; N = 19–30, 24 seeds, 0.942 (20 better,
+/// 4 worse).
+pub const MAX_N_ONE_COLOUR: usize = 32;
 /// Largest number of cells for several colours (one 256-bit mask per board): N ≤ 14. N = 15
 /// (2.28 million boards unwalled) at 10 s, 9 seeds: 4 better, 3 worse, sum 703.0 → 706.4.
 pub const MAX_CELLS_COLOURS: usize = 196;
@@ -191,125 +200,6 @@ fn nearest_queen(members: &[usize], dist: &[f32], nn: usize) -> Vec<f64> {
         .collect()
 }
 
-/// One colour: branch and bound over the N-Queens boards avoiding the walls.
-fn one_colour(
-    n: usize,
-    walls: &[bool],
-    members: &[usize],
-    dist: &[f32],
-    keep: usize,
-    deadline: Instant,
-) -> Vec<ExactBoard> {
-    let nn = n * n;
-    // cheapest queen for every cell, and the cheapest cell of every row from that row on
-    let nearest = nearest_queen(members, dist, nn);
-    let mut rest = vec![0.0; n + 1];
-    for r in (0..n).rev() {
-        let row_min = (0..n)
-            .filter(|&c| !walls[r * n + c])
-            .map(|c| nearest[r * n + c])
-            .fold(f64::INFINITY, f64::min);
-        rest[r] = rest[r + 1] + row_min;
-    }
-    let mut search = OneColour {
-        n,
-        walls,
-        members,
-        dist,
-        nearest,
-        rest,
-        best: Best::new(keep),
-        cols: Vec::with_capacity(n),
-        nodes: 0,
-        deadline,
-        out_of_time: false,
-    };
-    search.dfs(0, 0, 0, 0, 0.0);
-    search
-        .best
-        .into_sorted()
-        .into_iter()
-        .map(|(cost, assigned)| {
-            let mut cells = vec![0; dist.len() / nn];
-            for (&q, cell) in members.iter().zip(assigned) {
-                cells[q] = cell;
-            }
-            ExactBoard { cells, cost }
-        })
-        .collect()
-}
-
-struct OneColour<'a> {
-    n: usize,
-    walls: &'a [bool],
-    members: &'a [usize],
-    dist: &'a [f32],
-    /// `nearest[cell]`: cheapest path cost of any queen to the cell.
-    nearest: Vec<f64>,
-    /// `rest[r]`: Σ over rows `r..n` of the row's cheapest free cell.
-    rest: Vec<f64>,
-    best: Best<Vec<usize>>,
-    /// The cell chosen in each row so far.
-    cols: Vec<usize>,
-    nodes: u32,
-    deadline: Instant,
-    out_of_time: bool,
-}
-
-impl OneColour<'_> {
-    fn dfs(&mut self, row: usize, used: u64, diag: u64, anti: u64, bound: f64) {
-        self.nodes += 1;
-        if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
-            self.out_of_time = true;
-        }
-        if self.out_of_time {
-            return;
-        }
-        let n = self.n;
-        if row == n {
-            self.leaf();
-            return;
-        }
-        for c in 0..n {
-            let (d, a) = (row + c, row + n - 1 - c);
-            let cell = row * n + c;
-            if used >> c & 1 == 1 || diag >> d & 1 == 1 || anti >> a & 1 == 1 || self.walls[cell] {
-                continue;
-            }
-            let b = bound + self.nearest[cell];
-            if b + self.rest[row + 1] >= self.best.threshold() - 1e-9 {
-                continue;
-            }
-            self.cols.push(cell);
-            self.dfs(row + 1, used | 1 << c, diag | 1 << d, anti | 1 << a, b);
-            self.cols.pop();
-        }
-    }
-
-    /// A complete board: a cheap queen-side bound first, then the exact matching.
-    fn leaf(&mut self) {
-        let nn = self.n * self.n;
-        let threshold = self.best.threshold();
-        let queen_side: f64 = self
-            .members
-            .iter()
-            .map(|&q| {
-                self.cols
-                    .iter()
-                    .map(|&c| self.dist[q * nn + c] as f64)
-                    .fold(f64::INFINITY, f64::min)
-            })
-            .sum();
-        if queen_side >= threshold - 1e-9 {
-            return;
-        }
-        let (cost, assigned) = matching(self.members, &self.cols, self.dist, nn);
-        if cost.is_finite() {
-            self.best.offer(cost, assigned);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::colours::{all_boards, disjoint, Mask};
@@ -432,6 +322,30 @@ mod tests {
                     .map(|(q, &c)| dist[q * n * n + c] as f64)
                     .sum();
                 assert!((cost - f.cost).abs() < 1e-3);
+            }
+        }
+    }
+
+    #[test]
+    fn one_colour_matches_listing_every_board() {
+        // bigger boards than the permutation brute force reaches: every N-Queens board listed
+        // and matched, against the branch and bound with its Lagrangian bound
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for case in 0..12 {
+            let n = rng.random_range(7..=9);
+            let board = Board::random(n, 1, 0.08, &mut rng);
+            let (queens, walls, dist) = walls_only_problem(&board);
+            let members: Vec<usize> = (0..n).collect();
+            let listed = all_boards(n, &walls, far()).unwrap();
+            let mut expected: Vec<f64> = (0..listed.masks.len())
+                .map(|i| matching(&members, &listed.cells(i), &dist, n * n).0)
+                .filter(|c| c.is_finite())
+                .collect();
+            expected.sort_by(|a, b| a.total_cmp(b));
+            let found = best_boards(n, &walls, &queens, &dist, 5, far());
+            assert_eq!(found.len(), expected.len().min(5), "case {case}");
+            for (f, e) in found.iter().zip(&expected) {
+                assert!((f.cost - e).abs() < 1e-3, "case {case}: {} vs {e}", f.cost);
             }
         }
     }
