@@ -135,6 +135,28 @@ pub fn best_boards(
     }
 }
 
+/// Error-free boards of several colours made one colour after another ([`sequential`]),
+/// cheapest first: what [`best_boards`] gives on boards too big to list every N-Queens board,
+/// here for any board of N ≤ [`MAX_N_ONE_COLOUR`] (empty otherwise, and when a colour does not
+/// have exactly `n` queens). Stops at `deadline`.
+pub fn colour_by_colour(
+    n: usize,
+    walls: &[bool],
+    queens: &[Queen],
+    dist: &[f32],
+    deadline: Instant,
+) -> Vec<ExactBoard> {
+    let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); colours];
+    for (q, queen) in queens.iter().enumerate() {
+        members[queen.colour].push(q);
+    }
+    if colours == 0 || n > MAX_N_ONE_COLOUR || members.iter().any(|m| m.len() != n) {
+        return Vec::new();
+    }
+    sequential::sequential(n, walls, &members, dist, deadline)
+}
+
 /// The best `keep` of a stream of scored boards (a max-heap on cost, so the worst is on top).
 struct Best<T> {
     keep: usize,
@@ -357,6 +379,32 @@ mod tests {
                 assert!((f.cost - e).abs() < 1e-3, "case {case}: {} vs {e}", f.cost);
             }
         }
+    }
+
+    #[test]
+    fn colour_by_colour_on_a_board_too_big_to_list() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+        let board = Board::random(15, 2, 0.05, &mut rng);
+        let (queens, walls, dist) = walls_only_problem(&board);
+        // a deadline, not a timing check: the search finds its first boards at once and
+        // would otherwise prove every colour's best board, slow in a debug build
+        let soon = || Instant::now() + Duration::from_secs(2);
+        let found = colour_by_colour(15, &walls, &queens, &dist, soon());
+        assert!(!found.is_empty());
+        // best_boards takes the same road beyond 196 cells
+        assert!(!best_boards(15, &walls, &queens, &dist, 5, soon()).is_empty());
+        for b in &found {
+            let mut cells = vec![0i8; 225];
+            for (q, &c) in b.cells.iter().enumerate() {
+                assert_eq!(cells[c], 0);
+                cells[c] = queens[q].colour as i8 + 1;
+            }
+            assert_eq!(errors(15, 2, &cells), 0);
+        }
+        // beyond 32 columns it declines
+        let big = Board::random(33, 2, 0.0, &mut rng);
+        let dist = vec![1.0; 66 * 33 * 33];
+        assert!(colour_by_colour(33, &big.walls(), &big.queens(), &dist, far()).is_empty());
     }
 
     #[test]
