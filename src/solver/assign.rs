@@ -4,7 +4,7 @@
 //! walls-only path cost (Hungarian method, `pathfinding::kuhn_munkres_min` on integer costs
 //! scaled by 10⁶).
 
-use super::board::Queen;
+use super::board::{by_colour, Queen};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 
@@ -29,12 +29,7 @@ const FORBIDDEN: i64 = 1 << 50;
 /// assert_eq!(targets, vec![0, 9]);
 /// ```
 pub fn assign(queens: &[Queen], targets: &mut [usize], dist: impl Fn(usize, usize) -> f32) {
-    let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); colours];
-    for (q, queen) in queens.iter().enumerate() {
-        members[queen.colour].push(q);
-    }
-    for group in members.iter().filter(|g| g.len() > 1) {
+    for group in by_colour(queens).iter().filter(|g| g.len() > 1) {
         let cells: Vec<usize> = group.iter().map(|&q| targets[q]).collect();
         let k = group.len();
         let weights = Matrix::from_fn(k, k, |(i, j)| {

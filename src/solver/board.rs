@@ -48,6 +48,23 @@ pub struct Queen {
     pub colour: usize,
 }
 
+/// The queens of each colour (indices into `queens`), colour by colour: as many colours as
+/// the highest colour present.
+///
+/// ```
+/// use queenattack::solver::board::{by_colour, Queen};
+/// let queens = [Queen { start: 0, colour: 1 }, Queen { start: 5, colour: 0 }, Queen { start: 7, colour: 1 }];
+/// assert_eq!(by_colour(&queens), vec![vec![1], vec![0, 2]]);
+/// ```
+pub fn by_colour(queens: &[Queen]) -> Vec<Vec<usize>> {
+    let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
+    let mut members = vec![Vec::new(); colours];
+    for (q, queen) in queens.iter().enumerate() {
+        members[queen.colour].push(q);
+    }
+    members
+}
+
 /// Why an input could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputError(pub String);

@@ -32,7 +32,7 @@ mod one_colour;
 mod potentials;
 mod sequential;
 
-use crate::solver::board::Queen;
+use crate::solver::board::{by_colour, Queen};
 use colours::several_colours;
 use one_colour::one_colour;
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
@@ -116,11 +116,8 @@ pub fn best_boards(
     keep: usize,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
-    let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); colours];
-    for (q, queen) in queens.iter().enumerate() {
-        members[queen.colour].push(q);
-    }
+    let members = by_colour(queens);
+    let colours = members.len();
     if keep == 0 || colours == 0 || members.iter().any(|m| m.len() != n) {
         return Vec::new();
     }
@@ -146,11 +143,8 @@ pub fn colour_by_colour(
     dist: &[f32],
     deadline: Instant,
 ) -> Vec<ExactBoard> {
-    let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); colours];
-    for (q, queen) in queens.iter().enumerate() {
-        members[queen.colour].push(q);
-    }
+    let members = by_colour(queens);
+    let colours = members.len();
     if colours == 0 || n > MAX_N_ONE_COLOUR || members.iter().any(|m| m.len() != n) {
         return Vec::new();
     }
@@ -260,10 +254,7 @@ mod tests {
         let walls = board.walls();
         let boards = all_boards(n, &walls, far()).unwrap().masks;
         let queens = board.queens();
-        let mut members: Vec<Vec<usize>> = vec![Vec::new(); board.colours];
-        for (q, queen) in queens.iter().enumerate() {
-            members[queen.colour].push(q);
-        }
+        let members = by_colour(&queens);
         let perm_cost = |group: &[usize], cells: &[usize]| -> f64 {
             // all permutations (n ≤ 6)
             fn go(

@@ -56,7 +56,7 @@ pub(super) fn sequential(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::board::Board;
+    use crate::solver::board::{by_colour, Board};
     use crate::solver::score::errors;
     use crate::solver::targets::tests::walls_only_problem;
     use rand::{Rng, SeedableRng};
@@ -73,10 +73,7 @@ mod tests {
             let colours = rng.random_range(2..=3);
             let board = Board::random(n, colours, 0.05, &mut rng);
             let (queens, walls, dist) = walls_only_problem(&board);
-            let mut members = vec![Vec::new(); colours];
-            for (q, queen) in queens.iter().enumerate() {
-                members[queen.colour].push(q);
-            }
+            let members = by_colour(&queens);
             let found = sequential(n, &walls, &members, &dist, far);
             assert!(found.len() <= colours, "case {case}");
             assert!(found.windows(2).all(|w| w[0].cost <= w[1].cost));
@@ -104,10 +101,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         let board = Board::random(4, 3, 0.0, &mut rng);
         let (queens, walls, dist) = walls_only_problem(&board);
-        let mut members = vec![Vec::new(); 3];
-        for (q, queen) in queens.iter().enumerate() {
-            members[queen.colour].push(q);
-        }
+        let members = by_colour(&queens);
         let far = Instant::now() + Duration::from_secs(3600);
         assert!(sequential(4, &walls, &members, &dist, far).is_empty());
     }
