@@ -152,15 +152,16 @@ const EXACT_SHARE_ONE_COLOUR: f64 = 0.7;
 /// (14 better, 4 worse); uncapped (0.7 of the budget), 35 seeds of N 13–30: 0.987 (15
 /// better, 5 worse, all N ≥ 23; seed 90, N = 30: +10 %).
 const EXACT_CAP_ONE_COLOUR: f64 = 1.0;
-/// N = 14 with several colours needs this much compute budget for the listing search to finish
-/// in its share (0.4–1.3 s on seeds 48, 1005, 1013 at load 10); below it the boards are made
-/// colour by colour ([`exact::colour_by_colour`]). 77 seeds with N = 14, C ≥ 2 (1–100,
-/// 1001–1200, 2001–4000) at 1 s, side by side, one run each: 0.852 against no exact boards
-/// (74 better, 2 worse), 0.840 against the listing cut short; 19 of them at 5 s: listing
-/// against colour by colour 0.999 (8 better, 5 worse). N = 11–13, 120 seeds at 1 s: colour by
-/// colour against listing 1.008 (43 better, 58 worse), so listing stays there. One colour no longer needs
-/// it (0.03–0.05 s on seeds 1061 and 1077 since the Lagrangian bound; at 1 s, 21 seeds with
-/// N = 14 and C = 1 against main: 0.976, 12 better, 0 worse).
+/// N = 14 with several colours needs this much compute budget for the listing search to
+/// finish in its share (0.4–1.3 s on seeds 48, 1005, 1013 at load 10); below it the boards
+/// are made colour by colour ([`exact::colour_by_colour`]). 77 seeds with N = 14, C ≥ 2
+/// (1–100, 1001–1200, 2001–4000) at 1 s, side by side, one run each: 0.852 against no exact
+/// boards (74 better, 2 worse), 0.840 against the listing cut short; 19 of them at 5 s:
+/// listing against colour by colour 0.999 (8 better, 5 worse). N = 11–13, 120 seeds at 1 s:
+/// colour by colour against listing 1.008 (43 better, 58 worse), so listing stays there. One
+/// colour no longer needs the gate (seed 1061, N = 14: the search takes 0.05–0.09 s since the
+/// Lagrangian bound; at 1 s, 21 seeds with N = 14 and C = 1 against main: 0.976, 12 better,
+/// 0 worse).
 const EXACT_N14_BUDGET: f64 = 5.0;
 /// How many of its boards are routed: on crowded boards the routed scores of boards with
 /// nearly equal estimates spread widely (seed 60: estimates 57.0–58.4, routed 83–148).

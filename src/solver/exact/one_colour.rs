@@ -1,8 +1,9 @@
 //! One colour: branch and bound over the N-Queens boards that avoid the walls, row by row.
 //!
-//! Every cell carries a reduced cost (its path cost from the queens, less the queen
-//! potentials of [`super::potentials`]), so that `Σ u + Σ_{chosen} reduced` bounds the
-//! matching cost of every board through a node. Each row's free cells are tried cheapest
+//! Every cell carries a reduced cost (its cheapest path cost from a queen less that queen's
+//! weight, plus the weights of its column and diagonals: [`super::potentials`]), so that the
+//! weights' constant plus `Σ_{chosen} reduced` bounds the matching cost of every board
+//! through a node. Each row's free cells are tried cheapest
 //! first, and every child looks ahead: each row still to fill must keep a cell that no queen
 //! placed so far attacks (forward checking), and the cheapest such cell of every remaining row
 //! is added to the bound. Complete boards are matched exactly (Hungarian method).
