@@ -42,12 +42,12 @@ use std::time::Instant;
 
 /// Integer scale of path costs for the Hungarian method (as in [`super::assign`]).
 const SCALE: f64 = 1e6;
-/// Largest side searched with one colour, and by [`sequential`] (columns are kept in a `u32`). The search finishes
-/// within its share of a 1 s budget up to N ≈ 15; beyond, cut short, its best boards so far
-/// still beat the annealer's: 1 s, one colour, main against this search (one run each, side
-/// by side): N = 14, 21 seeds, geometric mean 0.976 (12 better, 0 worse); N = 15–16, 30 seeds
-/// (N 13–16), 0.975; N = 17–18, 15 seeds, 0.965; N = 19–30, 24 seeds, 0.942 (20 better,
-/// 4 worse).
+/// Largest side searched with one colour, and by [`sequential`] (columns are kept in a
+/// `u32`). The search finishes within its share of a 1 s budget up to N ≈ 15; beyond, cut
+/// short, its best boards so far still beat the annealer's: 1 s, one colour, main against
+/// this search (one run each, side by side): N = 14, 21 seeds, geometric mean 0.976 (12
+/// better, 0 worse); N = 15–16, 30 seeds (N 13–16), 0.975; N = 17–18, 15 seeds, 0.965;
+/// N = 19–30, 24 seeds, 0.942 (20 better, 4 worse).
 pub const MAX_N_ONE_COLOUR: usize = 32;
 /// Largest number of cells for several colours (one 256-bit mask per board): N ≤ 14. N = 15
 /// (2.28 million boards unwalled) at 10 s, 9 seeds: 4 better, 3 worse, sum 703.0 → 706.4.
@@ -116,11 +116,10 @@ pub fn best_boards(
     keep: usize,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
-    let members = by_colour(queens);
-    let colours = members.len();
-    if keep == 0 || colours == 0 || members.iter().any(|m| m.len() != n) {
+    let Some(members) = full_colours(queens, n).filter(|_| keep > 0) else {
         return Vec::new();
-    }
+    };
+    let colours = members.len();
     if colours == 1 && n <= MAX_N_ONE_COLOUR {
         one_colour(n, walls, &members[0], dist, keep, deadline)
     } else if colours > 1 && n * n <= MAX_CELLS_COLOURS {
@@ -143,12 +142,19 @@ pub fn colour_by_colour(
     dist: &[f32],
     deadline: Instant,
 ) -> Vec<ExactBoard> {
-    let members = by_colour(queens);
-    let colours = members.len();
-    if colours == 0 || n > MAX_N_ONE_COLOUR || members.iter().any(|m| m.len() != n) {
-        return Vec::new();
+    match full_colours(queens, n) {
+        Some(members) if n <= MAX_N_ONE_COLOUR => {
+            sequential::sequential(n, walls, &members, dist, deadline)
+        }
+        _ => Vec::new(),
     }
-    sequential::sequential(n, walls, &members, dist, deadline)
+}
+
+/// The queens of each colour, when there is at least one colour and each has exactly `n`
+/// queens (what every search here needs).
+fn full_colours(queens: &[Queen], n: usize) -> Option<Vec<Vec<usize>>> {
+    let members = by_colour(queens);
+    (!members.is_empty() && members.iter().all(|m| m.len() == n)).then_some(members)
 }
 
 /// The best `keep` of a stream of scored boards (a max-heap on cost, so the worst is on top).

@@ -91,14 +91,17 @@ fn row_assignment(n: usize, row_cost: &[f64]) -> (f64, Vec<usize>) {
     (total as f64 / SCALE, rows)
 }
 
-/// Column and diagonal weights: `w[0..n]` columns, then `2n − 1` diagonals (`r + c`), then
-/// `2n − 1` anti-diagonals (`r + n − 1 − c`); the cell weights they add up to.
+/// The weights of a cell's three lines: `w[0..n]` columns, then `2n − 1` diagonals
+/// (`r + c`), then `2n − 1` anti-diagonals (`r + n − 1 − c`).
+fn lines(n: usize, cell: usize) -> [usize; 3] {
+    let (r, c) = (cell / n, cell % n);
+    [c, n + r + c, 3 * n - 1 + r + n - 1 - c]
+}
+
+/// The cell weights that the line weights `w` add up to.
 fn cell_weights(n: usize, w: &[f64]) -> Vec<f64> {
     (0..n * n)
-        .map(|cell| {
-            let (r, c) = (cell / n, cell % n);
-            w[c] + w[n + r + c] + w[3 * n - 1 + r + n - 1 - c]
-        })
+        .map(|cell| lines(n, cell).iter().map(|&j| w[j]).sum())
         .collect()
 }
 
@@ -152,11 +155,9 @@ pub fn queen_potentials(
         // subgradient: (cells of the relaxed solution on the line) − 1
         let mut g = vec![-1.0; w.len()];
         for (i, &r) in rows.iter().enumerate() {
-            let cell = at[i * n + r];
-            let (r, c) = (cell / n, cell % n);
-            g[c] += 1.0;
-            g[n + r + c] += 1.0;
-            g[3 * n - 1 + r + n - 1 - c] += 1.0;
+            for j in lines(n, at[i * n + r]) {
+                g[j] += 1.0;
+            }
         }
         // a diagonal's weight stays ≥ 0 (at most one cell): no push below zero
         for (j, gj) in g.iter_mut().enumerate().skip(n) {
