@@ -15,7 +15,8 @@
 //!    `n + 1` coprime to 210 is [`anneal::modular`]; otherwise simulated annealing over the free columns
 //!    ([`anneal::Anneal`]) runs in turn with the stages below, with Luby step limits. On
 //!    compositions (some queens given) weighted min-conflicts over the free cells
-//!    ([`weighted::Weighted`]) gets [`WEIGHTED_SHARE`] times the time of the others.
+//!    ([`weighted::Weighted`], near the end with exact searches on small pockets of rows,
+//!    `pocket.rs`) gets [`WEIGHTED_SHARE`] times the time of the others.
 //! 6. Many free rows: random greedy placement, swap repair of the rows left over
 //!    ([`board::Board::repair`]), then the tail search on those rows plus a growing random set of
 //!    placed ones; restarts until the time limit.
@@ -26,6 +27,7 @@ pub mod anneal;
 pub mod board;
 pub mod clock;
 pub mod matching;
+mod pocket;
 pub mod small;
 pub mod tail;
 mod verdict;
