@@ -49,8 +49,8 @@ const PATHS_SHARE: f64 = 0.9;
 const FIRST_SHARE: f64 = 0.005;
 const FIRST_SHARE_BIG: f64 = 0.25;
 
-/// The first answer: [`quick::descend`] for at most [`FIRST_SHARE`] of `budget` from
-/// `started` ([`FIRST_SHARE_BIG`] on big boards); the empty answer if that were ever illegal.
+/// The first answer: [`quick::descend`] for at most `FIRST_SHARE` of `budget` from
+/// `started` (`FIRST_SHARE_BIG` on big boards); the empty answer if that were ever illegal.
 pub fn first_answer(board: &Board, started: Instant, budget: Duration) -> Solution {
     let share = if board.queens().len() * board.n * board.n > BIG_BOARD {
         FIRST_SHARE_BIG
@@ -78,8 +78,8 @@ pub enum Tables {
     /// Distance tables (`queen * N² + cell`): walls-only first, then the one with the pieces
     /// if it fit. The rows of the start cells are in the cache.
     Ready(Vec<Vec<f32>>),
-    /// The rows would take more than [`PATHS_SHARE`] of the time left (projected from the first
-    /// [`PROBE_ROWS`]).
+    /// The rows would take more than `PATHS_SHARE` of the time left (projected from the first
+    /// `PROBE_ROWS`).
     TooSlow {
         /// Projected time of one table.
         per_table: Duration,

@@ -190,7 +190,7 @@ impl Pool {
     }
 
     /// [`Pool::consider`], then [`Pool::route`] when the board ranks among the best
-    /// [`ROUTE_RANK`]: `None` if the board was met before, else its estimate and, if it was
+    /// `ROUTE_RANK`: `None` if the board was met before, else its estimate and, if it was
     /// routed, its score and the routing time.
     #[allow(clippy::too_many_arguments)]
     pub fn offer(

@@ -16,9 +16,9 @@
 //!    ([`anneal::Anneal`]) runs in turn with the stages below, with Luby step limits. On
 //!    compositions (some queens given) weighted min-conflicts over the free cells
 //!    ([`weighted::Weighted`], near the end with exact searches on small pockets of rows,
-//!    `pocket.rs`) gets [`WEIGHTED_SHARE`] times the time of the others.
+//!    `pocket.rs`) gets `WEIGHTED_SHARE` times the time of the others.
 //! 6. Many free rows: random greedy placement, swap repair of the rows left over
-//!    ([`board::Board::repair`]), then the tail search on those rows plus a growing random set of
+//!    ([`board::Board::swap_repair`]), then the tail search on those rows plus a growing random set of
 //!    placed ones; restarts until the time limit.
 //!
 //! Every board returned is checked with [`find_conflict`] and keeps the given queens.

@@ -70,7 +70,7 @@ impl fmt::Display for Proof {
     }
 }
 
-/// The answer of [`complete`].
+/// The answer of [`complete`](super::complete).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// A full board: the 1-based column of the queen in each row (already verified).
@@ -81,7 +81,7 @@ pub enum Verdict {
     NotFound,
 }
 
-/// What [`complete`] did, for reports and `--json`.
+/// What [`complete`](super::complete) did, for reports and `--json`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Given queens.
@@ -102,7 +102,7 @@ pub struct Stats {
     pub total_time: Duration,
 }
 
-/// Result of [`complete`].
+/// Result of [`complete`](super::complete).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Completion {
     /// The answer.

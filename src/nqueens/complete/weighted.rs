@@ -6,10 +6,10 @@
 //! idea: a local minimum is filled up until the walk leaves it); a cell just left is tabu
 //! for a few steps. Restarted from scratch with Luby step limits.
 //!
-//! Near the end (at most [`POCKET_COST`] conflicting pairs) the walk now and then takes the
+//! Near the end (at most `POCKET_COST` conflicting pairs) the walk now and then takes the
 //! queens of a *pocket* off: the conflicted rows, then, while the pocket row with the fewest
 //! open cells has a blocked one, the rows whose queens block its least-blocked cell; the
-//! exact [`pocket`] search then looks for a conflict-free way to put them back. On the hard
+//! exact `pocket` search then looks for a conflict-free way to put them back. On the hard
 //! compositions this halved the median time to a board (measurements at the constants).
 //!
 //! Compositions with 40–120 free rows leave each row only 10–30 free cells; the annealing

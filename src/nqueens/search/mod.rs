@@ -16,13 +16,13 @@
 //!    the loop waits on memory much less than once per try; the loop is bound by memory
 //!    traffic.
 //!
-//!    **Greedy by blocks** (boards from 2^20 rows, the first [`BLOCK_END`] percent of the
+//!    **Greedy by blocks** (boards from 2^20 rows, the first `BLOCK_END` percent of the
 //!    rows): a random block of 64 consecutive columns is tested *at once* — the
 //!    up-diagonals `r + c` of the block are 64 consecutive bits, the down-diagonals
 //!    `r − c + n − 1` 64 consecutive bits in reverse order, and a taken-column bitset gives
 //!    64 more — so three word windows (three cache lines, prefetched ahead) give every free
 //!    column of the block, and the row takes a random one. A block with none moves on to
-//!    the next block (up to [`BLOCK_SPAN`], mostly the same cache lines) before a new random
+//!    the next block (up to `BLOCK_SPAN`, mostly the same cache lines) before a new random
 //!    start. No permutation is needed: `cols` is written front to back. Afterwards the free
 //!    columns are put, in a random order, as the unused part of `cols` for the last rows.
 //!    With two threads (`search_with`'s `threads`; `nqueens solve` from 2^24 rows) both take

@@ -17,8 +17,8 @@ const SET_AHEAD: usize = 16;
 /// `Some((n, queens))` when it is such a text and no two queens share a column or a
 /// diagonal, and `None` otherwise — for any other shape, and for any conflict.
 ///
-/// A `None` proves nothing: then [`parse_placement`](super::parse_placement) and
-/// [`find_conflict`] give the error or the first pair. This path never builds the column
+/// A `None` proves nothing: then [`parse_placement`](crate::nqueens::placement::parse_placement) and
+/// [`find_conflict`](super::find_conflict) give the error or the first pair. This path never builds the column
 /// array: it parses a chunk of rows (`CHUNK_ROWS`) into a buffer and sets their column
 /// and diagonal bits straight away (see `Half` for the order). From
 /// `STREAM_PARALLEL_FROM` bytes the text is split in two at a line boundary; each thread

@@ -8,7 +8,7 @@
 //! * **one colour** ([`best_boards`] with `C = 1`, N ≤ 32): a row-by-row depth-first search
 //!   over the N-Queens boards avoiding the walls, with branch and bound on a Lagrangian lower
 //!   bound of the matching cost (queen potentials and column/diagonal weights,
-//!   [`potentials`]) and forward checking of the rows still open; complete boards are matched
+//!   `potentials`) and forward checking of the rows still open; complete boards are matched
 //!   exactly (Hungarian method) and the best `keep` are kept. On big boards the search is cut
 //!   short by its deadline; its cheapest-first boards are still good ones;
 //! * **several colours** for N ≤ 14: every N-Queens board avoiding the walls is listed (a
@@ -17,7 +17,7 @@
 //!   quickly when no error-free board exists, and a depth-first search over the colours picks
 //!   pairwise disjoint boards, bounded by the cheapest board of each colour still to choose.
 //!
-//! * **several colours** on bigger boards (N ≤ 32, [`sequential`]): one colour after another,
+//! * **several colours** on bigger boards (N ≤ 32, `sequential`): one colour after another,
 //!   each the one-colour search on the cells left by the colours before it, once per rotation
 //!   of the colour order. Not exact, but at 1 s on the 52 seeds of 1–100 with C ≥ 2 and
 //!   N ≥ 15 (side by side, one run each) its boards took the score to 0.874 of the build
@@ -42,7 +42,7 @@ use std::time::Instant;
 
 /// Integer scale of path costs for the Hungarian method (as in [`super::assign`]).
 const SCALE: f64 = 1e6;
-/// Largest side searched with one colour, and by [`sequential`] (columns are kept in a
+/// Largest side searched with one colour, and by `sequential` (columns are kept in a
 /// `u32`). The search finishes within its share of a 1 s budget up to N ≈ 15; beyond, cut
 /// short, its best boards so far still beat the annealer's: 1 s, one colour, main against
 /// this search (one run each, side by side): N = 14, 21 seeds, geometric mean 0.976 (12
@@ -131,7 +131,7 @@ pub fn best_boards(
     }
 }
 
-/// Error-free boards of several colours made one colour after another ([`sequential`]),
+/// Error-free boards of several colours made one colour after another (`sequential`),
 /// cheapest first: what [`best_boards`] gives on boards too big to list every N-Queens board,
 /// here for any board of N ≤ [`MAX_N_ONE_COLOUR`] (empty otherwise, and when a colour does not
 /// have exactly `n` queens). Stops at `deadline`.
