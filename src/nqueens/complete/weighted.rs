@@ -56,6 +56,37 @@ const POCKET_ROWS: usize = 20;
 /// → 2.13 s: within the noise; at 20 rows most searches end after about 15 placements.
 const POCKET_NODES: u64 = 2000;
 
+/// The item with the least key offered so far, uniform among ties: the t-th offer that ties
+/// the least key replaces the item with probability 1/t.
+struct Least<T> {
+    item: T,
+    key: u64,
+    ties: u32,
+}
+
+impl<T> Least<T> {
+    /// `item` under no key yet: the first offer replaces it.
+    fn new(item: T) -> Self {
+        Least {
+            item,
+            key: u64::MAX,
+            ties: 0,
+        }
+    }
+
+    #[inline]
+    fn offer(&mut self, key: u64, item: T, rng: &mut impl Rng) {
+        if key < self.key {
+            (self.item, self.key, self.ties) = (item, key, 1);
+        } else if key == self.key {
+            self.ties += 1;
+            if rng.random_range(0..self.ties) == 0 {
+                self.item = item;
+            }
+        }
+    }
+}
+
 /// The walk's state.
 pub struct Weighted {
     /// Free rows (board rows).
@@ -228,8 +259,7 @@ impl Weighted {
     #[inline]
     fn best_cell(&self, i: usize, current: Option<usize>, rng: &mut impl Rng) -> (usize, u64) {
         let (lo, hi) = (self.start[i] as usize, self.start[i + 1] as usize);
-        let mut best = (lo, u64::MAX);
-        let mut ties = 0;
+        let mut best = Least::new(lo);
         for e in lo..hi {
             if current.is_some() && Some(e) != current && self.tabu[e] > self.step {
                 continue;
@@ -242,16 +272,9 @@ impl Weighted {
                     u64::from(self.weight[l as usize]) * u64::from(self.count[l as usize] - own)
                 })
                 .sum();
-            if score < best.1 {
-                (best, ties) = ((e, score), 1);
-            } else if score == best.1 {
-                ties += 1;
-                if rng.random_range(0..ties) == 0 {
-                    best.0 = e;
-                }
-            }
+            best.offer(score, e, rng);
         }
-        best
+        (best.item, best.key)
     }
 
     /// Moves row `i` to cell `e`.
@@ -383,42 +406,27 @@ impl Weighted {
 
     /// The row of `rows` with the fewest open cells (random among ties) and that number.
     fn fewest_open(&self, rows: &[usize], rng: &mut impl Rng) -> (usize, usize) {
-        let (mut row, mut fewest, mut ties) = (rows[0], usize::MAX, 0);
+        let mut row = Least::new(rows[0]);
         for &i in rows {
             let open = (self.start[i]..self.start[i + 1])
                 .filter(|&e| self.blockers(e as usize) == 0)
                 .count();
-            if open < fewest {
-                (row, fewest, ties) = (i, open, 1);
-            } else if open == fewest {
-                ties += 1;
-                if rng.random_range(0..ties) == 0 {
-                    row = i;
-                }
-            }
+            row.offer(open as u64, i, rng);
         }
-        (row, fewest)
+        (row.item, row.key as usize)
     }
 
     /// Row `i`'s blocked cell with the fewest blockers (random among ties); `None` when
     /// every cell of the row is open.
     fn least_blocked(&self, i: usize, rng: &mut impl Rng) -> Option<usize> {
-        let (mut cell, mut least, mut ties) = (None, u64::MAX, 0);
+        let mut cell = Least::new(None);
         for e in self.start[i] as usize..self.start[i + 1] as usize {
             let b = self.blockers(e);
-            if b == 0 {
-                continue;
-            }
-            if b < least {
-                (cell, least, ties) = (Some(e), b, 1);
-            } else if b == least {
-                ties += 1;
-                if rng.random_range(0..ties) == 0 {
-                    cell = Some(e);
-                }
+            if b > 0 {
+                cell.offer(b, Some(e), rng);
             }
         }
-        cell
+        cell.item
     }
 
     /// Our queens on the lines of cell `e` (a queen on two of them counts twice).
