@@ -39,8 +39,8 @@ const TABU: u64 = 10;
 
 /// Pockets are tried once the walk is down to this many conflicting pairs: every conflicted
 /// row then fits in a pocket and the queens outside it are peaceful, so a pocket put back
-/// without conflict finishes the board. A stage-alone histogram (seeds 1–3, inputs (89, 23)
-/// and (111, 54)): about 1 % of the steps are at 1 conflicting pair, 2–5 % at 2. Measured
+/// without conflict finishes the board. A histogram of the walk's restarts (seed 3, inputs
+/// (89, 23) and (111, 54)): 0–1 % of the steps are at 1 conflicting pair, 0.3–3 % at 2. Measured
 /// 2026-11-23 on the 154 hard inputs (10 s, one thread per run, 2 at a time, seed 1): 2 → 3
 /// unanswered, median 0.23 s; 4 → 6, median 0.32 s.
 const POCKET_COST: u64 = 2;
