@@ -121,7 +121,8 @@ impl Search {
         // Candidates from a random one on, so that repeated pockets differ.
         let turn = rng.random_range(0..64);
         let order = dom[row].rotate_right(turn);
-        let mut next = vec![0u64; self.k];
+        // On the stack: one of these per placement would otherwise be an allocation.
+        let mut next = [0u64; MAX_ROWS];
         for r in bits(order) {
             let b = (r + turn as usize) % 64;
             self.nodes += 1;
@@ -139,7 +140,7 @@ impl Search {
                 continue;
             }
             self.choice[row] = b;
-            if self.go(&next, rest, rng)? {
+            if self.go(&next[..self.k], rest, rng)? {
                 return Some(true);
             }
         }

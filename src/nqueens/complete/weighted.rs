@@ -546,12 +546,12 @@ mod tests {
             let mut w = Weighted::new(&board).unwrap();
             w.restart(&mut rng);
             // Plain steps (no pockets: `next_pocket` stays ahead) until at most two pairs.
+            w.next_pocket = u64::MAX;
+            let far = Deadline::new(Instant::now() + Duration::from_secs(600));
             for _ in 0..200_000 {
                 if w.cost <= POCKET_COST {
                     break;
                 }
-                w.next_pocket = u64::MAX;
-                let far = Deadline::new(Instant::now() + Duration::from_secs(600));
                 w.run(&mut rng, 1, far);
             }
             if w.cost == 0 || w.cost > POCKET_COST {
