@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use queenattack::solver::board::{quote, Board, MAX_COLOURS, MAX_N};
+use queenattack::solver::input::BoardText;
 use queenattack::solver::{solve, Options};
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 const MAX_INPUT_BYTES: usize = 1 << 20;
 /// Longest time limit accepted (one day, as `tester run`); longer ones are refused.
 const MAX_TIME_LIMIT: f64 = 86_400.0;
-/// Share of the time limit stdin may take to reach its end: the solver's own compute share for
+/// Share of the time limit the board may take to arrive: the solver's own compute share for
 /// short limits, after which nothing but the empty answer could be computed.
 const READ_SHARE: f64 = 0.70;
 
@@ -39,7 +40,9 @@ struct Cli {
 const LIMITS: &str = "\
 Limits and bad input:
   N is 1..=128, C is 1..=100, and every colour 1..=C has exactly N queens (so C <= N).
-  At most 1 MiB of stdin is read, and stdin must reach its end within 70 % of the time limit.
+  The solver starts as soon as the last cell has arrived (followed by whitespace or the end
+  of stdin): it never waits for stdin to end, and nothing after the board is read. The board
+  must arrive within 70 % of the time limit and within 1 MiB of stdin.
   Anything else (and a time limit outside 0 < SECS <= 86400) is refused: a one-line message
   on stderr quoting at most 80 bytes of the bad token, nothing on stdout, exit code 2.
   Below about 0.01 s the limit cannot be kept (starting the process takes longer).
@@ -78,31 +81,61 @@ impl clap::builder::TypedValueParser for Seconds {
     }
 }
 
-/// Why stdin gave no input to parse.
+/// Why stdin gave no board to parse.
 enum ReadError {
     TooLong,
-    StillOpen,
+    /// The deadline came before the board was complete: the values received and the values
+    /// the board needs (unknown before N has arrived).
+    Stalled(usize, Option<usize>),
     Failed(std::io::Error),
 }
 
-/// Reads stdin to its end on a helper thread, at most `MAX_INPUT_BYTES`, until `deadline`
-/// (a thread blocked on a pipe that stays open does not keep the process alive).
-fn read_stdin(deadline: Instant) -> Result<Vec<u8>, ReadError> {
-    let (tx, rx) = mpsc::channel();
+/// Reads stdin until the board is complete (see [`BoardText`]) or the stream ends, at most
+/// `MAX_INPUT_BYTES`, until `deadline`. Never waits for the end of a stream that stays open
+/// after the board, as the official tester's does. A helper thread does the blocking reads (a
+/// thread blocked on a pipe that stays open does not keep the process alive).
+fn read_board(deadline: Instant) -> Result<Vec<u8>, ReadError> {
+    // A few chunks in flight at most: memory stays bounded whatever the writer sends.
+    let (tx, rx) = mpsc::sync_channel::<std::io::Result<Vec<u8>>>(4);
     std::thread::spawn(move || {
-        let mut data = Vec::new();
-        let result = std::io::stdin()
-            .lock()
-            .take(MAX_INPUT_BYTES as u64 + 1)
-            .read_to_end(&mut data)
-            .map(|_| data);
-        let _ = tx.send(result);
+        let mut stdin = std::io::stdin().lock();
+        let mut chunk = vec![0u8; 64 << 10];
+        loop {
+            let sent = match stdin.read(&mut chunk) {
+                Ok(0) => return, // the end of the stream: the channel closes
+                Ok(k) => tx.send(Ok(chunk[..k].to_vec())),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => tx.send(Err(e)),
+            };
+            if sent.is_err() {
+                return;
+            }
+        }
     });
-    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        Ok(Ok(data)) if data.len() > MAX_INPUT_BYTES => Err(ReadError::TooLong),
-        Ok(Ok(data)) => Ok(data),
-        Ok(Err(e)) => Err(ReadError::Failed(e)),
-        Err(_) => Err(ReadError::StillOpen),
+    let mut text = BoardText::default();
+    loop {
+        if let Some(board) = text.complete() {
+            if board.len() > MAX_INPUT_BYTES {
+                return Err(ReadError::TooLong);
+            }
+            return Ok(board.to_vec());
+        }
+        if text.len() > MAX_INPUT_BYTES {
+            return Err(ReadError::TooLong);
+        }
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Ok(chunk)) => text.push(&chunk),
+            Ok(Err(e)) => return Err(ReadError::Failed(e)),
+            // The stream ended: the parser says what, if anything, is missing.
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(text.received().to_vec()),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                return match text.progress() {
+                    // Every value is there, the last one not yet followed by a space: take it.
+                    (got, Some(needed)) if got >= needed => Ok(text.received().to_vec()),
+                    (got, needed) => Err(ReadError::Stalled(got, needed)),
+                };
+            }
+        }
     }
 }
 
@@ -110,7 +143,7 @@ fn main() -> ExitCode {
     let started = Instant::now();
     let cli = Cli::parse();
     let read_by = started + Duration::from_secs_f64(cli.time_limit * READ_SHARE);
-    let input = match read_stdin(read_by) {
+    let input = match read_board(read_by) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
             match e {
@@ -118,12 +151,13 @@ fn main() -> ExitCode {
                     "queenattack: bad input: longer than {MAX_INPUT_BYTES} bytes \
                      (N <= {MAX_N}, C <= {MAX_COLOURS} never need that much)"
                 ),
-                ReadError::StillOpen => eprintln!(
-                    "queenattack: bad input: stdin did not end within {:.3} s \
-                     ({:.0} % of the {} s limit); no answer",
+                ReadError::Stalled(got, needed) => eprintln!(
+                    "queenattack: bad input: the board was not complete within {:.3} s \
+                     ({:.0} % of the {} s limit): {got} of {} values arrived; no answer",
                     started.elapsed().as_secs_f64(),
                     READ_SHARE * 100.0,
-                    cli.time_limit
+                    cli.time_limit,
+                    needed.map_or("2 + N·N".to_string(), |n| n.to_string()),
                 ),
                 ReadError::Failed(e) => eprintln!("queenattack: cannot read stdin: {e}"),
             }

@@ -131,11 +131,12 @@ fn input_beyond_what_n_128_needs_is_refused_unread() {
 
 #[test]
 fn endless_stdin_is_cut_at_the_byte_bound() {
-    // `yes 0 | queenattack --time-limit 1`: the writer never stops on its own
+    // `yes '' | queenattack --time-limit 1`: the writer never stops on its own and no value
+    // of the board ever comes
     let mut child = spawn(&["--time-limit", "1"]);
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let writer = std::thread::spawn(move || {
-        let chunk = b"0\n".repeat(4096);
+        let chunk = b" \n".repeat(4096);
         while stdin.write_all(&chunk).is_ok() {}
     });
     let (status, _, child) = wait_at_most(child, Duration::from_secs(10));
@@ -155,7 +156,80 @@ fn stdin_left_open_is_cut_at_the_deadline() {
     assert_eq!(status.code(), Some(2));
     assert!(took < Duration::from_secs(10), "took {took:?}");
     let out = child.wait_with_output().expect("output");
-    assert_refused(&out, "stdin did not end", "open stdin");
+    assert_refused(&out, "0 of 2 + N·N values arrived", "open stdin");
+}
+
+#[test]
+fn a_board_cut_short_on_an_open_stdin_is_refused_at_the_deadline() {
+    let mut child = spawn(&["--time-limit", "1"]);
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin
+        .write_all(b"3 1\n1 1 1\n0 0")
+        .expect("the solver reads");
+    let (status, _, child) = wait_at_most(child, Duration::from_secs(10));
+    drop(stdin);
+    assert_eq!(status.code(), Some(2));
+    let out = child.wait_with_output().expect("output");
+    assert_refused(&out, "7 of 11 values arrived", "cut short");
+}
+
+/// Writes `input` and flushes, then keeps stdin open until the solver has ended, as the
+/// official tester does; returns the output and the time from the last byte written to the
+/// solver's end.
+fn run_held_open(args: &[&str], input: &[u8]) -> (Output, Duration) {
+    let mut child = spawn(args);
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(input).expect("the solver reads its input");
+    stdin.flush().expect("flush");
+    let (status, took, child) = wait_at_most(child, Duration::from_secs(30));
+    drop(stdin);
+    let out = child.wait_with_output().expect("output");
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out, took)
+}
+
+#[test]
+fn the_answer_comes_while_stdin_stays_open() {
+    let input = std::fs::read("testcases/1.in").expect("testcases/1.in");
+    let (out, took) = run_held_open(&["--time-limit", "2"], &input);
+    // The bound is generous (a loaded machine); a solver waiting for the end of stdin never
+    // answers here at all.
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let official = tools::input::Input::parse(&String::from_utf8_lossy(&input)).expect("input");
+    let judgement = tools::judge::judge(&official, &text);
+    assert_eq!(judgement.error(), None, "{text}");
+    assert!(judgement.moves > 0, "the empty answer");
+    let empty = tools::judge::score(&official, "0\n");
+    assert!(
+        judgement.score < empty,
+        "{} is not below {empty}",
+        judgement.score
+    );
+}
+
+#[test]
+fn a_last_cell_not_followed_by_a_newline_is_taken_at_the_deadline() {
+    // The official tester ends every line; a writer that does not still gets an answer.
+    let (out, _) = run_held_open(&["--time-limit", "1"], b"2 1\n1 0\n0 1");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().next(),
+        Some("0")
+    );
+}
+
+#[test]
+fn bytes_after_the_board_are_ignored() {
+    let (out, _) = run_held_open(&["--time-limit", "1"], b"2 1\n1 0\n0 1\nnot a number\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().next(),
+        Some("0")
+    );
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! Running a solver on one case under a wall-clock limit.
 //!
-//! The solver runs in its own process group with the input file on stdin and its stdout and
-//! stderr going straight to files, so nothing it prints is lost and no pipe can block. On
-//! timeout the whole group is killed (a shell `--exec` and everything it started).
+//! The solver runs in its own process group. Its input comes through a pipe that stays open
+//! until the solver has ended, as the official tester's does (it closes the solver's stdin only
+//! after reading the answer): a solver that waits for the end of its input times out here as
+//! it would there. Its stdout and stderr go straight to files, so nothing it prints is lost.
+//! On timeout the whole group is killed (a shell `--exec` and everything it started).
 //!
 //! The solver's output is capped ([`output_cap`]): its size is checked every 20 ms, a solver
 //! that reaches the cap is stopped, the file is cut to the cap and the run ends
@@ -13,8 +15,9 @@ use std::fs::File;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 
 use super::reaper;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -145,7 +148,19 @@ fn watch(mut child: Child, tx: mpsc::Sender<(std::io::Result<ExitStatus>, Instan
     let _ = tx.send((child.wait(), exited));
 }
 
-/// Runs `solver` with `stdin` as its standard input, writing its standard output and error to
+/// Writes `input` to the child's stdin pipe on a thread, as the official tester does (every
+/// line, then a flush), and hands the pipe back open: the caller closes it once the solver has
+/// ended. A solver that never reads makes the write fail (broken pipe) once it is gone.
+fn feed(child: &mut Child, input: Vec<u8>) -> Option<std::thread::JoinHandle<ChildStdin>> {
+    let mut pipe = child.stdin.take()?;
+    Some(std::thread::spawn(move || {
+        let _ = pipe.write_all(&input).and_then(|()| pipe.flush());
+        pipe
+    }))
+}
+
+/// Runs `solver` with the contents of `stdin` on its standard input (a pipe kept open until it
+/// ends), writing its standard output and error to
 /// the files `stdout` and `stderr`, and kills it (with its whole process group) once it has run
 /// longer than `limit`, has written `cap` bytes to a file, or the run is interrupted. Whatever
 /// the solver left running in its group is killed when it exits. `marker` goes to the solver's
@@ -158,11 +173,12 @@ pub fn run_solver(
     marker: &str,
 ) -> Result<RunOutcome, String> {
     let [stdin, stdout, stderr] = files;
-    let open = |p: &Path| File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()));
     let create =
         |p: &Path| File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()));
     let mut cmd = solver.command();
-    cmd.stdin(Stdio::from(open(stdin)?))
+    let input =
+        std::fs::read(stdin).map_err(|e| format!("cannot read {}: {e}", stdin.display()))?;
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::from(create(stdout)?))
         .stderr(Stdio::from(create(stderr)?))
         .env(reaper::MARKER_VAR, marker)
@@ -183,7 +199,7 @@ pub fn run_solver(
         });
     }
     let start = Instant::now();
-    let child = {
+    let mut child = {
         // Registered before any sweep can see it, so no sweep reaps it.
         let mut active = reaper::active();
         let child = cmd
@@ -195,6 +211,7 @@ pub fn run_solver(
         child
     };
     let pid = child.id();
+    let feeder = feed(&mut child, input);
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || watch(child, tx));
     let written = || std::fs::metadata(stdout).map_or(0, |m| m.len());
@@ -228,6 +245,12 @@ pub fn run_solver(
     reaper::active()
         .get_or_insert_with(Default::default)
         .remove(&pid);
+    // The solver has ended: now its stdin closes. A write still blocked (a descendant that left
+    // the group holds the pipe without reading) is left to its thread, which the broken pipe
+    // ends once that descendant is gone.
+    if let Some(feeder) = feeder.filter(|f| f.is_finished()) {
+        drop(feeder.join());
+    }
     let status = status.map_err(|e| format!("cannot wait for the solver: {e}"))?;
     let wall = exited.saturating_duration_since(start);
     if written() >= cap {
@@ -275,9 +298,42 @@ mod tests {
 
     #[test]
     fn stdin_goes_in_and_stdout_comes_out() {
-        let (outcome, out) = run_shell("cat; echo done >&2", 20_000);
+        let (outcome, out) = run_shell("head -n 1; echo done >&2", 20_000);
         assert_eq!(outcome.ending, Ending::Exited(0));
         assert_eq!(out, "hello\n");
+    }
+
+    #[test]
+    fn stdin_stays_open_until_the_solver_ends() {
+        // As under the official tester: a solver that waits for the end of its input never
+        // sees it, and times out.
+        let (outcome, out) = run_shell("cat; echo 0", 500);
+        assert_eq!(outcome.ending, Ending::TimedOut);
+        assert_eq!(out, "hello\n");
+        // One that reads what it needs answers at once.
+        let (outcome, out) = run_shell("read line; echo \"$line\"", 20_000);
+        assert_eq!(outcome.ending, Ending::Exited(0));
+        assert_eq!(out, "hello\n");
+    }
+
+    #[test]
+    fn a_solver_that_never_reads_a_large_input_still_ends() {
+        // 1 MB does not fit the pipe: the write is cut short when the solver is gone.
+        let dir = std::env::temp_dir().join(format!("qa-exec-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (i, o, e) = (dir.join("in"), dir.join("out"), dir.join("err"));
+        std::fs::write(&i, vec![b'0'; 1 << 20]).unwrap();
+        let outcome = run_solver(
+            &Solver::Shell("echo 0".into()),
+            [&i, &o, &e],
+            Duration::from_secs(20),
+            1 << 20,
+            "test",
+        )
+        .unwrap();
+        assert_eq!(outcome.ending, Ending::Exited(0));
+        assert_eq!(std::fs::read_to_string(&o).unwrap(), "0\n");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
