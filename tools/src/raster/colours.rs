@@ -76,7 +76,7 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> Rgb {
     let f = |n: f64| {
         let k = (n + h / 30.0) % 12.0;
         let a = s * l.min(1.0 - l);
-        (255.0 * (l - a * (k - 3.0).min(9.0 - k).min(1.0).max(-1.0))).round() as u8
+        (255.0 * (l - a * (k - 3.0).min(9.0 - k).clamp(-1.0, 1.0))).round() as u8
     };
     [f(0.0), f(8.0), f(4.0)]
 }
