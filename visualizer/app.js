@@ -414,6 +414,7 @@
     cell: () => S.geo.cell, margin: () => S.geo.ox, loadMs: () => S.loadMs,
     coordLabels: () => (S.geo ? coordLabels(S.geo) : []),
     laidOutFor: () => S.laidOutFor || null,
+    playing: () => S.playing, seed: () => S.meta.seed, // for record.js
   };
 
   // A page written by `tester vis` carries its data.

@@ -8,7 +8,8 @@
 //! * [`judge`]: the verdict and score of a whole output;
 //! * [`java`]: the Java library behaviours the verdict depends on;
 //! * [`cli`]: the `tester` subcommands;
-//! * [`vis`]: self-contained visualizer pages (`visualizer/` with the data inlined).
+//! * [`vis`]: self-contained visualizer pages (`visualizer/` with the data inlined);
+//! * [`animation`] and [`raster`]: a replay as an animated GIF, drawn like the page.
 //!
 //! # Examples
 //!
@@ -25,12 +26,14 @@
 
 #![warn(missing_docs)]
 
+pub mod animation;
 pub mod cli;
 pub mod gen;
 pub mod input;
 pub mod java;
 pub mod judge;
 pub mod output;
+pub mod raster;
 pub mod replay;
 pub mod sha1prng;
 pub mod vis;

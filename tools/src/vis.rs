@@ -31,11 +31,12 @@ const STYLE_CSS: &str = include_str!("../../visualizer/style.css");
 
 /// The page's scripts, in the order `visualizer/index.html` loads them (each one uses those
 /// before it): [`render_page`] replaces each `<script src="NAME">` tag by the file's text.
-const SCRIPTS: [(&str, &str); 4] = [
+const SCRIPTS: [(&str, &str); 5] = [
     ("judge.js", include_str!("../../visualizer/judge.js")),
     ("draw.js", include_str!("../../visualizer/draw.js")),
     ("files.js", include_str!("../../visualizer/files.js")),
     ("app.js", include_str!("../../visualizer/app.js")),
+    ("record.js", include_str!("../../visualizer/record.js")),
 ];
 
 /// The tags of `visualizer/index.html` that [`render_page`] replaces by inlined content.

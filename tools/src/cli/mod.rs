@@ -58,7 +58,8 @@ pub enum Command {
     /// Judge the saved outputs of a `tester run` folder again.
     Rescore(rescore::Args),
     /// Write one self-contained HTML page that replays an output move by move (the web
-    /// visualizer with the case and the output inlined; opens offline in any browser).
+    /// visualizer with the case and the output inlined; opens offline in any browser), and/or
+    /// the replay as an animated GIF (`--gif`).
     Vis(vis::Args),
     /// Compare run folders seed by seed: table, wins/losses, relative scores, a significance
     /// test, groups by C and N; `--html` writes a page with plots.

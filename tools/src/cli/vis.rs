@@ -1,4 +1,5 @@
-//! `tester vis`: one self-contained visualizer page (page and data in one HTML file).
+//! `tester vis`: one self-contained visualizer page (page and data in one HTML file), and/or
+//! the replay as an animated GIF (`--gif`, drawn by [`crate::animation`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -7,6 +8,7 @@ use clap::{ArgGroup, Args as ClapArgs};
 
 use super::args::RangeArgs;
 use super::score::read_text;
+use crate::animation::{render_gif, GifOptions};
 use crate::gen::generate;
 use crate::input::Input;
 use crate::judge::judge;
@@ -15,6 +17,7 @@ use crate::vis::{render_page, PageData, PAGE_OUTPUT_MAX};
 /// Options of `tester vis`.
 #[derive(ClapArgs, Debug)]
 #[command(group(ArgGroup::new("case").required(true).args(["seed", "input"])))]
+#[command(group(ArgGroup::new("target").required(true).multiple(true).args(["page", "gif"])))]
 #[command(after_help = super::LIMITS_HELP)]
 pub struct Args {
     /// Show the case of this seed (generated like the official tester; the page also shows P).
@@ -30,7 +33,23 @@ pub struct Args {
     /// The HTML file to write. It needs nothing else: open it in any browser, offline, or share
     /// it; append `#move=123` or `#move=end` to the address to open that move.
     #[arg(short = 'o', long = "out", value_name = "PAGE")]
-    pub page: PathBuf,
+    pub page: Option<PathBuf>,
+    /// Write the replay as an animated GIF (GIF89a, loops) drawn like the page: board, walls,
+    /// queens with their attacker counts, the last move and its queen's path, and the numbers
+    /// under the board. More moves than --gif-frames are sampled evenly (first and last board
+    /// kept). An invalid output plays up to the failing move, shown in red with the judge's
+    /// message. The last frame is held 2 s.
+    #[arg(long, value_name = "OUT.gif")]
+    pub gif: Option<PathBuf>,
+    /// Time per GIF frame, in ms (20..=10000).
+    #[arg(long, value_name = "MS", default_value_t = GifOptions::default().delay_ms, requires = "gif")]
+    pub gif_delay: u32,
+    /// At most this many GIF frames (at least 2); longer replays are sampled evenly.
+    #[arg(long, value_name = "K", default_value_t = GifOptions::default().max_frames, requires = "gif")]
+    pub gif_frames: usize,
+    /// Cell side in the GIF, in pixels (4..=64; default: about 600 px of board, 4 to 32 px).
+    #[arg(long, value_name = "PX", requires = "gif")]
+    pub gif_cell: Option<u32>,
     /// Parameter overrides (`--n`, `--c`, `--p`) for the case of --seed.
     #[command(flatten)]
     pub ranges: RangeArgs,
@@ -54,11 +73,17 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
         (None, None) => return Err("give --seed or --input".into()),
     };
+    if let Some(path) = &args.gif {
+        write_gif(args, path, &input, &output, seed)?;
+    }
+    let Some(page) = &args.page else {
+        return Ok(());
+    };
     let verdict = judge(&input, &output);
     let size = output.len();
     let output = (size <= PAGE_OUTPUT_MAX).then_some(output);
     write_page(
-        &args.page,
+        page,
         &PageData {
             input: input_text,
             output,
@@ -71,13 +96,55 @@ pub fn run(args: &Args) -> Result<(), String> {
         Some(message) => format!("invalid output: {message}"),
         None => format!("{} moves, score {}", verdict.moves, verdict.score),
     };
-    eprintln!("tester vis: wrote {} ({result})", args.page.display());
+    eprintln!("tester vis: wrote {} ({result})", page.display());
     if size > PAGE_OUTPUT_MAX {
         eprintln!(
             "tester vis: the output has {size} bytes, more than a page replays \
              ({PAGE_OUTPUT_MAX}): the page shows the board only"
         );
     }
+    Ok(())
+}
+
+/// Writes the GIF of `output` on `input` to `path` (`tester vis --gif`) and says what is in it.
+fn write_gif(
+    args: &Args,
+    path: &Path,
+    input: &Input,
+    output: &str,
+    seed: Option<u64>,
+) -> Result<(), String> {
+    let opts = GifOptions {
+        cell: args.gif_cell,
+        delay_ms: args.gif_delay,
+        max_frames: args.gif_frames,
+    };
+    let title = match seed {
+        Some(seed) => format!("seed {seed}"),
+        None => args
+            .input
+            .as_deref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+    };
+    let gif = render_gif(input, output, &title, &opts).map_err(|e| format!("--gif: {e}"))?;
+    fs::write(path, &gif.bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let sampled = if gif.sampled { ", sampled evenly" } else { "" };
+    let result = match &gif.fatal {
+        Some(fatal) => format!(
+            "invalid output, stops after move {}: {}",
+            gif.moves, fatal.message
+        ),
+        None => format!("{} moves", gif.moves),
+    };
+    eprintln!(
+        "tester vis: wrote {} ({} frames{sampled}, {}×{} px, {} bytes; {result})",
+        path.display(),
+        gif.frames,
+        gif.width,
+        gif.height,
+        gif.bytes.len()
+    );
     Ok(())
 }
 
