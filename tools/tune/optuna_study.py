@@ -33,7 +33,8 @@ def ensure_optuna():
         import optuna  # noqa: F401
         import scipy  # noqa: F401
     except ImportError:
-        if VENV_PYTHON.exists() and Path(sys.executable).resolve() != VENV_PYTHON.resolve():
+        # A venv's python is a symlink to the system one: tell them apart by sys.prefix.
+        if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
             os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), __file__] + sys.argv[1:])
         sys.exit(
             "optuna_study.py: needs optuna and scipy: python3 -m venv target/tune-venv && "
@@ -279,8 +280,12 @@ def main(argv):
         return 0
     args = parse_args(argv)
     ensure_optuna()
+    import warnings
+
     import optuna
 
+    # WilcoxonPruner is marked experimental (since Optuna 3.6); the warning says nothing new.
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     tester = args.tester or default_path([ROOT / "target/release/tester", ROOT / "target/debug/tester"], "tester")
     solver = args.solver or default_path([ROOT / "target/release/queenattack"], "solver")
     params = list_params(solver)
