@@ -56,7 +56,7 @@ pub enum Command {
     /// if the output is invalid).
     Score(score::Args),
     /// Run a solver on many seeds in parallel, judge each output, print a table and a summary.
-    Run(run::Args),
+    Run(Box<run::Args>),
     /// Write a commented `tester.toml` (the project file of `tester run`).
     Init(project::InitArgs),
     /// Join the folders of `tester run --shard K/M` runs into one run folder.
