@@ -76,7 +76,7 @@ pub fn parse_data_line(line: &str) -> Option<(String, Value)> {
 }
 
 /// The data lines of a solver's stderr file (the last value of a key wins; see [`MAX_KEYS`]).
-/// A missing or unreadable file has none. Lines are read at most [`MAX_LINE`] bytes at a time,
+/// A missing or unreadable file has none. Lines are read at most 4 KiB at a time,
 /// so a huge line costs no more memory than that.
 pub fn read_data(path: &Path) -> Data {
     let mut data = Data::new();
