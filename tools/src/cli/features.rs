@@ -180,7 +180,7 @@ impl Filter {
     /// let case = |n: u64, c: u64| Features::from([("N".into(), json!(n)), ("C".into(), json!(c))]);
     /// assert!(filter.matches(&case(20, 4)).unwrap());
     /// assert!(!filter.matches(&case(19, 6)).unwrap());
-    /// assert!(Filter::parse("N >=").is_err());
+    /// assert!(Filter::parse("(N >= 3").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<Filter, String> {
         let node = evalexpr::build_operator_tree(text)
