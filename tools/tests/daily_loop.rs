@@ -259,6 +259,21 @@ fn a_dirty_tree_is_recorded_with_a_patch_that_rebuilds_it() {
     let doc = results_json(&repo.join("runs/dirty"));
     assert_eq!(doc["git_dirty"], true);
     assert_eq!(doc["git_patch"], "git.patch");
+    // `tester merge` keeps the patch with the record.
+    let merged = tester()
+        .current_dir(&repo)
+        .args(["merge", "runs/dirty", "--out", "runs/merged"])
+        .output()
+        .unwrap();
+    ok_text(&merged);
+    assert_eq!(
+        results_json(&repo.join("runs/merged"))["git_patch"],
+        "git.patch"
+    );
+    assert_eq!(
+        fs::read(repo.join("runs/merged/git.patch")).unwrap(),
+        fs::read(repo.join("runs/dirty/git.patch")).unwrap()
+    );
     // The patch on a clean copy of the commit gives the tree that ran.
     let patch = repo.join("runs/dirty/git.patch");
     let copy = dir.join("copy");
