@@ -187,11 +187,41 @@ pub fn clock_seed() -> u64 {
 
 /// The `--jsonl` line of a finished seed: its `results.json` object (`seed`, `N`, `C`, `P`,
 /// `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, `message`, `data`) and
-/// `relative` (`100 · best / score`, null without a bests file).
+/// `relative` (`100 · best / score`, null without a bests file), `seed` first.
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::report::SeedResult;
+/// use tools::cli::select::json_line;
+/// use tools::input::Input;
+///
+/// let input = Input::new(2, 1, vec![1, 0, 0, 1]).unwrap();
+/// let line = json_line(&SeedResult::judged(7, &input, None, "0\n"), None);
+/// assert!(line.starts_with(r#"{"seed":7,"status":"ok","score":2.0,"#), "{line}");
+/// let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+/// assert_eq!(back["data"], serde_json::json!({}));
+/// ```
 pub fn json_line(result: &SeedResult, bests: Option<&Bests>) -> String {
     let mut v = result.to_json();
     v["relative"] = result.relative(bests).into();
-    v.to_string()
+    // The keys a reader looks for first come first (a JSON object's order means nothing to a
+    // parser, but `head` and people read left to right).
+    let first = [
+        "seed", "status", "score", "relative", "wall_ms", "N", "C", "P",
+    ];
+    let mut parts: Vec<String> = first
+        .iter()
+        .map(|k| format!("{}:{}", Value::from(*k), v[*k]))
+        .collect();
+    if let Value::Object(map) = &v {
+        parts.extend(
+            map.iter()
+                .filter(|(k, _)| !first.contains(&k.as_str()))
+                .map(|(k, x)| format!("{}:{x}", Value::from(k.as_str()))),
+        );
+    }
+    format!("{{{}}}", parts.join(","))
 }
 
 /// Prints [`json_line`] on stdout at once (flushed, so a reader sees every seed as it ends);
