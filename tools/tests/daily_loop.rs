@@ -399,6 +399,7 @@ fn compare_filters_groups_and_plots_features() {
         .unwrap();
     let text = ok_text(&out);
     assert!(text.contains("seeds: 3 in all"), "{text}");
+    assert!(text.contains("filter `N >= 20`"), "{text}");
     assert!(text.contains("n_seen=29"), "{text}");
     let seed_rows: Vec<&str> = text
         .lines()

@@ -262,8 +262,10 @@ pub struct Comparison {
     pub rows: Vec<Row>,
     /// Every other run against `A`, then every other pair, over all seeds.
     pub pairs: Vec<Pair>,
-    /// Groups by C, then by N band.
+    /// Groups by C, then by N band (then by `--group-by KEY`).
     pub groups: Vec<Group>,
+    /// The `--filter` expression the seeds passed, if any.
+    pub filter: Option<String>,
 }
 
 impl Comparison {
@@ -308,6 +310,7 @@ impl Comparison {
             rows,
             pairs,
             groups,
+            filter: None,
         }
     }
 
@@ -415,6 +418,7 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     let mut comparison = Comparison::new(runs, bests.as_ref());
     comparison.bests_file = path;
     comparison.bests_note = note;
+    comparison.filter = args.filter.clone();
     if let Some(key) = &args.group_by {
         let extra = select::groups_by(&comparison, key);
         comparison.groups.extend(extra);
