@@ -196,13 +196,14 @@ fn html_page_is_self_contained_with_every_plot() {
     let text = ok_text(&out);
     assert!(text.contains("page: report.html"), "{text}");
     let page = fs::read_to_string(root.join("report.html")).unwrap();
-    // The scatter, the ratio against N and against C, and (the limits differ: 1 s, 2 s) the
+    // The scatter, the ratio against N, C and P, and (the limits differ: 1 s, 2 s) the
     // relative score against the time limit.
-    assert_eq!(page.matches("<svg").count(), 4, "plots");
+    assert_eq!(page.matches("<svg").count(), 5, "plots");
     for title in [
         "score per seed: B against A",
         "score ratio against N",
         "score ratio against C",
+        "score ratio against P",
         "relative score against the time limit",
     ] {
         assert!(page.contains(title), "{title}");
@@ -225,7 +226,7 @@ fn html_page_is_self_contained_with_every_plot() {
             .unwrap(),
     );
     let page = fs::read_to_string(same.join("r.html")).unwrap();
-    assert_eq!(page.matches("<svg").count(), 3);
+    assert_eq!(page.matches("<svg").count(), 4);
 }
 
 #[test]

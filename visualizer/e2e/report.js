@@ -78,7 +78,8 @@ async function main() {
     }));
     check('the seed table has a row per seed', seen.rows === SEEDS.length, `${seen.rows} rows`);
     // Scatter, ratio against N, ratio against C, relative score against the time limit.
-    check('four SVG plots, each drawn with its points', seen.plots.length === 4 && seen.plots.every((p) => p.width > 200 && p.height > 150 && p.points > 0),
+    // Score scatter, the ratio against N, C and P, the relative score against the time limit.
+    check('five SVG plots, each drawn with its points', seen.plots.length === 5 && seen.plots.every((p) => p.width > 200 && p.height > 150 && p.points > 0),
       seen.plots.map((p) => `${p.title}: ${p.points} points`).join('; '));
     check('the summary names the pair and the test', /B vs A: .* paired seeds/.test(seen.summary) && seen.summary.includes('Wilcoxon'));
     check('no request beyond the page itself', requests.length === 0, requests.join(' '));

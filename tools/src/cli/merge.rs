@@ -201,6 +201,13 @@ pub fn run(args: &Args) -> Result<(), String> {
         .map(|p| p.info.started.clone())
         .min()
         .unwrap_or_default();
+    // The record is the first part's: so is its patch (`git_dirty`, `git_patch`).
+    let patch = fs::read(args.dirs[0].join(super::provenance::PATCH)).ok();
+    let tree = super::provenance::TreeState {
+        dirty: info.git_dirty,
+        patch: patch.filter(|_| info.git_patch.is_some()),
+    };
+    info.git_patch = super::provenance::write_patch(&args.out, &tree)?.map(str::to_string);
     let interrupted = !missing.is_empty() || parts.iter().any(|p| p.interrupted);
     let path = write_run(
         &args.out,

@@ -13,17 +13,21 @@ pub mod bests;
 pub mod compare;
 pub mod date;
 pub mod exec;
+pub mod features;
 pub mod folder;
 pub mod gen;
 pub mod history;
 pub mod merge;
 pub mod progress;
+pub mod project;
+pub mod provenance;
 pub mod reaper;
 pub mod report;
 pub mod rescore;
 pub mod run;
 pub mod runfile;
 pub mod score;
+pub mod select;
 pub mod stats;
 pub mod vis;
 
@@ -52,7 +56,9 @@ pub enum Command {
     /// if the output is invalid).
     Score(score::Args),
     /// Run a solver on many seeds in parallel, judge each output, print a table and a summary.
-    Run(run::Args),
+    Run(Box<run::Args>),
+    /// Write a commented `tester.toml` (the project file of `tester run`).
+    Init(project::InitArgs),
     /// Join the folders of `tester run --shard K/M` runs into one run folder.
     Merge(merge::Args),
     /// Judge the saved outputs of a `tester run` folder again.
@@ -78,6 +84,7 @@ pub fn run(cli: &Cli) -> Result<i32, String> {
         Command::Gen(args) => done(gen::run(args)),
         Command::Score(args) => done(score::run(args)),
         Command::Run(args) => run::run(args),
+        Command::Init(args) => done(project::init(args)),
         Command::Merge(args) => done(merge::run(args)),
         Command::Rescore(args) => done(rescore::run(args)),
         Command::Vis(args) => done(vis::run(args)),

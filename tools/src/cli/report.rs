@@ -76,6 +76,8 @@ pub struct SeedResult {
     pub wall_ms: Option<u64>,
     /// The judge's message, or what went wrong with the process.
     pub message: Option<String>,
+    /// The `[DATA] key = value` lines the solver printed on stderr (see [`super::features`]).
+    pub data: super::features::Data,
 }
 
 impl SeedResult {
@@ -98,6 +100,7 @@ impl SeedResult {
             penalty: verdict.penalty,
             wall_ms: None,
             message: verdict.error().map(str::to_string),
+            data: Default::default(),
         }
     }
 
@@ -121,6 +124,7 @@ impl SeedResult {
             penalty: 0.0,
             wall_ms: None,
             message: Some(message),
+            data: Default::default(),
         }
     }
 
@@ -138,6 +142,7 @@ impl SeedResult {
             "penalty": self.penalty,
             "wall_ms": self.wall_ms,
             "message": self.message,
+            "data": self.data,
         })
     }
 
@@ -170,6 +175,12 @@ impl SeedResult {
             penalty: num("penalty")?,
             wall_ms: v.get("wall_ms").and_then(Value::as_u64),
             message: v.get("message").and_then(Value::as_str).map(str::to_string),
+            // Older files have no `data`.
+            data: v
+                .get("data")
+                .and_then(Value::as_object)
+                .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                .unwrap_or_default(),
         })
     }
 
@@ -449,6 +460,7 @@ mod tests {
             penalty: 1.5,
             wall_ms: Some(12),
             message: (status != Status::Ok).then(|| "boom".to_string()),
+            data: [("probe".to_string(), json!(7))].into(),
         }
     }
 

@@ -79,6 +79,11 @@ pub fn rescore_seed(
         &String::from_utf8_lossy(&out),
     );
     result.wall_ms = stored.and_then(|s| s.wall_ms);
+    // The data lines as the run kept them, else as the saved stderr has them.
+    result.data = stored.map(|s| s.data.clone()).unwrap_or_default();
+    if result.data.is_empty() {
+        result.data = super::features::read_data(&dir.join(format!("{seed}.err")));
+    }
     Ok(result)
 }
 

@@ -17,12 +17,14 @@ use serde_json::json;
 use super::args::{parse_seed_list, parse_shard, RangeArgs, SeedList, Shard};
 use super::bests::Bests;
 use super::exec::{output_cap, run_solver, Ending, Solver};
+use super::features::read_data;
 use super::progress::Progress;
 use super::reaper::{self, Target};
-use super::report::{summary, table, SeedResult, Status};
+use super::report::{SeedResult, Status};
 use super::runfile::{read_run, run_files, write_run, RunInfo};
+use super::select::{self, Selection};
 use super::vis::write_page;
-use super::{date, load_bests};
+use super::{date, load_bests, project, provenance};
 use crate::gen::generate;
 use crate::vis::{PageData, PAGE_OUTPUT_MAX};
 
@@ -30,7 +32,11 @@ use crate::vis::{PageData, PAGE_OUTPUT_MAX};
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
 ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
 SIGINT (Ctrl-C), 143 by SIGTERM (results.json then holds the finished seeds, \
-\"interrupted\": true; --resume finishes the rest).
+\"interrupted\": true; --resume finishes the rest); 3 the build step failed (nothing ran).
+
+Project file: `tester.toml` in the current folder or above (`tester init` writes a commented \
+one) gives solver, build, seeds, jobs, time_limit, bests and out; tester then works in its \
+folder, and options given here win over it.
 
 Every solver's output (and any file it writes) is capped at 64 + 2·N³·32 bytes, room for the \
 largest legal answer; a solver reaching the cap is stopped and the seed is `too-long`. Solvers \
@@ -38,24 +44,26 @@ and everything they start are ended when their seed ends, also processes that le
 process group (setsid).";
 
 /// Options of `tester run`.
-#[derive(ClapArgs, Debug)]
+#[derive(ClapArgs, Clone, Debug)]
 #[command(after_help = EXIT_HELP)]
 pub struct Args {
-    /// Seeds to run, as a list like `1-100`, `1,4,9` or `1-10,20`.
-    #[arg(long, value_name = "LIST", value_parser = parse_seed_list, default_value = "1-10")]
-    pub seeds: SeedList,
+    /// Seeds to run, as a list like `1-100`, `1,4,9` or `1-10,20`. Default: `seeds` of
+    /// tester.toml, else 1-10.
+    #[arg(long, value_name = "LIST", value_parser = parse_seed_list)]
+    pub seeds: Option<SeedList>,
     /// Solver command line, run with `sh -c` as given (input on stdin, moves on stdout).
-    /// Default: the `queenattack` binary next to this `tester` binary, run with
-    /// `--time-limit SECS` appended.
+    /// Default: `solver` of tester.toml, else the `queenattack` binary next to this `tester`
+    /// binary, run with `--time-limit SECS` appended.
     #[arg(long, value_name = "CMD")]
     pub exec: Option<String>,
     /// Seeds run at the same time. Default: the number of cores.
     #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
     /// Wall-clock limit per seed in seconds; a solver still running then is killed (with its
-    /// whole process group) and the seed scores -1 with status `timeout`.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_secs)]
-    pub time_limit: f64,
+    /// whole process group) and the seed scores -1 with status `timeout`. Default:
+    /// `time_limit` of tester.toml, else 10.
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub time_limit: Option<f64>,
     /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
     /// --vis).
     /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder (`…-shardKofM` with
@@ -96,9 +104,33 @@ pub struct Args {
     /// (see `tester vis`).
     #[arg(long)]
     pub vis: bool,
+    /// --jsonl, --shuffle, --filter, --group-by.
+    #[command(flatten)]
+    pub select: select::SelectArgs,
     /// Parameter overrides (`--n`, `--c`, `--p`).
     #[command(flatten)]
     pub ranges: RangeArgs,
+    /// --build, --no-build and what tester.toml adds.
+    #[command(flatten)]
+    pub project: project::ProjectArgs,
+}
+
+/// The default seed list and time limit.
+const DEFAULT_SEEDS: std::ops::RangeInclusive<u64> = 1..=10;
+const DEFAULT_TIME_LIMIT: f64 = 10.0;
+
+impl Args {
+    /// Seconds per seed: `--time-limit`, tester.toml's, else 10.
+    pub fn limit(&self) -> f64 {
+        self.time_limit.unwrap_or(DEFAULT_TIME_LIMIT)
+    }
+
+    /// The seed list: `--seeds`, tester.toml's, else 1-10.
+    pub fn seed_list(&self) -> Vec<u64> {
+        self.seeds
+            .as_ref()
+            .map_or_else(|| DEFAULT_SEEDS.collect(), |s| s.0.clone())
+    }
 }
 
 fn parse_secs(text: &str) -> Result<f64, String> {
@@ -167,7 +199,7 @@ fn run_seed(
         Ending::Interrupted => return Ok(None),
         Ending::TimedOut => failed(
             Status::Timeout,
-            format!("killed after the time limit of {} s", args.time_limit),
+            format!("killed after the time limit of {} s", args.limit()),
         ),
         Ending::TooLong => failed(
             Status::TooLong,
@@ -199,6 +231,7 @@ fn run_seed(
         }
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
+    result.data = read_data(&err);
     if args.vis {
         write_seed_page(dir, seed, p, input, &result)?;
     }
@@ -394,7 +427,7 @@ fn run_all(
     jobs: usize,
     recorder: &Recorder<'_>,
 ) -> Result<(), String> {
-    let limit = Duration::from_secs_f64(args.time_limit);
+    let limit = Duration::from_secs_f64(args.limit());
     let next = AtomicUsize::new(0);
     let progress = Mutex::new(Progress::new(todo.len()));
     let failure: Mutex<Option<String>> = Mutex::new(None);
@@ -422,6 +455,9 @@ fn run_all(
                                 .unwrap()
                                 .tick(result.status != Status::Ok, &what);
                         }
+                        if args.select.jsonl {
+                            select::print_line(&result, recorder.bests);
+                        }
                         recorder.record(result);
                     }
                     Ok(None) => break,
@@ -444,9 +480,13 @@ fn run_all(
 /// Runs `tester run`; returns the exit code (see [`EXIT_HELP`]).
 pub fn run(args: &Args) -> Result<i32, String> {
     reaper::install()?;
+    let args = &project::apply(args)?;
+    if let Some(code) = project::build_step(args) {
+        return Ok(code);
+    }
     let solver = match &args.exec {
         Some(cmd) => Solver::Shell(cmd.clone()),
-        None => default_solver(args.time_limit)?,
+        None => default_solver(args.limit())?,
     };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -457,27 +497,37 @@ pub fn run(args: &Args) -> Result<i32, String> {
         let shard = args
             .shard
             .map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.m));
-        PathBuf::from("runs").join(date::stamp() + &shard)
+        let runs = args
+            .project
+            .runs_dir
+            .as_deref()
+            .unwrap_or(Path::new("runs"));
+        runs.join(date::stamp() + &shard)
     });
-    let seeds = match args.shard {
-        Some(shard) => shard.select(&args.seeds.0),
-        None => args.seeds.0.clone(),
+    let listed = match args.shard {
+        Some(shard) => shard.select(&args.seed_list()),
+        None => args.seed_list(),
     };
+    let selection = Selection::new(args.select.filter.as_deref())?;
+    let seeds = selection.seeds(listed.clone(), &args.ranges.ranges())?;
     let ranges = json!({
         "n": args.ranges.n.map(|(a, b)| [a, b]),
         "c": args.ranges.c.map(|(a, b)| [a, b]),
         "p": args.ranges.p.map(|(a, b)| [a, b]),
     });
-    let mut info = RunInfo::now(&solver, args.time_limit, ranges, args.comment.clone());
+    let mut info = RunInfo::now(&solver, args.limit(), ranges, args.comment.clone());
     info.shard = args.shard.map(|s| s.to_string());
     let (bests_path, mut bests) = bests_for(args)?;
     let (kept, mut all_seeds) = prepare_folder(&dir, args, &info)?;
+    let tree = provenance::record(&dir, &mut info)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
-    let todo: Vec<u64> = seeds
+    let mut todo: Vec<u64> = seeds
         .iter()
         .copied()
         .filter(|s| !finished.contains(s))
         .collect();
+    let shuffle_seed = args.select.shuffle_seed();
+    todo = shuffle_seed.map_or(todo.clone(), |k| select::shuffled(&todo, k));
     for &seed in &seeds {
         if !all_seeds.contains(&seed) {
             all_seeds.push(seed);
@@ -486,7 +536,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     info.seeds = all_seeds;
     if !args.quiet {
         eprintln!(
-            "tester run: {} seeds{}{}, {jobs} jobs, limit {} s, solver `{}`, output in {}",
+            "tester run: {} seeds{}{}{}, {jobs} jobs, limit {} s, solver `{}`, output in {}",
             todo.len(),
             info.shard
                 .as_ref()
@@ -496,10 +546,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
             } else {
                 format!(", {} kept", finished.len())
             },
-            args.time_limit,
+            shuffle_seed.map_or(String::new(), |k| format!(" shuffled (--shuffle-seed {k})")),
+            args.limit(),
             solver.describe(),
             dir.display()
         );
+        select::notes(&selection, (seeds.len(), listed.len()), &tree, &dir);
     }
     let recorder = Recorder::new(&dir, &info, kept, bests.as_ref());
     let outcome = run_all(&todo, args, &solver, &dir, jobs, &recorder);
@@ -507,13 +559,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let signal = reaper::interrupted();
     let (results_file, results) = recorder.finish(signal.is_some() || outcome.is_err())?;
     outcome?;
-
-    emit(&format!(
-        "{}\n{}results: {}\n",
-        table(&results, bests.as_ref()),
-        summary(&results, bests.as_ref()),
-        results_file.display()
-    ));
+    let shown = selection.report(results.clone())?;
+    let text = select::report(&args.select, &shown, results.len(), bests.as_ref());
+    select::emit(
+        &args.select,
+        &format!("{text}results: {}\n", results_file.display()),
+    );
     if let Some(signal) = signal {
         let name = if signal == libc::SIGINT {
             "SIGINT"
@@ -536,21 +587,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
         );
         let source = format!("tester run {}: {}", date::today(), solver.describe());
         let improved = update_bests(bests, &results, &source, &dir, &path)?;
-        emit(&format!(
-            "bests: {improved} improved in {}\n",
-            path.display()
-        ));
+        select::emit(
+            &args.select,
+            &format!("bests: {improved} improved in {}\n", path.display()),
+        );
     }
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
     Ok(if all_ok || args.allow_failures { 0 } else { 1 })
-}
-
-/// Writes the report to stdout; a closed stdout (`tester run ... | head`) is not an error: the
-/// run's results are already saved, and the bests update after the report must still happen.
-fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 /// Records every ok result that beats `bests`, copies its output to `best/SEED.out` beside the

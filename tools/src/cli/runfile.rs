@@ -6,6 +6,9 @@
 //! ([`summary_json`]), and the run's record: `started` (RFC 3339, UTC), `comment` (string or
 //! null), `solver` (`program`, `size`, `mtime`, `sha1` of the solver's file, each null when
 //! unknown), `git_commit` (`git rev-parse HEAD` in the folder `tester` ran in, or null),
+//! `git_dirty` (whether that tree had uncommitted changes, null outside a repository),
+//! `git_patch` (`"git.patch"`, the changes kept in the run folder, or null; see
+//! [`super::provenance`]),
 //! `cores`, `interrupted` (true while the run goes on and when it stopped before every seed
 //! finished), `seeds` (every seed this run or shard was asked for, in order) and `shard`
 //! (`"K/M"` or null).
@@ -44,6 +47,10 @@ pub struct RunInfo {
     pub solver: Value,
     /// The git commit of the folder `tester` ran in.
     pub git_commit: Option<String>,
+    /// Whether that tree had uncommitted changes (null outside a repository).
+    pub git_dirty: Option<bool>,
+    /// The patch of those changes in the run folder (`git.patch`), when dirty.
+    pub git_patch: Option<String>,
     /// Cores of the machine.
     pub cores: usize,
     /// Every seed asked for.
@@ -64,6 +71,8 @@ impl RunInfo {
             comment,
             solver: solver_json(solver),
             git_commit: git_commit(),
+            git_dirty: None,
+            git_patch: None,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seeds: Vec::new(),
             shard: None,
@@ -88,6 +97,8 @@ impl RunInfo {
             "comment": self.comment,
             "solver": self.solver,
             "git_commit": self.git_commit,
+            "git_dirty": self.git_dirty,
+            "git_patch": self.git_patch,
             "cores": self.cores,
             "interrupted": interrupted,
             "seeds": self.seeds,
@@ -108,6 +119,8 @@ impl RunInfo {
             comment: text("comment"),
             solver: doc.get("solver").cloned().unwrap_or(Value::Null),
             git_commit: text("git_commit"),
+            git_dirty: doc.get("git_dirty").and_then(Value::as_bool),
+            git_patch: text("git_patch"),
             cores: doc.get("cores").and_then(Value::as_u64).unwrap_or(0) as usize,
             seeds: doc
                 .get("seeds")
@@ -291,6 +304,8 @@ mod tests {
         );
         info.seeds = vec![3, 1, 2];
         info.shard = Some("1/3".into());
+        info.git_dirty = Some(true);
+        info.git_patch = Some("git.patch".into());
         let doc = info.document(&[], true, None);
         assert_eq!(RunInfo::from_document(&doc), info);
         assert_eq!(doc["interrupted"], true);

@@ -2,7 +2,8 @@
 //! with the per-seed table, the paired figures and the plots a contestant looks at:
 //!
 //! * score per seed, each run against `A` (log-log scatter with the diagonal);
-//! * the ratio `X/A` against N and against C (1 = no change);
+//! * the ratio `X/A` against every numeric feature: N, C, P and the solver's numeric `[DATA]`
+//!   keys (1 = no change);
 //! * the relative score against the time limit, when the runs differ in it.
 //!
 //! The plots are drawn by `plotters` with its SVG backend (text as SVG `<text>`, so no font
@@ -15,6 +16,7 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::select::{feature_value, numeric_keys};
 use super::text::{cell, header, summary};
 use super::{label, Comparison, Row};
 use crate::vis::escape_html;
@@ -174,13 +176,21 @@ fn score_pairs(c: &Comparison, b: usize) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// The (key, X/A) points of seeds ok in both, for `key` N or C.
-fn ratio_points(c: &Comparison, b: usize, key: impl Fn(&Row) -> f64) -> Vec<(f64, f64)> {
+/// The (feature, X/A) points of seeds ok in both, for a numeric feature `key` (run X's value,
+/// see [`feature_value`]).
+fn ratio_points(c: &Comparison, b: usize, key: &str) -> Vec<(f64, f64)> {
     c.rows
         .iter()
-        .filter_map(|r| Some((key(r), Row::ratio(r.ok(0)?, r.ok(b)?)?)))
+        .filter_map(|r| {
+            let x = feature_value(r, b, key)?;
+            Some((x, Row::ratio(r.ok(0)?, r.ok(b)?)?))
+        })
         .collect()
 }
+
+/// Data keys plotted at most (beyond N, C, P), so a solver printing hundreds of keys does not
+/// bury the page.
+const MAX_FEATURE_PLOTS: usize = 16;
 
 /// The plots of the page, in order (title and SVG).
 fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
@@ -213,13 +223,12 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
         };
         out.extend(svg(&plot)?.map(|s| (title.clone(), s)));
     }
-    for name in ["N", "C"] {
-        let key = |r: &Row| if name == "N" { r.n as f64 } else { r.c as f64 };
+    for name in numeric_keys(c).iter().take(3 + MAX_FEATURE_PLOTS) {
         let series: Vec<Series> = (1..k)
             .map(|b| Series {
                 name: format!("{}/A", label(b)),
                 colour: colour(b),
-                points: ratio_points(c, b, key),
+                points: ratio_points(c, b, name),
                 line: false,
             })
             .collect();
@@ -229,18 +238,22 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
         )
         .unwrap_or((0.0, 1.0));
         let title = format!("score ratio against {name} (below 1: better than A)");
-        let xd = format!("{name} (board side)");
-        let xd = if name == "C" {
-            "C (colours)"
-        } else {
-            xd.as_str()
+        let xd = match name.as_str() {
+            "N" => "N (board side)".to_string(),
+            "C" => "C (colours)".to_string(),
+            "P" => "P (wall probability)".to_string(),
+            _ => format!("{name} ([DATA] of the run)"),
         };
+        let whole = series
+            .iter()
+            .all(|s| s.points.iter().all(|p| p.0.fract() == 0.0));
+        let decimals = if whole { 0 } else { 2 };
         let plot = Plot {
             title: &title,
-            x_desc: xd,
+            x_desc: &xd,
             y_desc: "score / A's score",
             log: false,
-            decimals: (0, 2),
+            decimals: (decimals, 2),
             series,
             reference: vec![(lo, 1.0), (hi, 1.0)],
         };

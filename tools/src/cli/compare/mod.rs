@@ -5,6 +5,7 @@
 //! JSON) and drawn by [`html`] (a self-contained page with SVG plots).
 
 pub mod html;
+pub mod select;
 pub mod text;
 
 use std::fs;
@@ -45,6 +46,14 @@ pub struct Args {
     /// Use no bests file: the best of a seed is the best of the compared runs.
     #[arg(long)]
     pub no_bests: bool,
+    /// Compare only the seeds whose features pass EXPR, e.g. `N >= 20 && C >= 4` (variables:
+    /// seed, N, C, P and the `[DATA]` keys of run A, or of the first run with the seed).
+    #[arg(long, value_name = "EXPR")]
+    pub filter: Option<String>,
+    /// Also group the seeds by KEY (any variable of --filter); a key with more than 12
+    /// numeric values is cut into 6 ranges of about equal size.
+    #[arg(long, value_name = "KEY")]
+    pub group_by: Option<String>,
 }
 
 /// Labels of the runs, in order.
@@ -253,8 +262,10 @@ pub struct Comparison {
     pub rows: Vec<Row>,
     /// Every other run against `A`, then every other pair, over all seeds.
     pub pairs: Vec<Pair>,
-    /// Groups by C, then by N band.
+    /// Groups by C, then by N band (then by `--group-by KEY`).
     pub groups: Vec<Group>,
+    /// The `--filter` expression the seeds passed, if any.
+    pub filter: Option<String>,
 }
 
 impl Comparison {
@@ -299,6 +310,7 @@ impl Comparison {
             rows,
             pairs,
             groups,
+            filter: None,
         }
     }
 
@@ -354,19 +366,23 @@ fn groups(rows: &[Row], runs: usize) -> Vec<Group> {
                     format!("N={}", band_label(r.n)) == label
                 }
             };
-            let members: Vec<&Row> = rows.iter().filter(member).collect();
-            Group {
-                seeds: members.len(),
-                relative: (0..runs)
-                    .map(|i| mean_relative(members.iter().copied(), i, false))
-                    .collect(),
-                pairs: (1..runs)
-                    .map(|b| Pair::of(members.iter().copied(), 0, b))
-                    .collect(),
-                label,
-            }
+            group(label.clone(), rows.iter().filter(member).collect(), runs)
         })
         .collect()
+}
+
+/// The group `label` of the rows `members`, each of the `runs` runs paired with `A`.
+pub fn group(label: String, members: Vec<&Row>, runs: usize) -> Group {
+    Group {
+        seeds: members.len(),
+        relative: (0..runs)
+            .map(|i| mean_relative(members.iter().copied(), i, false))
+            .collect(),
+        pairs: (1..runs)
+            .map(|b| Pair::of(members.iter().copied(), 0, b))
+            .collect(),
+        label,
+    }
 }
 
 /// Reads the folders, checks that they ran the same cases, and picks the bests file.
@@ -374,12 +390,15 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     if args.dirs.len() > LABELS.len() {
         return Err(format!("at most {} run folders", LABELS.len()));
     }
-    let runs = args
+    let mut runs = args
         .dirs
         .iter()
         .map(|d| RunFolder::load(d))
         .collect::<Result<Vec<_>, _>>()?;
     check_same_cases(&runs)?;
+    if let Some(text) = &args.filter {
+        select::filter_runs(&mut runs, &crate::cli::features::Filter::parse(text)?)?;
+    }
     let official = runs.iter().all(|r| r.official);
     let (mut path, mut bests, mut note) = (None, None, None);
     if !args.no_bests {
@@ -399,6 +418,11 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     let mut comparison = Comparison::new(runs, bests.as_ref());
     comparison.bests_file = path;
     comparison.bests_note = note;
+    comparison.filter = args.filter.clone();
+    if let Some(key) = &args.group_by {
+        let extra = select::groups_by(&comparison, key);
+        comparison.groups.extend(extra);
+    }
     Ok(comparison)
 }
 
@@ -472,6 +496,7 @@ mod tests {
             penalty: 0.0,
             wall_ms: None,
             message: None,
+            data: Default::default(),
         }
     }
 

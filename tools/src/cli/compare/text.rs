@@ -222,6 +222,12 @@ pub fn header(c: &Comparison) -> String {
     for (i, run) in c.runs.iter().enumerate() {
         let _ = writeln!(s, "{} = {}", label(i), describe(run));
     }
+    if let Some(filter) = &c.filter {
+        let _ = writeln!(
+            s,
+            "filter `{filter}`: only the seeds that pass are compared"
+        );
+    }
     s
 }
 
@@ -329,6 +335,7 @@ pub fn json(c: &Comparison) -> Value {
         })).collect::<Vec<_>>(),
         "bests_file": c.bests_file.as_ref().map(|p| p.display().to_string()),
         "bests_note": c.bests_note,
+        "filter": c.filter,
         "seeds": c.rows.iter().map(|row| json!({
             "seed": row.seed, "N": row.n, "C": row.c,
             "results": row.results.iter().map(result_json).collect::<Vec<_>>(),

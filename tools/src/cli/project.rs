@@ -1,0 +1,335 @@
+//! `tester.toml`, the project file of `tester run`, and `tester init`, which writes one.
+//!
+//! The file is looked for in the current folder, then in each folder above. When one is found,
+//! `tester run` works in the file's folder: the build, the solver (from the file or `--exec`),
+//! the default `runs/` folder and `testcases/bests.json` are all taken there, while the paths
+//! given on the command line (`--out`, `--bests`) stay relative to where they were typed.
+//! Options on the command line win over the file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use clap::Args as ClapArgs;
+use serde::Deserialize;
+
+use super::args::{parse_seed_list, SeedList};
+
+/// The file's name.
+pub const FILE: &str = "tester.toml";
+
+/// The keys of `tester.toml` (every one optional).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Project {
+    /// The solver command (`--exec`).
+    pub solver: Option<String>,
+    /// A command run once before the seeds (`--build`).
+    pub build: Option<String>,
+    /// The seed list (`--seeds`), as text like `1-100` or a list of numbers.
+    pub seeds: Option<SeedsValue>,
+    /// Seeds run at the same time (`--jobs`).
+    pub jobs: Option<u32>,
+    /// Seconds per seed (`--time-limit`).
+    pub time_limit: Option<f64>,
+    /// The bests file (`--bests`), relative to the file's folder.
+    pub bests: Option<PathBuf>,
+    /// The folder each run's folder is made in (default `runs`), relative to the file's
+    /// folder; `--out DIR` names the run's folder itself instead.
+    pub out: Option<PathBuf>,
+}
+
+/// `seeds` as text (`"1-100"`) or as an array of seeds.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum SeedsValue {
+    /// `"1-10,20"`.
+    Text(String),
+    /// `[1, 2, 5]`.
+    List(Vec<u64>),
+}
+
+impl SeedsValue {
+    /// The seed list, checked like `--seeds`.
+    pub fn parse(&self) -> Result<SeedList, String> {
+        match self {
+            SeedsValue::Text(t) => parse_seed_list(t),
+            SeedsValue::List(l) => {
+                let text: Vec<String> = l.iter().map(u64::to_string).collect();
+                parse_seed_list(&text.join(","))
+            }
+        }
+    }
+}
+
+/// A project file read from disk.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    /// The folder holding the file.
+    pub dir: PathBuf,
+    /// Its keys.
+    pub project: Project,
+}
+
+impl Found {
+    /// The file's path.
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(FILE)
+    }
+}
+
+/// Looks for `tester.toml` in `start` and the folders above it, and reads the first found.
+pub fn find(start: &Path) -> Result<Option<Found>, String> {
+    for dir in start.ancestors() {
+        let path = dir.join(FILE);
+        if path.is_file() {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let project = parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            return Ok(Some(Found {
+                dir: dir.to_path_buf(),
+                project,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// Parses the text of a project file and checks its values.
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::project::parse;
+///
+/// let p = parse("solver = \"./a.out\"\nseeds = \"1-5\"\njobs = 2\n").unwrap();
+/// assert_eq!(p.solver.as_deref(), Some("./a.out"));
+/// assert!(parse("solvr = \"x\"").unwrap_err().contains("unknown field"));
+/// assert!(parse("seeds = \"5-1\"").is_err());
+/// ```
+pub fn parse(text: &str) -> Result<Project, String> {
+    let project: Project = toml::from_str(text).map_err(|e| e.to_string().trim().to_string())?;
+    if let Some(seeds) = &project.seeds {
+        seeds.parse().map_err(|e| format!("seeds: {e}"))?;
+    }
+    if let Some(t) = project.time_limit {
+        if !(t.is_finite() && t > 0.0 && t <= 86_400.0) {
+            return Err(format!(
+                "time_limit = {t}: not a time limit in seconds (0 < SECS <= 86400)"
+            ));
+        }
+    }
+    if let Some(j) = project.jobs {
+        if !(1..=256).contains(&j) {
+            return Err(format!("jobs = {j}: must be within 1..=256"));
+        }
+    }
+    Ok(project)
+}
+
+/// `args` with the values of the project file (if one is found from the current folder up)
+/// where the command line gave none; the current folder becomes the file's folder (command-line
+/// paths are made absolute first, so they keep their meaning).
+pub fn apply(args: &super::run::Args) -> Result<super::run::Args, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?;
+    let Some(found) = find(&cwd)? else {
+        return Ok(args.clone());
+    };
+    let mut args = args.clone();
+    args.out = args.out.map(|p| cwd.join(p));
+    args.bests = args.bests.map(|p| cwd.join(p));
+    std::env::set_current_dir(&found.dir)
+        .map_err(|e| format!("cannot work in {}: {e}", found.dir.display()))?;
+    let p = found.project.clone();
+    args.exec = args.exec.or(p.solver);
+    if !args.project.no_build {
+        args.project.build = args.project.build.or(p.build);
+    }
+    if args.seeds.is_none() {
+        args.seeds = p.seeds.map(|s| s.parse()).transpose()?;
+    }
+    args.jobs = args.jobs.or(p.jobs);
+    args.time_limit = args.time_limit.or(p.time_limit);
+    args.bests = args.bests.or(p.bests);
+    args.project.runs_dir = p.out;
+    if !args.quiet {
+        eprintln!("tester run: project file {}", found.path().display());
+    }
+    Ok(args)
+}
+
+/// The options of `tester run` about the project file.
+#[derive(ClapArgs, Clone, Debug, Default)]
+pub struct ProjectArgs {
+    /// A command run once with `sh -c` before the seeds (e.g. `cargo build --release`); if it
+    /// fails, its output is shown, nothing runs and the exit code is 3. Default: `build` of
+    /// tester.toml.
+    #[arg(long, value_name = "CMD")]
+    pub build: Option<String>,
+    /// Skip the build step of tester.toml.
+    #[arg(long, conflicts_with = "build")]
+    pub no_build: bool,
+    /// The folder default run folders go in (`out` of tester.toml; `runs` without it).
+    #[arg(skip)]
+    pub runs_dir: Option<PathBuf>,
+}
+
+/// Runs the build step of `args` (unless --no-build); `Some(3)`, the exit code, when it failed
+/// (its output and the reason are then printed on standard error).
+pub fn build_step(args: &super::run::Args) -> Option<i32> {
+    let command = args
+        .project
+        .build
+        .as_deref()
+        .filter(|_| !args.project.no_build)?;
+    let message = build(command, args.quiet).err()?;
+    eprintln!("{message}");
+    Some(3)
+}
+
+/// The most build output shown when the build fails (its end), in bytes.
+const SHOWN_OUTPUT: usize = 64 << 10;
+
+/// Runs the build command with `sh -c` in the current folder, its stdout and stderr captured.
+/// `Err` holds the message for the user: the command, how it ended, and the end of its output.
+pub fn build(command: &str, quiet: bool) -> Result<(), String> {
+    if !quiet {
+        eprintln!("tester run: build `{command}` ...");
+    }
+    let start = Instant::now();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec 2>&1; {command}"))
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("build `{command}`: cannot start sh: {e}"))?;
+    if out.status.success() {
+        if !quiet {
+            eprintln!(
+                "tester run: build ok in {:.1} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let shown = if text.len() > SHOWN_OUTPUT {
+        let mut cut = text.len() - SHOWN_OUTPUT;
+        while !text.is_char_boundary(cut) {
+            cut += 1;
+        }
+        format!("[... {cut} bytes cut ...]\n{}", &text[cut..])
+    } else {
+        text.into_owned()
+    };
+    let how = match out.status.code() {
+        Some(code) => format!("exit code {code}"),
+        None => "killed by a signal".to_string(),
+    };
+    Err(format!(
+        "{shown}{}tester run: the build `{command}` failed ({how}): nothing was run",
+        if shown.is_empty() || shown.ends_with('\n') {
+            ""
+        } else {
+            "\n"
+        }
+    ))
+}
+
+/// What `tester init` writes.
+pub const TEMPLATE: &str = r#"# tester.toml: the project file of `tester run` (see docs/tester.md, "Project file").
+# `tester run` looks for it in the current folder and the folders above, and then works in
+# this file's folder. Options given on the command line win over the values here; delete a
+# line to use the default.
+
+# The solver, run with `sh -c` for every seed (the case on stdin, the moves on stdout).
+# Without it (and without --exec) tester runs target/release/queenattack beside itself with
+# `--time-limit SECS` appended; a command given here gets no option added.
+solver = "./target/release/queenattack --time-limit 10"
+
+# Run once before the seeds (skip it with --no-build). If it fails, its output is shown,
+# nothing runs, and tester exits with code 3.
+build = "cargo build --release"
+
+# The seeds: "1-100", "1,4,9", "1-10,20", or a list [1, 2, 3].
+seeds = "1-100"
+
+# Seeds run at the same time (default: the number of cores).
+# jobs = 2
+
+# Wall-clock limit per seed in seconds (the solver is killed after it).
+time_limit = 12.0
+
+# Best known scores for the relative score (default: testcases/bests.json if it exists).
+# bests = "testcases/bests.json"
+
+# The folder each run's folder is made in (runs/YYYYMMDD-HHMMSS); --out DIR names the run's
+# folder itself.
+out = "runs"
+"#;
+
+/// Options of `tester init`.
+#[derive(ClapArgs, Debug)]
+pub struct InitArgs {
+    /// Folder to write `tester.toml` into.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+    /// Replace an existing `tester.toml`.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Runs `tester init`: writes [`TEMPLATE`] as `DIR/tester.toml`.
+pub fn init(args: &InitArgs) -> Result<(), String> {
+    let path = args.dir.join(FILE);
+    if path.exists() && !args.force {
+        return Err(format!(
+            "{} already exists (pass --force to replace it)",
+            path.display()
+        ));
+    }
+    std::fs::write(&path, TEMPLATE).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!("wrote {}", path.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_template_parses() {
+        let p = parse(TEMPLATE).unwrap();
+        assert_eq!(p.build.as_deref(), Some("cargo build --release"));
+        assert_eq!(p.seeds.unwrap().parse().unwrap().0.len(), 100);
+        assert_eq!(p.time_limit, Some(12.0));
+        assert_eq!(p.out, Some(PathBuf::from("runs")));
+    }
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(
+            parse("seeds = [3, 1]").unwrap().seeds.unwrap().parse(),
+            Ok(SeedList(vec![3, 1]))
+        );
+        assert!(parse("seeds = [1, 1]").unwrap_err().contains("twice"));
+        assert!(parse("time_limit = 0").is_err());
+        assert!(parse("jobs = 0").is_err());
+        assert!(parse("jobs = \"x\"").is_err());
+        assert_eq!(parse("").unwrap(), Project::default());
+    }
+
+    #[test]
+    fn found_in_a_folder_above() {
+        let root = std::env::temp_dir().join(format!("qa-project-{}", std::process::id()));
+        let deep = root.join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(root.join(FILE), "jobs = 3\n").unwrap();
+        let found = find(&deep).unwrap().unwrap();
+        assert_eq!(found.dir, root);
+        assert_eq!(found.project.jobs, Some(3));
+        std::fs::write(root.join("a").join(FILE), "jobs = [").unwrap();
+        assert!(find(&deep).unwrap_err().contains("tester.toml"));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}

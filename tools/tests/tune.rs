@@ -1,0 +1,129 @@
+//! `tools/tune/optuna_study.py` end to end: a tiny Optuna study of the fake solver
+//! (`tools/tune/tests/fake_solver.py`, which obeys `--list-params` and `--param` until
+//! queenattack does) through this `tester`, stored in SQLite and resumed.
+//!
+//! Needs python3 with optuna and scipy (`.ci/run` installs them into `target/tune-venv`, which
+//! the script finds by itself). Without them the test is skipped, except in CI (`CI` set).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+mod common;
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tune")
+        .join(name)
+}
+
+fn has_optuna() -> bool {
+    Command::new("python3")
+        .arg(script("optuna_study.py"))
+        .arg("--check-deps")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs the study script in `dir` with the fake solver and this tester.
+fn study(dir: &Path, extra: &[&str]) -> Output {
+    Command::new("python3")
+        .current_dir(dir)
+        .arg(script("optuna_study.py"))
+        .args(["--seeds", "1-2", "--time-limit", "0.2", "--jobs", "2"])
+        .arg("--solver")
+        .arg(script("tests/fake_solver.py"))
+        .arg("--tester")
+        .arg(env!("CARGO_BIN_EXE_tester"))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn stdout_of(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "the study failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn a_tiny_study_prints_its_best_and_resumes_from_sqlite() {
+    if !has_optuna() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "optuna is missing in CI: .ci/run should have installed it"
+        );
+        eprintln!("NOTICE: python3 with optuna not found; the study test is skipped");
+        return;
+    }
+    let dir = common::scratch("tune-study");
+    let text = stdout_of(&study(&dir, &["--trials", "2"]));
+    let last: Vec<&str> = text.lines().rev().take(2).collect();
+    assert!(last[1].starts_with("best value: "), "{text}");
+    let value: f64 = last[1]["best value: ".len()..].parse().unwrap();
+    // Trial 0 runs the defaults, the reference itself: the best is at least 1.
+    assert!(value >= 1.0, "{text}");
+    let params: serde_json::Value =
+        serde_json::from_str(last[0].strip_prefix("best params: ").unwrap()).unwrap();
+    assert!(
+        params["moves"].is_i64() && params["spread"].is_f64(),
+        "{text}"
+    );
+    assert!(dir.join("runs/tune/study.db").is_file());
+    // Each trial ran tester with --param for every tuned parameter.
+    let run: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(dir.join("runs/tune/queenattack-1-2-0.2s/trial-1/results.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let command = run["command"].as_str().unwrap();
+    assert!(
+        command.contains("--param moves=") && command.contains("--param spread="),
+        "{command}"
+    );
+    // The same command again adds trials to the stored study.
+    let again = stdout_of(&study(&dir, &["--trials", "1"]));
+    assert!(again.contains("3 trials in the study"), "{again}");
+}
+
+#[test]
+fn a_param_space_file_chooses_what_is_tuned() {
+    if !has_optuna() {
+        assert!(std::env::var_os("CI").is_none(), "optuna is missing in CI");
+        return;
+    }
+    let dir = common::scratch("tune-space");
+    let space = dir.join("space.toml");
+    fs::write(
+        &space,
+        "[params.moves]\ntype = \"int\"\nlow = 0\nhigh = 6\nstep = 2\n",
+    )
+    .unwrap();
+    let space_arg = space.to_str().unwrap();
+    let text = stdout_of(&study(
+        &dir,
+        &[
+            "--trials",
+            "2",
+            "--param-space",
+            space_arg,
+            "--study-name",
+            "space",
+        ],
+    ));
+    let best = text.lines().last().unwrap();
+    let params: serde_json::Value =
+        serde_json::from_str(best.strip_prefix("best params: ").unwrap()).unwrap();
+    let keys: Vec<&String> = params.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["moves"], "{text}");
+    assert_eq!(params["moves"].as_i64().unwrap() % 2, 0);
+    // A parameter the solver does not have is refused.
+    fs::write(&space, "[params.nope]\nlow = 1\nhigh = 2\n").unwrap();
+    let bad = study(&dir, &["--trials", "1", "--param-space", space_arg]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`nope` is not a parameter"));
+}

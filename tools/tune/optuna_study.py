@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""An Optuna study over the solver's named parameters (docs/tuning.md).
+
+Each trial runs `tester run --jsonl --shuffle` with `--param NAME=VALUE` for every tuned
+parameter, reads the seeds' lines as they come, reports each seed's relative score
+(reference score / trial's score, 1.0 = as good as the reference) to Optuna with the seed as the
+step, and lets WilcoxonPruner stop a trial that is clearly worse than the best one. The study
+lives in a SQLite file: run the same command again to add trials, look at it with
+`optuna-dashboard sqlite:///runs/tune/study.db`.
+
+Example:
+    python3 tools/tune/optuna_study.py --trials 40 --seeds 1001-1100 --time-limit 1
+"""
+import argparse
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_PYTHON = ROOT / "target" / "tune-venv" / "bin" / "python"
+FAILED_VALUE = 0.0  # a seed that is not ok counts 0, like the contest's relative score
+ZERO_SCORE_VALUE = 10.0  # a score of 0 against a positive reference (the cap of the ratio)
+
+
+def ensure_optuna():
+    """Imports optuna, re-running this script with target/tune-venv's Python if it lacks it."""
+    try:
+        import optuna  # noqa: F401
+        import scipy  # noqa: F401
+    except ImportError:
+        # A venv's python is a symlink to the system one: tell them apart by sys.prefix.
+        if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
+            os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), __file__] + sys.argv[1:])
+        sys.exit(
+            "optuna_study.py: needs optuna and scipy: python3 -m venv target/tune-venv && "
+            "target/tune-venv/bin/pip install -r tools/tune/requirements.txt "
+            "(this script then uses target/tune-venv by itself)"
+        )
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description="Tune the solver's named parameters with Optuna (docs/tuning.md).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("--trials", type=int, required=True, help="trials to run now (added to the study)")
+    p.add_argument("--seeds", required=True, help="seed list for tester, e.g. 1001-1100")
+    p.add_argument("--time-limit", type=float, required=True, help="the solver's seconds per seed")
+    p.add_argument("--param-space", type=Path, help="TOML or JSON file: the parameters to tune and their ranges")
+    p.add_argument("--storage", help="Optuna storage URL (default: sqlite:///runs/tune/study.db)")
+    p.add_argument("--study-name", help="default: queenattack-<seeds>-<time limit>s")
+    p.add_argument("--tester", type=Path, help="tester binary (default: target/release/tester, else target/debug/tester)")
+    p.add_argument("--solver", type=Path, help="solver binary (default: target/release/queenattack)")
+    p.add_argument("--jobs", type=int, help="tester --jobs (default: tester's, the number of cores)")
+    p.add_argument("--bests", type=Path, help="reference = the best known scores of this bests file "
+                   "(seeds it lacks: the defaults' score); default: the defaults' score")
+    p.add_argument("--kill-margin", type=float, default=1.0,
+                   help="tester kills a solver this many seconds after --time-limit")
+    p.add_argument("--p-threshold", type=float, default=0.1, help="WilcoxonPruner's p_threshold")
+    p.add_argument("--sampler-seed", type=int, help="seed of the TPE sampler (default: random)")
+    p.add_argument("--out", type=Path, default=Path("runs/tune"), help="folder of the trials' run folders")
+    args = p.parse_args(argv)
+    if args.trials < 0 or args.time_limit <= 0:
+        p.error("--trials must be >= 0 and --time-limit > 0")
+    return args
+
+
+def default_path(candidates, what):
+    for c in candidates:
+        if c.exists():
+            return c
+    sys.exit(f"optuna_study.py: no {what} at {' or '.join(map(str, candidates))}: "
+             "build it (cargo build --release --workspace) or pass its path")
+
+
+def list_params(solver):
+    """`name = default  # doc` lines of `solver --list-params`, as {name: (default, doc)}."""
+    try:
+        out = subprocess.run([str(solver), "--list-params"], capture_output=True, text=True, timeout=60)
+    except OSError as e:
+        sys.exit(f"optuna_study.py: cannot run {solver}: {e}")
+    if out.returncode != 0:
+        sys.exit(f"optuna_study.py: `{solver} --list-params` failed (exit {out.returncode}): "
+                 f"{out.stderr.strip()[:500]}\n(the solver must list its named parameters)")
+    params = {}
+    for line in out.stdout.splitlines():
+        body, _, doc = line.partition("#")
+        name, eq, default = body.partition("=")
+        if eq and name.strip():
+            params[name.strip()] = (default.strip(), doc.strip())
+    if not params:
+        sys.exit(f"optuna_study.py: `{solver} --list-params` printed no `name = default` line")
+    return params
+
+
+def number(text):
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def default_space(params):
+    """Every parameter with a non-zero numeric default, from default/2 to default*2 (integers
+    stay integers, positive floats on a log scale)."""
+    space = {}
+    for name, (default, _) in params.items():
+        try:
+            d = number(default)
+        except ValueError:
+            continue  # not a number: kept at its default
+        if d == 0 or (isinstance(d, float) and not math.isfinite(d)):
+            continue
+        lo, hi = sorted((d / 2, d * 2))
+        if isinstance(d, int):
+            lo, hi = math.floor(lo), math.ceil(hi)
+            if lo == hi:
+                continue
+            space[name] = {"type": "int", "low": lo, "high": hi}
+        else:
+            space[name] = {"type": "float", "low": lo, "high": hi, "log": lo > 0}
+    return space
+
+
+def load_space(path, params):
+    """The param-space file: {"params": {NAME: {"type": "int"|"float"|"categorical", "low",
+    "high", "log", "step", "choices"}}} in TOML ([params.NAME] tables) or JSON."""
+    text = path.read_text()
+    if path.suffix == ".json":
+        doc = json.loads(text)
+    else:
+        import tomllib
+        doc = tomllib.loads(text)
+    space = doc.get("params", doc)
+    for name, spec in space.items():
+        if name not in params:
+            sys.exit(f"optuna_study.py: {path}: `{name}` is not a parameter of the solver "
+                     f"(it has: {', '.join(params)})")
+        kind = spec.get("type") or ("categorical" if "choices" in spec else
+                                    "int" if isinstance(spec.get("low"), int) and isinstance(spec.get("high"), int)
+                                    else "float")
+        if kind not in ("int", "float", "categorical"):
+            sys.exit(f"optuna_study.py: {path}: {name}: type must be int, float or categorical")
+        if kind == "categorical" and not spec.get("choices"):
+            sys.exit(f"optuna_study.py: {path}: {name}: a categorical needs `choices`")
+        if kind != "categorical" and not ("low" in spec and "high" in spec and spec["low"] < spec["high"]):
+            sys.exit(f"optuna_study.py: {path}: {name}: needs low < high")
+        spec["type"] = kind
+    return space
+
+
+def suggest(trial, space):
+    values = {}
+    for name, s in space.items():
+        if s["type"] == "int":
+            values[name] = trial.suggest_int(name, s["low"], s["high"], step=s.get("step", 1), log=s.get("log", False))
+        elif s["type"] == "float":
+            values[name] = trial.suggest_float(name, s["low"], s["high"], step=s.get("step"), log=s.get("log", False))
+        else:
+            values[name] = trial.suggest_categorical(name, s["choices"])
+    return values
+
+
+def in_space(value, s):
+    if s["type"] == "categorical":
+        return value in s["choices"]
+    return s["low"] <= value <= s["high"]
+
+
+class Runner:
+    """Starts `tester run --jsonl` and yields the seeds' objects as they come."""
+
+    def __init__(self, args, tester, solver):
+        self.args, self.tester, self.solver = args, tester, solver
+
+    def command(self, params, out, shuffle_seed=None):
+        exec_line = [str(self.solver), "--time-limit", str(self.args.time_limit)]
+        for name, value in params.items():
+            exec_line += ["--param", f"{name}={value}"]
+        cmd = [str(self.tester), "run", "--jsonl", "--quiet", "--allow-failures", "--force",
+               "--seeds", self.args.seeds, "--out", str(out),
+               "--time-limit", str(self.args.time_limit + self.args.kill_margin),
+               "--exec", shlex.join(exec_line)]
+        if shuffle_seed is not None:
+            cmd += ["--shuffle", "--shuffle-seed", str(shuffle_seed)]
+        if self.args.jobs:
+            cmd += ["--jobs", str(self.args.jobs)]
+        return cmd
+
+    def run(self, params, out, shuffle_seed=None):
+        out.mkdir(parents=True, exist_ok=True)
+        log = open(str(out) + ".log", "w")
+        proc = subprocess.Popen(self.command(params, out, shuffle_seed), stdout=subprocess.PIPE,
+                                stderr=log, text=True)
+        return proc, log
+
+
+def finish(proc, log, stopped):
+    """Waits for tester; an exit code other than 0 is an error unless we stopped it."""
+    code = proc.wait()
+    log.close()
+    if not stopped and code != 0:
+        tail = Path(log.name).read_text()[-2000:]
+        sys.exit(f"optuna_study.py: tester exited with code {code}; {log.name}:\n{tail}")
+
+
+def seed_value(line, reference):
+    """The relative score of one seed: reference / score, 1.0 = as good as the reference."""
+    if line["status"] != "ok":
+        return FAILED_VALUE
+    score, ref = line["score"], reference.get(str(line["seed"]))
+    if ref is None:
+        return 1.0  # the reference failed on this seed: any ok answer is as good as it gets
+    if score <= 0:
+        return 1.0 if ref <= 0 else ZERO_SCORE_VALUE
+    return min(ref / score, ZERO_SCORE_VALUE)
+
+
+def reference_scores(study, args, runner, defaults):
+    """Per-seed reference scores, kept in the study (user attribute `reference`): the bests
+    file's, then the defaults' (one run of the solver's defaults, made once per study)."""
+    reference = dict(study.user_attrs.get("reference", {}))
+    if reference:
+        return reference
+    if args.bests:
+        for entry in json.loads(args.bests.read_text()).get("bests", []):
+            reference[str(entry["seed"])] = entry["score"]
+    out = args.out / study.study_name / "reference"
+    print(f"reference: the solver's defaults on seeds {args.seeds} ({out})", file=sys.stderr)
+    proc, log = runner.run(defaults, out)
+    for text in proc.stdout:
+        line = json.loads(text)
+        if line["status"] == "ok":
+            reference.setdefault(str(line["seed"]), line["score"])
+    finish(proc, log, False)
+    study.set_user_attr("reference", reference)
+    return reference
+
+
+def objective_for(args, runner, space, reference):
+    import optuna
+
+    def objective(trial):
+        # Parameters not tuned keep the solver's own defaults (no --param for them).
+        params = suggest(trial, space)
+        out = args.out / trial.study.study_name / f"trial-{trial.number}"
+        proc, log = runner.run(params, out, shuffle_seed=trial.number)
+        values, stopped = [], False
+        for text in proc.stdout:
+            line = json.loads(text)
+            value = seed_value(line, reference)
+            values.append(value)
+            trial.report(value, line["seed"])
+            if trial.should_prune():
+                stopped = True
+                proc.terminate()  # tester stops its solvers and exits 143
+                for _ in proc.stdout:
+                    pass
+                break
+        finish(proc, log, stopped)
+        if not values:
+            raise optuna.TrialPruned("no seed finished")
+        trial.set_user_attr("seeds_run", len(values))
+        trial.set_user_attr("pruned", stopped)
+        # Optuna's advice for WilcoxonPruner: return the mean so far rather than raise
+        # TrialPruned, so the sampler learns from pruned trials too.
+        return sum(values) / len(values)
+
+    return objective
+
+
+def main(argv):
+    if "--check-deps" in argv:
+        ensure_optuna()
+        return 0
+    args = parse_args(argv)
+    ensure_optuna()
+    import warnings
+
+    import optuna
+
+    # WilcoxonPruner is marked experimental (since Optuna 3.6); the warning says nothing new.
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    tester = args.tester or default_path([ROOT / "target/release/tester", ROOT / "target/debug/tester"], "tester")
+    solver = args.solver or default_path([ROOT / "target/release/queenattack"], "solver")
+    params = list_params(solver)
+    space = load_space(args.param_space, params) if args.param_space else default_space(params)
+    if not space:
+        sys.exit("optuna_study.py: nothing to tune (no numeric parameter; pass --param-space)")
+    defaults = {name: number(d) if d else d for name, (d, _) in params.items() if name in space}
+    args.out.mkdir(parents=True, exist_ok=True)
+    storage = args.storage or f"sqlite:///{args.out / 'study.db'}"
+    name = args.study_name or f"queenattack-{args.seeds}-{args.time_limit:g}s"
+    sampler = optuna.samplers.TPESampler(seed=args.sampler_seed)
+    pruner = optuna.pruners.WilcoxonPruner(p_threshold=args.p_threshold)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(study_name=name, storage=storage, direction="maximize",
+                                sampler=sampler, pruner=pruner, load_if_exists=True)
+    print(f"study {name} in {storage}: {len(study.trials)} trials so far; tuning "
+          f"{', '.join(space)}", file=sys.stderr)
+    runner = Runner(args, tester, solver)
+    reference = reference_scores(study, args, runner, defaults)
+    if not study.trials and all(in_space(defaults[n], space[n]) for n in space):
+        study.enqueue_trial(defaults)  # the defaults are a candidate: the winner is never worse here
+    start = time.monotonic()
+
+    def progress(study, trial):
+        state = "pruned" if trial.user_attrs.get("pruned") else trial.state.name.lower()
+        print(f"trial {trial.number}: {state}, value {trial.value}, seeds "
+              f"{trial.user_attrs.get('seeds_run')}, params {trial.params}", file=sys.stderr)
+
+    study.optimize(objective_for(args, runner, space, reference), n_trials=args.trials,
+                   callbacks=[progress])
+    full = [t for t in study.trials if t.value is not None and not t.user_attrs.get("pruned")]
+    best = max(full, key=lambda t: t.value) if full else study.best_trial
+    print(f"{len(study.trials)} trials in the study ({len(full)} ran every seed), "
+          f"{time.monotonic() - start:.1f} s now; best trial {best.number}")
+    print(f"best value: {best.value:.6f}")
+    print(f"best params: {json.dumps(best.params, sort_keys=True)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
