@@ -26,44 +26,84 @@
 /// ```
 pub fn maximum_matching(rows: usize, cols: usize, bits: &[u64], words: usize) -> usize {
     assert!(bits.len() >= rows * words);
-    const FREE: u32 = u32::MAX;
-    let mut row_mate = vec![FREE; rows];
-    let mut col_mate = vec![FREE; cols];
-    let neighbours = |i: usize| {
-        bits[i * words..(i + 1) * words]
-            .iter()
-            .enumerate()
-            .flat_map(|(w, &word)| {
-                let mut b = word;
-                std::iter::from_fn(move || {
-                    (b != 0).then(|| {
-                        let j = w * 64 + b.trailing_zeros() as usize;
-                        b &= b - 1;
-                        j
-                    })
+    let mut hk = HopcroftKarp {
+        rows,
+        cols,
+        bits,
+        words,
+        row_mate: vec![FREE; rows],
+        col_mate: vec![FREE; cols],
+        dist: vec![u32::MAX; rows],
+        size: 0,
+    };
+    hk.greedy();
+    let mut queue = Vec::with_capacity(rows);
+    while hk.layer(&mut queue) {
+        hk.augment();
+    }
+    hk.size
+}
+
+/// No mate yet.
+const FREE: u32 = u32::MAX;
+
+/// The matching being grown, over the graph of [`maximum_matching`].
+struct HopcroftKarp<'a> {
+    rows: usize,
+    cols: usize,
+    bits: &'a [u64],
+    words: usize,
+    /// Column matched to each row, or [`FREE`].
+    row_mate: Vec<u32>,
+    /// Row matched to each column, or [`FREE`].
+    col_mate: Vec<u32>,
+    /// Layer of each row in the current phase (`u32::MAX`: not reached, or a dead end).
+    dist: Vec<u32>,
+    /// Pairs matched so far.
+    size: usize,
+}
+
+/// The columns adjacent to row `i` (set bits of its `words` words), in increasing order.
+fn neighbours(bits: &[u64], words: usize, i: usize) -> impl Iterator<Item = usize> + '_ {
+    bits[i * words..(i + 1) * words]
+        .iter()
+        .enumerate()
+        .flat_map(|(w, &word)| {
+            let mut b = word;
+            std::iter::from_fn(move || {
+                (b != 0).then(|| {
+                    let j = w * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    j
                 })
             })
-    };
-    // Greedy start: most rows match at once on the dense boards we see.
-    let mut size = 0;
-    for (i, mate) in row_mate.iter_mut().enumerate() {
-        if let Some(j) = neighbours(i).find(|&j| col_mate[j] == FREE) {
-            *mate = j as u32;
-            col_mate[j] = i as u32;
-            size += 1;
+        })
+}
+
+impl HopcroftKarp<'_> {
+    /// Greedy start: most rows match at once on the dense boards we see.
+    fn greedy(&mut self) {
+        for i in 0..self.rows {
+            if let Some(j) =
+                neighbours(self.bits, self.words, i).find(|&j| self.col_mate[j] == FREE)
+            {
+                self.row_mate[i] = j as u32;
+                self.col_mate[j] = i as u32;
+                self.size += 1;
+            }
         }
     }
-    let mut dist = vec![u32::MAX; rows];
-    let mut queue = Vec::with_capacity(rows);
-    loop {
-        // BFS from free rows, layering rows by alternating-path length.
+
+    /// BFS from the free rows, layering rows by alternating-path length; true when some
+    /// layer reaches a free column (an augmenting path exists).
+    fn layer(&mut self, queue: &mut Vec<u32>) -> bool {
         queue.clear();
-        for i in 0..rows {
-            if row_mate[i] == FREE {
-                dist[i] = 0;
+        for i in 0..self.rows {
+            if self.row_mate[i] == FREE {
+                self.dist[i] = 0;
                 queue.push(i as u32);
             } else {
-                dist[i] = u32::MAX;
+                self.dist[i] = u32::MAX;
             }
         }
         let mut found = false;
@@ -71,23 +111,26 @@ pub fn maximum_matching(rows: usize, cols: usize, bits: &[u64], words: usize) ->
         while head < queue.len() {
             let i = queue[head] as usize;
             head += 1;
-            for j in neighbours(i) {
-                let m = col_mate[j];
+            for j in neighbours(self.bits, self.words, i) {
+                let m = self.col_mate[j];
                 if m == FREE {
                     found = true;
-                } else if dist[m as usize] == u32::MAX {
-                    dist[m as usize] = dist[i] + 1;
+                } else if self.dist[m as usize] == u32::MAX {
+                    self.dist[m as usize] = self.dist[i] + 1;
                     queue.push(m);
                 }
             }
         }
-        if !found {
-            return size;
-        }
-        // DFS along the layers (iterative: paths can be thousands long).
+        found
+    }
+
+    /// DFS along the layers from each free row (iterative: paths can be thousands long),
+    /// augmenting the matching along every path found.
+    fn augment(&mut self) {
+        let (rows, cols, words) = (self.rows, self.cols, self.words);
         let mut it: Vec<usize> = vec![0; rows];
         for start in 0..rows {
-            if row_mate[start] != FREE {
+            if self.row_mate[start] != FREE {
                 continue;
             }
             let mut path: Vec<(usize, usize)> = Vec::new(); // (row, col taken)
@@ -97,23 +140,23 @@ pub fn maximum_matching(rows: usize, cols: usize, bits: &[u64], words: usize) ->
                 while it[i] < cols {
                     let j = it[i];
                     it[i] += 1;
-                    if bits[i * words + j / 64] & (1 << (j % 64)) == 0 {
+                    if self.bits[i * words + j / 64] & (1 << (j % 64)) == 0 {
                         continue;
                     }
-                    let m = col_mate[j];
+                    let m = self.col_mate[j];
                     if m == FREE {
                         // Augment along the path.
                         path.push((i, j));
                         for &(r, c) in &path {
-                            row_mate[r] = c as u32;
-                            col_mate[c] = r as u32;
+                            self.row_mate[r] = c as u32;
+                            self.col_mate[c] = r as u32;
                         }
-                        size += 1;
+                        self.size += 1;
                         path.clear();
                         advanced = true;
                         break;
                     }
-                    if dist[m as usize] == dist[i] + 1 {
+                    if self.dist[m as usize] == self.dist[i] + 1 {
                         path.push((i, j));
                         i = m as usize;
                         advanced = true;
@@ -125,12 +168,12 @@ pub fn maximum_matching(rows: usize, cols: usize, bits: &[u64], words: usize) ->
                 }
                 if !advanced {
                     // Dead end: never enter row i again in this phase.
-                    dist[i] = u32::MAX;
+                    self.dist[i] = u32::MAX;
                     let (prev, _) = path.pop().unwrap();
                     i = prev;
                 }
             }
-            dist[start] = u32::MAX;
+            self.dist[start] = u32::MAX;
         }
     }
 }

@@ -1,7 +1,10 @@
 //! Tests of the whole completion: brute-force agreement, proofs, nightrider sizes.
 
+use super::portfolio::luby;
+use super::tail::{ColMap, Outcome, Tail};
 use super::*;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Whether the 0-based `cols` (NONE = empty) can be completed, by plain backtracking.
 fn brute_completable(cols: &[u32], nightrider: bool) -> bool {

@@ -3,7 +3,7 @@
 use crate::io::{positive_seconds, read_stdin, write_failed, write_values};
 use nqueens::complete::{complete, memory_needed, Completion, Options, Stats, Verdict};
 use nqueens::mem::check_memory;
-use nqueens::parse_placement;
+use nqueens::{parse_placement, Placement};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -44,21 +44,10 @@ pub struct CompleteArgs {
 
 /// Runs `nqueens complete`; `t0` is when the process started (the budget counts from there).
 pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
-    let text = match read_stdin() {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("nqueens complete: cannot read standard input: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let placement = match parse_placement(&text) {
+    let placement = match read_placement() {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("nqueens complete: malformed input: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    drop(text);
     let n = placement.n();
     let read_time = t0.elapsed();
     let big = n >= 1_000_000;
@@ -120,29 +109,7 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
             st.total_time.as_secs_f64()
         );
     }
-    let (word, proven, reason) = match &done.verdict {
-        Verdict::Yes(_) => ("YES", None, String::new()),
-        Verdict::Proven(p) => ("NO", Some(true), format!("proven: {p}")),
-        Verdict::NotFound => (
-            "NO",
-            Some(false),
-            if too_short {
-                format!(
-                    "not proven: the time limit of {} s is too short for N = {n} (setting \
-                     the board up and writing it take about {:.1} s)",
-                    args.time_limit,
-                    (setup_time(n) + output_time(n)).as_secs_f64()
-                )
-            } else {
-                format!(
-                    "not proven: no completion found within the time limit of {} s \
-                     (a completion may still exist; the limit covers the whole run, reading \
-                     and writing included)",
-                    args.time_limit
-                )
-            },
-        ),
-    };
+    let (word, proven, reason) = verdict_words(&done.verdict, too_short, args.time_limit, n);
     if word == "NO" {
         eprintln!("nqueens complete: NO, {reason}");
     }
@@ -157,6 +124,51 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
         return write_failed("complete", "the answer", &e);
     }
     ExitCode::SUCCESS
+}
+
+/// Reads standard input and parses the placement; on failure the message is printed and the
+/// exit code returned.
+fn read_placement() -> Result<Placement, ExitCode> {
+    let text = read_stdin().map_err(|e| {
+        eprintln!("nqueens complete: cannot read standard input: {e}");
+        ExitCode::from(2)
+    })?;
+    parse_placement(&text).map_err(|e| {
+        eprintln!("nqueens complete: malformed input: {e}");
+        ExitCode::from(2)
+    })
+}
+
+/// The verdict line's word, the proof status for `--json` (`None` on YES) and the reason
+/// given for a NO; `too_short`: the budget of `time_limit` seconds did not cover setting up
+/// a board of `n` rows, so no stage ran.
+fn verdict_words(
+    verdict: &Verdict,
+    too_short: bool,
+    time_limit: f64,
+    n: usize,
+) -> (&'static str, Option<bool>, String) {
+    match verdict {
+        Verdict::Yes(_) => ("YES", None, String::new()),
+        Verdict::Proven(p) => ("NO", Some(true), format!("proven: {p}")),
+        Verdict::NotFound => (
+            "NO",
+            Some(false),
+            if too_short {
+                format!(
+                    "not proven: the time limit of {time_limit} s is too short for N = {n} \
+                     (setting the board up and writing it take about {:.1} s)",
+                    (setup_time(n) + output_time(n)).as_secs_f64()
+                )
+            } else {
+                format!(
+                    "not proven: no completion found within the time limit of {time_limit} s \
+                     (a completion may still exist; the limit covers the whole run, reading \
+                     and writing included)"
+                )
+            },
+        ),
+    }
 }
 
 /// What the verdict line says, and the reading time for `--json`.

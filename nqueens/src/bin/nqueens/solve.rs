@@ -114,35 +114,12 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let searched = match method {
         Method::Explicit => None,
         Method::Search => {
-            let report = |p: Progress| {
-                if !loud {
-                    return;
-                }
-                let t = started.elapsed().as_secs_f64();
-                match p {
-                    Progress::Greedy { done, total } => eprintln!(
-                        "[{t:7.2}s] search: greedy {done}/{total} rows ({:.0}%)",
-                        100.0 * done as f64 / total as f64
-                    ),
-                    Progress::Repairing { deferred } => {
-                        eprintln!("[{t:7.2}s] search: repairing {deferred} deferred rows")
-                    }
-                    Progress::Restart { attempt } => {
-                        eprintln!("[{t:7.2}s] search: repair stalled, restart {attempt}")
-                    }
-                }
-            };
             let threads = threads.unwrap_or(if n >= THREADS_FROM { 2 } else { 1 });
-            let Some((cols, stats)) = search_with(n, seed, threads, report) else {
+            let stats = loud || format == Format::None;
+            let Some(cols) = search_board(n, seed, threads, stats, loud, started) else {
                 eprintln!("nqueens solve: no solution exists for N = {n}");
                 return ExitCode::from(1);
             };
-            if loud || format == Format::None {
-                eprintln!(
-                    "search: {} greedy tries, {} deferred rows, {} repair swaps of {} tries, {} restarts",
-                    stats.greedy_tries, stats.deferred, stats.repair_swaps, stats.repair_tries, stats.restarts
-                );
-            }
             Some(cols)
         }
     };
@@ -183,6 +160,45 @@ pub fn run(args: SolveArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// A random solution by `--method search` (0-based columns), `None` when none exists;
+/// progress lines on stderr when `loud` (times from `started`), the search's statistics when
+/// `stats`.
+fn search_board(
+    n: usize,
+    seed: u64,
+    threads: usize,
+    stats: bool,
+    loud: bool,
+    started: Instant,
+) -> Option<Vec<u32>> {
+    let report = |p: Progress| {
+        if !loud {
+            return;
+        }
+        let t = started.elapsed().as_secs_f64();
+        match p {
+            Progress::Greedy { done, total } => eprintln!(
+                "[{t:7.2}s] search: greedy {done}/{total} rows ({:.0}%)",
+                100.0 * done as f64 / total as f64
+            ),
+            Progress::Repairing { deferred } => {
+                eprintln!("[{t:7.2}s] search: repairing {deferred} deferred rows")
+            }
+            Progress::Restart { attempt } => {
+                eprintln!("[{t:7.2}s] search: repair stalled, restart {attempt}")
+            }
+        }
+    };
+    let (cols, st) = search_with(n, seed, threads, report)?;
+    if stats {
+        eprintln!(
+            "search: {} greedy tries, {} deferred rows, {} repair swaps of {} tries, {} restarts",
+            st.greedy_tries, st.deferred, st.repair_swaps, st.repair_tries, st.restarts
+        );
+    }
+    Some(cols)
 }
 
 /// Writes the solution (`searched`, or the explicit construction when `None`).
