@@ -9,6 +9,7 @@ pub mod explicit;
 pub mod mem;
 pub mod output;
 pub mod placement;
+pub mod quote;
 pub mod search;
 pub mod verify;
 

@@ -9,6 +9,7 @@
 //!
 //! The format is told apart by the first line: `YES`, or the number of integers on it.
 
+use crate::quote::quote;
 use std::fmt;
 
 mod fast;
@@ -203,8 +204,8 @@ impl<'a> Cursor<'a> {
                 while stop < self.text.len() && !self.text[stop].is_ascii_whitespace() {
                     stop += 1;
                 }
-                let word = String::from_utf8_lossy(&self.text[start..stop.max(start + 1)]);
-                return Err(self.err(format!("expected a non-negative integer, found `{word}`")));
+                let word = quote(&self.text[start..stop.max(start + 1)]);
+                return Err(self.err(format!("expected a non-negative integer, found {word}")));
             }
             if k == max {
                 return Err(self.err(format!("expected at most {max} numbers on this line")));

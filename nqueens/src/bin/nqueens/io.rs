@@ -1,6 +1,7 @@
 //! What the subcommands share: reading standard input, writing numbers one per line, resource
 //! usage for the summaries, and argument parsers.
 
+use nqueens::quote::{quote, QUOTE_BYTES};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -143,10 +144,35 @@ pub fn write_values(
     lock.flush()
 }
 
-/// A bad token for a message: at most 80 bytes of it, escaped (`{:?}`-style), with `…` when
-/// cut.
-pub fn quote(token: &[u8]) -> String {
-    let cut = token.len() > 80;
-    let shown = String::from_utf8_lossy(&token[..token.len().min(80)]).into_owned();
-    format!("{shown:?}{}", if cut { "…" } else { "" })
+/// One of clap's messages for stderr, fit for a terminal: clap echoes a refused value or
+/// argument whole (in single quotes), so each word holding a control character or longer than
+/// [`QUOTE_BYTES`] is replaced by its [`quote`] (escaped, at most [`QUOTE_BYTES`] bytes shown,
+/// then its length), and a message still longer than [`MAX_MESSAGE`] characters (a long value
+/// made of short words or lines) is cut there, with its length. ANSI escape sequences never
+/// get here: clap's plain rendering strips them.
+pub fn tame(message: &str) -> String {
+    let word = |w: &str| {
+        if w.len() > QUOTE_BYTES || w.chars().any(|c| c.is_control()) {
+            let bare = w
+                .strip_prefix('\'')
+                .and_then(|v| v.strip_suffix('\''))
+                .unwrap_or(w);
+            quote(bare.as_bytes())
+        } else {
+            w.to_string()
+        }
+    };
+    let tamed = message
+        .split('\n')
+        .map(|line| line.split(' ').map(word).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    match tamed.char_indices().nth(MAX_MESSAGE) {
+        Some((cut, _)) => format!("{}… ({} bytes)\n", &tamed[..cut], tamed.len()),
+        None => tamed,
+    }
 }
+
+/// Longest [`tame`]d message, in characters: clap's own messages (value, usage line,
+/// possible values) take a few hundred.
+const MAX_MESSAGE: usize = 1024;

@@ -36,7 +36,14 @@ enum Command {
 
 fn main() -> ExitCode {
     let t0 = Instant::now();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            eprint!("{}", io::tame(&e.render().to_string()));
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+        }
+        Err(e) => e.exit(), // --help, --version: on stdout
+    };
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => verify::run(args),

@@ -5,6 +5,7 @@ use clap::ValueEnum;
 use nqueens::explicit::{explicit_column, explicit_fill, has_solution};
 use nqueens::mem::check_memory;
 use nqueens::output::{write_cols, write_matrix, MAX_MATRIX_N};
+use nqueens::quote::quote;
 use nqueens::search::{search_with, Progress, BYTES_PER_QUEEN};
 use std::fs::File;
 use std::io::Write;
@@ -131,7 +132,8 @@ pub fn run(args: SolveArgs) -> ExitCode {
         (Some(path), _) => match File::create(path) {
             Ok(file) => emit(file, n, searched.as_deref(), format, loud),
             Err(e) => {
-                eprintln!("nqueens solve: cannot create {}: {e}", path.display());
+                let name = quote(path.as_os_str().as_encoded_bytes());
+                eprintln!("nqueens solve: cannot create {name}: {e}");
                 return ExitCode::from(2);
             }
         },
