@@ -214,7 +214,7 @@ mod tests {
         let at = at + bad[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
         bad[at] = b'x';
         let e = parse_placement(&bad).unwrap_err();
-        assert!(e.message.contains("`x"), "{e}");
+        assert!(e.message.contains("found \"x"), "{e}");
         let mut extra = text.clone();
         extra.extend_from_slice(b"5\n");
         assert!(parse_placement(&extra)
