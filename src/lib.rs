@@ -1,9 +1,9 @@
-//! queenattack: a solver for Topcoder Marathon Match 150 *QueenAttack* and tools for the
-//! N-Queens family behind it (one solution for any N, completion, nightriders, verification).
+//! queenattack: a solver for Topcoder Marathon Match 150 *QueenAttack*.
 //!
 //! * [`solver`]: the QueenAttack pipeline (paths → target boards → assignment → routing →
 //!   reordering).
-//! * [`nqueens`]: N-Queens construction, search, completion and an O(N) verifier.
+//!
+//! The N-Queens tools behind it (one solution for any N, completion, nightriders,
+//! verification) are the separate package `nqueens` of this workspace.
 
-pub mod nqueens;
 pub mod solver;

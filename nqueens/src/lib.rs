@@ -1,0 +1,17 @@
+//! nqueens: the N-Queens family behind QueenAttack: placements, an O(N) verifier, the explicit
+//! construction, a random search, completion of partial placements (also for nightrider
+//! queens) and random compositions. The `nqueens` binary of this package puts them on the
+//! command line (docs/nqueens.md).
+
+pub mod complete;
+pub mod composition;
+pub mod explicit;
+pub mod mem;
+pub mod output;
+pub mod placement;
+pub mod quote;
+pub mod search;
+pub mod verify;
+
+pub use placement::{parse_placement, Placement, PlacementError};
+pub use verify::{find_conflict, Conflict, Line};
