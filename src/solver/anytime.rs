@@ -12,60 +12,25 @@
 //! the descent goes on from it until the deadline ([`descent_only`]).
 
 use super::board::Board;
+use super::budget::Budget;
+use super::params::Params;
 use super::paths::{self, Paths};
 use super::{quick, solution, Solution, Stop};
 use std::time::{Duration, Instant};
 
-/// Rows built before the time of the rest is projected from them: at least this many, and
-/// for at least `PROBE_SHARE` of the room, so that one stall of a loaded machine does not
-/// decide alone.
-const PROBE_ROWS: usize = 16;
-const PROBE_SHARE: f64 = 0.05;
-/// Boards with more queens × cells than this are big: their tables may not fit in the time,
-/// so the first rows are timed. Every contest board is far below (at most 180 × 900), and
-/// timing them misled: on a loaded machine a stall of a few ms during the first rows of
-/// seed 2 (N = 30, C = 6) at 1 s projected tables too slow, and two of six runs printed the
-/// greedy answer (1160 instead of ~700).
-pub const BIG_BOARD: usize = 1_000_000;
-/// The rows the pipeline needs (start rows, the pieces table, the target rows) may take this
-/// share of the compute time left; anneal and routing need the rest, and when they do not
-/// finish, the descent's first answer stands. Before: N = 80, C = 10 at 5 s spent 4.1 s in
-/// the start rows and the pieces table and then 1.5 s in one routing, ending at 5.75 s with
-/// the empty answer. With the pipeline forced (5 s, load average 8, after the descent):
-/// N = 64 routed one board, 3 838 against the descent's 4 909 (tables projected at 1.4 s
-/// each); N = 80 (2.4 s each) routed nothing in time (the descent's 6 066 stood); N = 128
-/// ran out of time in the rows with 14 615 against 12 300–13 200 when the descent had the time.
-const PATHS_SHARE: f64 = 0.9;
-
-/// Most of the compute budget the first answer ([`quick::descend`]) may take; it usually ends
-/// sooner, at a local optimum. On big boards ([`BIG_BOARD`]) the pipeline may not fit in the
-/// time and this answer is the fallback: at N = 64, C = 10 it took 0.7 s on a loaded machine
-/// and scored 4 929, where the pipeline's one routed board at 5 s scored 10 536. On smaller
-/// boards (every contest board: at most 180 × 900) the pipeline wins and the descent is a
-/// safety net: it took 4–40 ms at N = 21–30, C = 4–6 (loaded machine). Seeds 1–20 at 1 s, six
-/// runs each interleaved with the build before it (load average 7–10): with a cap of 2 % the
-/// mean was 161.1 against 157.3; with 0.5 %, 158.4 against 160.4 (the old build's 224.4 with
-/// one empty answer, 8 430 on seed 2, counted).
-const FIRST_SHARE: f64 = 0.005;
-const FIRST_SHARE_BIG: f64 = 0.25;
-
-/// The first answer: [`quick::descend`] for at most `FIRST_SHARE` of `budget` from
-/// `started` (`FIRST_SHARE_BIG` on big boards); the empty answer if that were ever illegal.
-pub fn first_answer(board: &Board, started: Instant, budget: Duration) -> Solution {
-    let share = if board.queens().len() * board.n * board.n > BIG_BOARD {
-        FIRST_SHARE_BIG
-    } else {
-        FIRST_SHARE
-    };
-    let moves = quick::descend(board, started + budget.mul_f64(share));
+/// The first answer: [`quick::descend`] until [`Budget::first_end`] (longer on big boards,
+/// `big_board`); the empty answer if that were ever illegal.
+pub(crate) fn first_answer(board: &Board, budget: &Budget, params: &Params) -> Solution {
+    let big = board.queens().len() * board.n * board.n > params.big_board;
+    let moves = quick::descend(board, budget.first_end(big), params.chain_cells);
     solution(board, moves, Stop::Budget)
         .or_else(|| solution(board, Vec::new(), Stop::Budget))
         .expect("no moves are legal")
 }
 
 /// The descent from where `first` left the board, until `end`; `first` if that is not better.
-pub fn descent_only(board: &Board, first: Solution, end: Instant) -> Solution {
-    let moves = quick::descend_after(board, first.moves.clone(), end);
+pub fn descent_only(board: &Board, first: Solution, end: Instant, params: &Params) -> Solution {
+    let moves = quick::descend_after(board, first.moves.clone(), end, params.chain_cells);
     match solution(board, moves, Stop::Budget) {
         Some(s) if s.outcome.score < first.outcome.score => s,
         _ => first,
@@ -78,8 +43,8 @@ pub enum Tables {
     /// Distance tables (`queen * N² + cell`): walls-only first, then the one with the pieces
     /// if it fit. The rows of the start cells are in the cache.
     Ready(Vec<Vec<f32>>),
-    /// The rows would take more than `PATHS_SHARE` of the time left (projected from the first
-    /// `PROBE_ROWS`).
+    /// The rows would take more than `paths_share` of the time left (projected from the first
+    /// `probe_rows`).
     TooSlow {
         /// Projected time of one table.
         per_table: Duration,
@@ -89,28 +54,29 @@ pub enum Tables {
 }
 
 /// Builds the walls-only rows of every start cell into `paths` and the distance tables from
-/// them, before `end` (the end of the compute budget). `pieces_share` is the weight of the
-/// initial-board distances in the second table.
-pub fn distance_tables(
+/// them, before the end of the compute budget (the rows may take [`Budget::paths_room`]).
+pub(crate) fn distance_tables(
     board: &Board,
     paths: &mut Paths,
     starts: &[usize],
-    end: Instant,
-    pieces_share: f32,
+    budget: &Budget,
+    params: &Params,
 ) -> Tables {
     let nn = board.n * board.n;
     let nq = starts.len();
+    let end = budget.end();
     let began = Instant::now();
-    let room = end.saturating_duration_since(began).mul_f64(PATHS_SHARE);
+    let room = budget.paths_room(began);
     let mut tables_fit = 3;
-    let mut probing = nq * nn > BIG_BOARD;
+    let mut probing = nq * nn > params.big_board;
     // grows row by row: N = 128, C = 100 would ask for 840 MB that the probe then refuses
     let mut walls_only = Vec::new();
     for (q, &s) in starts.iter().enumerate() {
         if Instant::now() >= end {
             return Tables::OutOfTime;
         }
-        if probing && q >= PROBE_ROWS && began.elapsed() >= room.mul_f64(PROBE_SHARE) {
+        if probing && q >= params.probe_rows && began.elapsed() >= room.mul_f64(params.probe_share)
+        {
             probing = false;
             // start rows, the pieces table and the target rows cost about the same
             let per_table = began.elapsed().mul_f64(nq as f64 / q as f64);
@@ -124,20 +90,33 @@ pub fn distance_tables(
     if tables_fit < 3 {
         return Tables::Ready(vec![walls_only]);
     }
-    match blend_with_pieces(board, starts, &walls_only, pieces_share, end) {
+    let blend = Blend {
+        share: params.pieces_share as f32,
+        cut_off: params.pieces_cut_off as f32,
+    };
+    match blend_with_pieces(board, starts, &walls_only, blend, end) {
         Some(with_pieces) => Tables::Ready(vec![walls_only, with_pieces]),
         None => Tables::Ready(vec![walls_only]),
     }
 }
 
+/// How the second table blends the distances on the initial board into the walls-only ones.
+#[derive(Clone, Copy)]
+struct Blend {
+    /// Weight of the distance on the initial board.
+    share: f32,
+    /// Cells the pieces cut off count this many times their walls-only distance.
+    cut_off: f32,
+}
+
 /// `share` × (distance on the initial board, all other pieces in the way) + the rest ×
-/// walls-only distance, per queen; cells the pieces cut off count 1.5 × walls-only. `None` when
-/// `end` comes first.
+/// walls-only distance, per queen; cells the pieces cut off count `cut_off` × walls-only.
+/// `None` when `end` comes first.
 fn blend_with_pieces(
     board: &Board,
     starts: &[usize],
     walls_only: &[f32],
-    share: f32,
+    Blend { share, cut_off }: Blend,
     end: Instant,
 ) -> Option<Vec<f32>> {
     let n = board.n;
@@ -154,7 +133,7 @@ fn blend_with_pieces(
         search.copy_dist(&mut row);
         for (cell, &b) in row.iter().enumerate() {
             let w = walls_only[q * nn + cell];
-            let b = if b.is_finite() { b } else { w * 1.5 };
+            let b = if b.is_finite() { b } else { w * cut_off };
             out[q * nn + cell] = (1.0 - share) * w + share * b;
         }
     }
@@ -174,8 +153,8 @@ mod tests {
         let board = board();
         let starts: Vec<usize> = board.queens().iter().map(|q| q.start).collect();
         let mut paths = Paths::new(4, board.walls());
-        let far = Instant::now() + Duration::from_secs(3600);
-        let tables = distance_tables(&board, &mut paths, &starts, far, 0.5);
+        let budget = Budget::new(3600.0, Instant::now(), &Params::default());
+        let tables = distance_tables(&board, &mut paths, &starts, &budget, &Params::default());
         let Tables::Ready(tables) = tables else {
             panic!("{tables:?}");
         };
@@ -192,7 +171,8 @@ mod tests {
         let board = board();
         let starts: Vec<usize> = board.queens().iter().map(|q| q.start).collect();
         let mut paths = Paths::new(4, board.walls());
-        let tables = distance_tables(&board, &mut paths, &starts, Instant::now(), 0.5);
+        let budget = Budget::new(1e-9, Instant::now(), &Params::default());
+        let tables = distance_tables(&board, &mut paths, &starts, &budget, &Params::default());
         assert!(matches!(tables, Tables::OutOfTime));
     }
 }

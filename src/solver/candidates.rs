@@ -8,6 +8,8 @@
 
 use super::assign;
 use super::board::Queen;
+use super::budget::Budget;
+use super::params::Params;
 use super::reorder::{Context, Routed};
 use super::stayers::Estimator;
 use super::targets::{self, anneal, Problem, Schedule, Zobrist};
@@ -15,92 +17,27 @@ use ahash::AHashSet;
 use rand::Rng;
 use std::time::{Duration, Instant};
 
-/// Iterations of one annealing run per queen: the shortest and the longest runs.
-const ITERATIONS_PER_QUEEN_MIN: f64 = 1_500.0;
-const ITERATIONS_PER_QUEEN_MAX: f64 = 60_000.0;
-/// ... and the first run's on crowded boards (at least `CROWDED_COLOURS` colours), where
-/// shorter runs end with many errors and are thrown away (seed 2, N = 30, C = 6, at 1 s: 14,
-/// 13, 10 errors in the first three boards). At 1 s, A/B run side by side per seed (load
-/// 4–9), geometric mean of the score ratio, 6 000 against 1 500 for every board: seeds 1–100
-/// 0.978 (C ≥ 4 and N ≥ 16: 0.929, the other 68 seeds 0.999–1.010); held-out seeds 1001–1100
-/// 0.993 (C ≥ 4: 0.975–0.982, but C ≤ 3 and N < 16: 1.015, hence crowded boards only); the 37
-/// seeds of 1–100 with C ≥ 4 and N ≥ 13, two runs each: 0.941, and 20 000 against 6 000
-/// 0.995 (no further gain).
-/// At 2 s it lost on the same 37 seeds (one run, load 5: 1.034, 11 better, 25 worse; at 1 s in
-/// the same sitting 0.982), so it applies only to compute budgets below `CROWDED_BUDGET`
-/// (the 1 s limit's 0.7 s; the 2 s limit's is 1.4 s).
-const ITERATIONS_PER_QUEEN_CROWDED: f64 = 6_000.0;
-const CROWDED_COLOURS: usize = 4;
-const CROWDED_BUDGET: Duration = Duration::from_secs(1);
-/// Annealing temperatures (in units of path cost; an error costs `N`): each run starts at a
-/// random temperature between these two (log-uniform) and cools to `T1`.
-const T0_MIN: f64 = 1.0;
-const T0_MAX: f64 = 10.0;
-const T1: f64 = 0.05;
-/// Start temperature (± 50 %) of a run that refines the best board so far.
-const WARM_T0: f64 = 0.7;
-/// Re-planning one colour of the best board (iterated local search) starts once this many
-/// boards are routed; every `ILS_EVERY`-th run still starts from scratch.
-const ILS_AFTER: usize = 2;
-const ILS_EVERY: usize = 8;
-/// ... and with one colour (the re-plan is then a perturbation of the whole best board) or at
-/// least this many queens: on smaller boards of several colours a whole-board run costs as
-/// little as a one-colour run and finds more varied boards. Seeds with fewer than 20 queens
-/// among 1–100 at 10 s: one colour gained (seed 8: 24.33 → 22.00), two colours lost (seed 1:
-/// 16.71 → 17.36, seed 57: 19.19 → 19.81) with the re-plans.
-const ILS_MIN_QUEENS: usize = 20;
-/// ... and when routing is fast enough for this many boards in the board phase. At N = 64,
-/// C = 10 (0.6 s per routing) re-plans after the first two boards ended at 2640 (15 errors)
-/// where whole-board runs reached 2220 (4 errors). With 50 instead of 20, crowded contest
-/// boards at 1–2 s lost the re-plans and some did worse (seed 55 at 2 s: +70).
-const ILS_MIN_BOARDS: f64 = 20.0;
-/// Start temperature and length (iterations per queen of the colour, × N) of a one-colour
-/// run. Measured on seeds 1–20 at 10 s (sum of scores): 4 000 → 2087, 8 000 → 1990,
-/// 16 000 → 1975, 32 000 → 2049.
-const ILS_T0: f64 = 1.0;
-const ILS_ITERATIONS_PER_QUEEN: f64 = 16_000.0;
-/// ... and with one colour, where a re-plan perturbs the whole board and more, shorter
-/// re-plans win. The 44 one-colour seeds of 1–100 and 1001–1200, side by side per seed,
-/// geometric mean of the score ratio against 16 000: at 1 s 1 000 → 0.985, 2 000 → 0.987,
-/// 4 000 → 0.988, 8 000 → 0.992 (2–5 runs each); at 2 s 4 000 → 0.981, at 5 s 0.994, at
-/// 10 s 0.996 (one run each). On crowded boards short re-plans lose (4 000 at 1 s, the 72
-/// seeds with C ≥ 4: 1.028).
-const ILS_ITERATIONS_PER_QUEEN_ONE_COLOUR: f64 = 4_000.0;
-/// ... and with two or three colours. The 62 seeds with C = 2 or 3 of 1–100 and 1001–1060,
-/// side by side, against 16 000: at 1 s 8 000 → 0.992 (2 runs), 4 000 → 0.987 (1 run); at 2 s
-/// 8 000 → 0.990; at 10 s (31 of them) 0.987. (The choice of 16 000 above was on seeds 1–20
-/// together, most of them crowded.)
-const ILS_ITERATIONS_PER_QUEEN_FEW_COLOURS: f64 = 8_000.0;
-
-fn ils_iterations_per_queen(colours: usize) -> f64 {
+/// Length of a one-colour re-plan (iterations per queen of the colour, × N) for `colours`
+/// colours.
+fn ils_iterations_per_queen(params: &Params, colours: usize) -> f64 {
     match colours {
-        1 => ILS_ITERATIONS_PER_QUEEN_ONE_COLOUR,
-        2 | 3 => ILS_ITERATIONS_PER_QUEEN_FEW_COLOURS,
-        _ => ILS_ITERATIONS_PER_QUEEN,
+        1 => params.ils_iterations_per_queen_one_colour,
+        2 | 3 => params.ils_iterations_per_queen_few_colours,
+        _ => params.ils_iterations_per_queen,
     }
 }
-/// Each queen of the re-planned colour goes back to its start with a probability drawn
-/// between this and 1 (small: a local change; 1: the whole colour from scratch).
-const ILS_RESET_MIN: f64 = 0.2;
-/// While the best board has errors, a re-plan picks one of the colours with errors with this
-/// probability (else any colour). At 1 s, run side by side per seed (one run each, geometric
-/// mean of the score ratio against picking any colour): the 42 seeds of 1–100 with C ≥ 4
-/// 0.981, the first 50 held-out seeds 1001–1200 with C ≥ 4 0.988. (Boards at 10 s are mostly
-/// error-free early, where this does nothing.)
-const FAULTY_COLOUR_CHANCE: f64 = 0.8;
-/// The pool keeps this many routed boards, and as many ranked ones.
-pub const POOL_SIZE: usize = 40;
-/// A board is routed when it ranks among this many best by estimate as it comes (so the
-/// routed pool holds the best candidates, and routing does not slow the re-plans down).
-const ROUTE_RANK: usize = 4;
 
 /// The best distinct boards so far: ranked by the stayer-aware estimate ([`Estimator`]), and
 /// the routed ones by their real score; and how long routing takes.
 pub struct Pool {
-    /// The best routed boards, best first (at most [`POOL_SIZE`]).
+    /// The best routed boards, best first (at most `pool_size`).
     pub top: Vec<Routed>,
-    /// The best boards by estimate, best first (at most [`POOL_SIZE`]): the re-plans' base.
+    /// The best boards by estimate, best first (at most `pool_size`): the re-plans' base.
     pub ranked: Vec<(f64, Vec<usize>)>,
+    /// How many boards `top` and `ranked` keep (`pool_size`).
+    size: usize,
+    /// A board is routed when it ranks among this many (`route_rank`).
+    route_rank: usize,
     queens: Vec<Queen>,
     seen: AHashSet<u64>,
     zobrist: Zobrist,
@@ -111,10 +48,18 @@ pub struct Pool {
 
 impl Pool {
     /// An empty pool for the `queens` of an `n × n` board of `colours` colours.
-    pub fn new(queens: &[Queen], n: usize, colours: usize, rng: &mut impl Rng) -> Pool {
+    pub fn new(
+        queens: &[Queen],
+        n: usize,
+        colours: usize,
+        params: &Params,
+        rng: &mut impl Rng,
+    ) -> Pool {
         Pool {
             top: Vec::new(),
             ranked: Vec::new(),
+            size: params.pool_size,
+            route_rank: params.route_rank,
             queens: queens.to_vec(),
             seen: AHashSet::new(),
             zobrist: Zobrist::new(n * n, colours, rng),
@@ -142,7 +87,7 @@ impl Pool {
     /// Ranks the matched target board `cells` (with `errors` attacking pairs) by its
     /// estimate; `walls_only` is the walls-only distance table (`q * n² + cell`). `None` if
     /// the board was met before, else its estimate and its rank among the boards kept
-    /// ([`POOL_SIZE`] when it ranks below them all).
+    /// (`pool_size` when it ranks below them all).
     pub fn consider(
         &mut self,
         walls: &[bool],
@@ -157,9 +102,9 @@ impl Pool {
             .estimator
             .estimate(walls, &self.queens, cells, walls_only, errors);
         let rank = self.ranked.partition_point(|(e, _)| *e <= estimate);
-        if rank < POOL_SIZE {
+        if rank < self.size {
             self.ranked.insert(rank, (estimate, cells.to_vec()));
-            self.ranked.truncate(POOL_SIZE);
+            self.ranked.truncate(self.size);
         }
         Some((estimate, rank))
     }
@@ -185,12 +130,12 @@ impl Pool {
         let score = routed.score;
         self.top.push(routed);
         self.top.sort_by(|a, b| a.score.total_cmp(&b.score));
-        self.top.truncate(POOL_SIZE);
+        self.top.truncate(self.size);
         (score, sim)
     }
 
     /// [`Pool::consider`], then [`Pool::route`] when the board ranks among the best
-    /// `ROUTE_RANK`: `None` if the board was met before, else its estimate and, if it was
+    /// `route_rank`: `None` if the board was met before, else its estimate and, if it was
     /// routed, its score and the routing time.
     #[allow(clippy::too_many_arguments)]
     pub fn offer(
@@ -203,7 +148,7 @@ impl Pool {
         deadline: Instant,
     ) -> Option<(f64, Option<(f64, Duration)>)> {
         let (estimate, rank) = self.consider(ctx.walls, walls_only, &cells, errors)?;
-        let routed = (rank < ROUTE_RANK).then(|| self.route(ctx, cells, dist, deadline));
+        let routed = (rank < self.route_rank).then(|| self.route(ctx, cells, dist, deadline));
         Some((estimate, routed))
     }
 }
@@ -230,30 +175,35 @@ pub struct Annealer<'a> {
     pub walls: &'a [bool],
     /// Distance tables (`q * n² + cell`): walls-only first.
     pub tables: &'a [Vec<f32>],
+    params: Params,
+    /// The board phase's time (what re-plans measure routing against).
+    boards_time: Duration,
     runs: usize,
     per_queen: f64,
     stale: bool,
 }
 
 impl<'a> Annealer<'a> {
-    /// The board phase's start for a compute budget of `budget`: no run made yet, the first
-    /// run's length.
-    pub fn new(
+    /// The board phase's start under `budget`: no run made yet, the first run's length.
+    pub(crate) fn new(
         queens: &'a [Queen],
         walls: &'a [bool],
         tables: &'a [Vec<f32>],
-        budget: Duration,
+        budget: &Budget,
+        params: &Params,
     ) -> Annealer<'a> {
         let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
-        let per_queen = if colours >= CROWDED_COLOURS && budget < CROWDED_BUDGET {
-            ITERATIONS_PER_QUEEN_CROWDED
+        let per_queen = if colours >= params.crowded_colours && budget.crowded() {
+            params.iterations_per_queen_crowded
         } else {
-            ITERATIONS_PER_QUEEN_MIN
+            params.iterations_per_queen_min
         };
         Annealer {
             queens,
             walls,
             tables,
+            params: *params,
+            boards_time: budget.boards_time(),
             runs: 0,
             per_queen,
             stale: false,
@@ -265,18 +215,18 @@ impl<'a> Annealer<'a> {
         self.runs
     }
 
-    /// One annealing run of at most `slice`, matched, routed and offered to `pool`; `None`
-    /// when a one-colour re-plan could not start.
+    /// One annealing run of at most `slice`, matched, routed (until `deadline`) and offered
+    /// to `pool`; `None` when a one-colour re-plan could not start.
     pub fn next(
         &mut self,
         pool: &mut Pool,
         ctx: &mut Context<'_>,
         slice: Duration,
-        routing_budget: Duration,
         deadline: Instant,
         rng: &mut impl Rng,
     ) -> Option<Made> {
         let board = ctx.board;
+        let p = self.params;
         let (n, nq) = (board.n, self.queens.len());
         self.runs += 1;
         // After a few boards from scratch, most runs re-plan one colour of the best routed
@@ -285,7 +235,7 @@ impl<'a> Annealer<'a> {
         // (re-plans gain less per board than whole-board runs: they need many boards, so
         // routing must be fast)
         let fast_routing = pool.sims() > 0
-            && pool.per_sim().as_secs_f64() * ILS_MIN_BOARDS < routing_budget.as_secs_f64();
+            && pool.per_sim().as_secs_f64() * p.ils_min_boards < self.boards_time.as_secs_f64();
         // (a base with errors is worth re-plans however slow routing is: only a re-plan of a
         // colour with errors removes them, and each costs N. At 1 s, side by side per seed, one
         // run each: the 42 seeds of 1–100 with C ≥ 4 and 30 held-out ones, geometric mean of
@@ -293,10 +243,10 @@ impl<'a> Annealer<'a> {
         let faulty = pool.ranked.first().map_or(Vec::new(), |(_, cells)| {
             faulty_colours(self.queens, n, cells, board.colours)
         });
-        let ils = (board.colours == 1 || nq >= ILS_MIN_QUEENS)
+        let ils = (board.colours == 1 || nq >= p.ils_min_queens)
             && (fast_routing || !faulty.is_empty())
-            && pool.ranked.len() >= ILS_AFTER
-            && self.runs % ILS_EVERY != 0
+            && pool.ranked.len() >= p.ils_after
+            && self.runs % p.ils_every != 0
             && !self.stale;
         // Of the other runs, every other one refines the best board so far (cooler,
         // shorter) instead of starting again from the initial board.
@@ -317,29 +267,30 @@ impl<'a> Annealer<'a> {
         let schedule = Schedule {
             error_weight: n as f64,
             error_weight_start: n as f64,
-            iterations: (self.per_queen as u64 * nq as u64).max(20_000),
-            t0: T0_MIN * (T0_MAX / T0_MIN).powf(rng.random::<f64>()),
-            t1: T1,
+            iterations: (self.per_queen as u64 * nq as u64).max(p.min_iterations as u64),
+            t0: p.t0_min * (p.t0_max / p.t0_min).powf(rng.random::<f64>()),
+            t1: p.t1,
             only_colour: None,
             duration: Some(slice),
         };
         let (kind, mut found) = if ils {
             let base = &pool.ranked[0].1;
-            let colour = replan_colour(&faulty, board.colours, rng);
-            let share = ILS_RESET_MIN + (1.0 - ILS_RESET_MIN) * rng.random::<f64>();
+            let colour = replan_colour(&faulty, board.colours, p.faulty_colour_chance, rng);
+            let share = p.ils_reset_min + (1.0 - p.ils_reset_min) * rng.random::<f64>();
             let cells =
                 targets::reset_colour(self.queens, self.walls, dist, base, colour, share, rng)?;
             let schedule = Schedule {
-                t0: ILS_T0,
-                iterations: (ils_iterations_per_queen(board.colours) * n as f64) as u64,
+                t0: p.ils_t0,
+                iterations: (ils_iterations_per_queen(&p, board.colours) * n as f64) as u64,
                 only_colour: Some(colour),
                 ..schedule
             };
             ("one colour", anneal(problem, &cells, schedule, rng))
         } else if warm {
             let schedule = Schedule {
-                t0: WARM_T0 * (0.5 + rng.random::<f64>()),
-                iterations: schedule.iterations / 2,
+                t0: p.warm_t0
+                    * (1.0 - p.warm_t0_spread + 2.0 * p.warm_t0_spread * rng.random::<f64>()),
+                iterations: (schedule.iterations as f64 * p.warm_iterations) as u64,
                 ..schedule
             };
             (
@@ -351,9 +302,9 @@ impl<'a> Annealer<'a> {
             // but a run that ends with errors asks for longer ones (crowded boards).
             let found = anneal(problem, ctx.starts, schedule, rng);
             self.per_queen = if found.errors > 0 {
-                (self.per_queen * 2.0).min(ITERATIONS_PER_QUEEN_MAX)
+                (self.per_queen * p.run_growth).min(p.iterations_per_queen_max)
             } else {
-                (self.per_queen * 0.8).max(ITERATIONS_PER_QUEEN_MIN)
+                (self.per_queen * p.run_shrink).max(p.iterations_per_queen_min)
             };
             ("whole board", found)
         };
@@ -390,8 +341,9 @@ fn faulty_colours(queens: &[Queen], n: usize, cells: &[usize], colours: usize) -
 /// The colour a re-plan changes: while the base board has errors (`faulty`: its colours with
 /// errors), mostly one of those (errors are between queens of one colour, so only a re-plan
 /// of such a colour can remove them); otherwise any colour.
-fn replan_colour(faulty: &[usize], colours: usize, rng: &mut impl Rng) -> usize {
-    if !faulty.is_empty() && rng.random_bool(FAULTY_COLOUR_CHANCE) {
+/// (`chance`: how often a colour with errors is picked).
+fn replan_colour(faulty: &[usize], colours: usize, chance: f64, rng: &mut impl Rng) -> usize {
+    if !faulty.is_empty() && rng.random_bool(chance) {
         faulty[rng.random_range(0..faulty.len())]
     } else {
         rng.random_range(0..colours)
@@ -433,17 +385,20 @@ mod tests {
             let board = Board::random(20, c, 0.1, &mut rng);
             let (queens, walls) = (board.queens(), board.walls());
             let tables: Vec<Vec<f32>> = Vec::new();
-            let short = Duration::from_millis(700);
-            let annealer = Annealer::new(&queens, &walls, &tables, short);
-            let want = if c >= CROWDED_COLOURS {
-                ITERATIONS_PER_QUEEN_CROWDED
+            let p = Params::default();
+            let start = std::time::Instant::now();
+            // the 1 s limit's compute budget (0.7 s) and the 2 s limit's (1.4 s)
+            let short = Budget::new(1.0, start, &p);
+            let annealer = Annealer::new(&queens, &walls, &tables, &short, &p);
+            let want = if c >= p.crowded_colours {
+                p.iterations_per_queen_crowded
             } else {
-                ITERATIONS_PER_QUEEN_MIN
+                p.iterations_per_queen_min
             };
             assert_eq!(annealer.per_queen, want, "C = {c}");
             assert_eq!(annealer.runs(), 0);
-            let long = Annealer::new(&queens, &walls, &tables, Duration::from_millis(1400));
-            assert_eq!(long.per_queen, ITERATIONS_PER_QUEEN_MIN, "C = {c}");
+            let long = Annealer::new(&queens, &walls, &tables, &Budget::new(2.0, start, &p), &p);
+            assert_eq!(long.per_queen, p.iterations_per_queen_min, "C = {c}");
         }
     }
 
@@ -479,7 +434,7 @@ mod tests {
                 let picks = (0..200)
                     .filter(|_| {
                         let faulty = faulty_colours(&queens, n, &cells, board.colours);
-                        let c = replan_colour(&faulty, board.colours, &mut rng);
+                        let c = replan_colour(&faulty, board.colours, 0.8, &mut rng);
                         colour_errors(&queens, n, &cells, c) > 0
                     })
                     .count();

@@ -3,6 +3,7 @@
 //! not get worse.
 
 use super::board::{Board, Move};
+use super::params::Params;
 use super::paths::Paths;
 use super::route::{route, Limits, Plan};
 use super::score::best_prefix;
@@ -37,6 +38,8 @@ pub struct Context<'a> {
     pub colour: &'a [usize],
     /// Walls-only distances; rows of all start cells must be built.
     pub paths: &'a mut Paths,
+    /// The tuning parameters.
+    pub params: &'a Params,
 }
 
 impl Context<'_> {
@@ -78,7 +81,7 @@ impl Context<'_> {
         };
         let limits = Limits {
             deadline,
-            ..Limits::for_board(self.board.n, self.starts.len())
+            ..Limits::for_board(self.board.n, self.starts.len(), self.params)
         };
         let mut moves = route(plan, &order, limits);
         let (keep, score) = best_prefix(self.board, &moves);

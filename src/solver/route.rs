@@ -18,6 +18,7 @@
 //! and only crosses empty cells of the current board.
 
 use super::board::{line_cells, Move, DIRS};
+use super::params::Params;
 use super::paths::{sqrt_table, Search};
 use std::time::Instant;
 
@@ -25,8 +26,6 @@ const EMPTY: u32 = u32::MAX;
 const WALL: u32 = u32::MAX - 1;
 /// Two path costs closer than this are equal (sums of square roots in `f32`).
 const EPS: f32 = 1e-3;
-/// At most this many travelling queens are weighed when the board is blocked.
-const MAX_CONSIDERED: usize = 48;
 
 /// Everything routing needs to know about a target board.
 #[derive(Clone, Copy, Debug)]
@@ -52,15 +51,20 @@ pub struct Limits {
     pub max_stuck: usize,
     /// Stop at this instant (the moves so far are still legal).
     pub deadline: Option<Instant>,
+    /// At most this many travelling queens are weighed when the board is blocked.
+    pub max_considered: usize,
 }
 
 impl Limits {
-    /// Generous limits for `queens` queens on an `n × n` board.
-    pub fn for_board(n: usize, queens: usize) -> Limits {
+    /// Generous limits for `queens` queens on an `n × n` board: the contest's `2N³` moves,
+    /// `stuck_per_queen` blocked situations per queen plus `stuck_extra`, and
+    /// `max_considered` of `params`.
+    pub fn for_board(n: usize, queens: usize, params: &Params) -> Limits {
         Limits {
             max_moves: 2 * n * n * n,
-            max_stuck: 8 * queens + 64,
+            max_stuck: params.stuck_per_queen * queens + params.stuck_extra,
             deadline: None,
+            max_considered: params.max_considered,
         }
     }
 }
@@ -367,7 +371,7 @@ impl<'a> Router<'a> {
     }
 
     /// The cheapest way out of a blocked situation, over the pending queens.
-    fn best_action(&mut self, order: &[usize]) -> Option<Action> {
+    fn best_action(&mut self, order: &[usize], max_considered: usize) -> Option<Action> {
         let mut best: Option<(f32, Action)> = None;
         let mut considered = 0;
         for &q in order {
@@ -376,7 +380,7 @@ impl<'a> Router<'a> {
             }
             // on big boards, the first travelling queens of the order are enough
             considered += 1;
-            if considered > MAX_CONSIDERED && best.is_some() {
+            if considered > max_considered && best.is_some() {
                 break;
             }
             let t = self.plan.targets[q];
@@ -504,7 +508,7 @@ impl<'a> Router<'a> {
                 break;
             }
             stuck += 1;
-            match self.best_action(order) {
+            match self.best_action(order, limits.max_considered) {
                 Some(action) => {
                     if !self.apply(action) {
                         break;
@@ -542,7 +546,7 @@ impl<'a> Router<'a> {
 /// paths.ensure(0);
 /// let home = [paths.get(2).unwrap(), paths.get(0).unwrap()];
 /// let plan = Plan { n: 3, walls: &walls, starts: &starts, targets: &targets, home: &home };
-/// let moves = route(plan, &[0, 1], Limits::for_board(3, 2));
+/// let moves = route(plan, &[0, 1], Limits::for_board(3, 2, &Default::default()));
 /// let outcome = queenattack::solver::score::replay(
 ///     &queenattack::solver::board::Board::parse("3 2 1 2 0 0 0 0 0 0 0").unwrap(),
 ///     &moves,
@@ -614,7 +618,7 @@ mod tests {
             };
             let mut order: Vec<usize> = (0..queens.len()).collect();
             order.shuffle(&mut rng);
-            let limits = Limits::for_board(n, queens.len());
+            let limits = Limits::for_board(n, queens.len(), &Default::default());
             let moves = route(plan, &order, limits);
             assert!(moves.len() <= limits.max_moves);
             replay(&board, &moves).unwrap_or_else(|e| panic!("case {case}: {e}"));

@@ -28,16 +28,11 @@ mod swap;
 mod tests;
 
 use super::board::{line_cells, Board, Move};
+use super::params::Params;
 use super::paths::{Paths, Search};
 use super::score::{replay, LineCounts};
 use std::time::Instant;
 
-/// Final cells tried per queen (the best by lower bound).
-const TARGETS_PER_QUEEN: usize = 8;
-/// Insertion times tried per final cell (besides the window ends and the original time).
-const TIMES_PER_TARGET: usize = 6;
-/// Final cells per queen (the best few) also tried with a stop on a parking cell.
-const TWO_PHASE_TARGETS: usize = 3;
 /// Gains smaller than this are noise from `f32` path costs.
 const EPS: f64 = 1e-7;
 const NONE: usize = usize::MAX;
@@ -47,10 +42,12 @@ const NONE: usize = usize::MAX;
 ///
 /// Returns a legal move list whose score is at most that of `moves`; `moves` is returned
 /// unchanged when it is not legal. Stops at `deadline` (checked between candidate paths).
+/// Its breadth comes from `params` (`targets_per_queen`, `times_per_target`,
+/// `two_phase_targets`).
 ///
 /// # Complexity
 /// One queen costs `O(M · N + N²)` for the bookkeeping (`M` moves) plus at most
-/// `TARGETS_PER_QUEEN × (TIMES_PER_TARGET + 3)` early-stopped Dijkstra runs; a pass visits every
+/// `targets_per_queen × (times_per_target + 3)` early-stopped Dijkstra runs; a pass visits every
 /// queen once.
 ///
 /// # Examples
@@ -65,15 +62,20 @@ const NONE: usize = usize::MAX;
 ///     Move { from: 6, to: 7 },
 /// ];
 /// assert_eq!(replay(&board, &moves).unwrap().score, 3.0);
-/// let better = improve(&board, moves, None);
+/// let better = improve(&board, moves, None, &Default::default());
 /// assert_eq!(better.len(), 1);
 /// assert_eq!(replay(&board, &better).unwrap().score, 1.0);
 /// ```
-pub fn improve(board: &Board, moves: Vec<Move>, deadline: Option<Instant>) -> Vec<Move> {
+pub fn improve(
+    board: &Board,
+    moves: Vec<Move>,
+    deadline: Option<Instant>,
+    params: &Params,
+) -> Vec<Move> {
     let Ok(outcome) = replay(board, &moves) else {
         return moves;
     };
-    let mut state = Improver::new(board, moves, outcome.score);
+    let mut state = Improver::new(board, moves, outcome.score, Breadth::of(params));
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     loop {
         let mut gained = false;
@@ -106,9 +108,28 @@ pub fn improve(board: &Board, moves: Vec<Move>, deadline: Option<Instant>) -> Ve
     }
 }
 
+/// How many final cells and times a queen's plan tries (the parameters of those names).
+#[derive(Clone, Copy)]
+pub(super) struct Breadth {
+    targets_per_queen: usize,
+    times_per_target: usize,
+    two_phase_targets: usize,
+}
+
+impl Breadth {
+    fn of(params: &Params) -> Breadth {
+        Breadth {
+            targets_per_queen: params.targets_per_queen,
+            times_per_target: params.times_per_target,
+            two_phase_targets: params.two_phase_targets,
+        }
+    }
+}
+
 /// The answer being improved and the workspaces reused for every queen.
 pub(super) struct Improver<'a> {
     board: &'a Board,
+    breadth: Breadth,
     n: usize,
     /// Start cell and colour of every queen (row-major order of the start cells).
     starts: Vec<usize>,
@@ -128,10 +149,11 @@ pub(super) struct Candidate {
 }
 
 impl<'a> Improver<'a> {
-    fn new(board: &'a Board, moves: Vec<Move>, score: f64) -> Improver<'a> {
+    fn new(board: &'a Board, moves: Vec<Move>, score: f64, breadth: Breadth) -> Improver<'a> {
         let queens = board.queens();
         Improver {
             board,
+            breadth,
             n: board.n,
             starts: queens.iter().map(|q| q.start).collect(),
             colours: queens.iter().map(|q| q.colour).collect(),

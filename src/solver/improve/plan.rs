@@ -1,9 +1,6 @@
 //! Planning one queen anew among the other queens' moves: final cell, insertion time, route.
 
-use super::{
-    length, line_cells, Candidate, Improver, EPS, NONE, TARGETS_PER_QUEEN, TIMES_PER_TARGET,
-    TWO_PHASE_TARGETS,
-};
+use super::{length, line_cells, Candidate, Improver, EPS, NONE};
 use crate::solver::board::{Move, EMPTY};
 use crate::solver::score::LineCounts;
 
@@ -75,7 +72,7 @@ impl Improver<'_> {
                 continue;
             }
             let single = if earliest <= latest {
-                insertion_times(earliest, latest, first_time)
+                insertion_times(earliest, latest, first_time, self.breadth.times_per_target)
             } else {
                 Vec::new()
             };
@@ -105,7 +102,7 @@ impl Improver<'_> {
                     break; // the walls-only distance: no other time does better
                 }
             }
-            if rank < TWO_PHASE_TARGETS {
+            if rank < self.breadth.two_phase_targets {
                 let times = Times {
                     earliest,
                     latest,
@@ -126,7 +123,7 @@ impl Improver<'_> {
         Some(splice(&rest, &best.blocks))
     }
 
-    /// The cells `q` may end on (at most [`TARGETS_PER_QUEEN`], cheapest lower bound first)
+    /// The cells `q` may end on (at most `targets_per_queen`, cheapest lower bound first)
     /// as (lower bound, cell, earliest time, score without q's moves): free from some time on
     /// (`last_touch`), reachable through the walls, and with a bound below `limit`.
     fn final_cells(
@@ -163,7 +160,7 @@ impl Improver<'_> {
             }
         }
         targets.sort_by(|a, b| a.0.total_cmp(&b.0));
-        targets.truncate(TARGETS_PER_QUEEN);
+        targets.truncate(self.breadth.targets_per_queen);
         targets
     }
 
@@ -285,16 +282,21 @@ fn board_at(initial: &[i8], moves: &[Move], out: &mut [i8]) {
     }
 }
 
-/// Times to try in the window `earliest..=latest`: both ends, the original time and a few
+/// Times to try in the window `earliest..=latest`: both ends, the original time and `spread`
 /// evenly spread ones, ascending and distinct.
-pub(super) fn insertion_times(earliest: usize, latest: usize, original: usize) -> Vec<usize> {
+pub(super) fn insertion_times(
+    earliest: usize,
+    latest: usize,
+    original: usize,
+    spread: usize,
+) -> Vec<usize> {
     let mut times = vec![earliest, latest];
     if original != NONE {
         times.push(original.clamp(earliest, latest));
     }
     let span = latest - earliest;
-    for k in 1..=TIMES_PER_TARGET {
-        times.push(earliest + span * k / (TIMES_PER_TARGET + 1));
+    for k in 1..=spread {
+        times.push(earliest + span * k / (spread + 1));
     }
     times.sort_unstable();
     times.dedup();
