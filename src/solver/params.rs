@@ -406,6 +406,12 @@ params! {
     stuck_per_queen: usize = 8, 0..=1_000_000;
     /// Blocked situations routing resolves beyond `stuck_per_queen` per queen.
     stuck_extra: usize = 64, 0..=1_000_000;
+    /// Extra cost of stepping a blocker aside onto another queen's target.
+    /// (that queen pays for it later)
+    park_penalty: f64 = 1.5, 0.0..=1e6;
+    /// Weight of a blocker that has arrived on its target, when a route to clear is chosen.
+    /// (a queen that still travels, weight 1, costs less to push aside)
+    arrived_blocker_weight: usize = 3, 0..=1_000_000;
 
     // ---- stage 5: reordering
     /// Fewest best boards the first reordering round takes.
@@ -414,6 +420,13 @@ params! {
     top_round_parts: f64 = 3.0, 1.0..=1e9;
     /// Simulations each board of the first reordering round should get.
     top_round_sims: f64 = 300.0, 1.0..=1e12;
+    /// Percent of reordering moves that move a held-up queen earlier in the order.
+    held_up_moves: usize = 30, 0..=100;
+    /// Percent of reordering moves that move any queen in the order (after `held_up_moves`).
+    order_moves: usize = 30, 0..=100;
+    /// Percent of reordering moves where two queens of a colour exchange targets.
+    /// (the rest: column swaps of two targets of a colour)
+    target_swaps: usize = 20, 0..=100;
 
     // ---- stage 6: the post-optimiser
     /// Final cells tried per queen by the post-optimiser (the best by lower bound).

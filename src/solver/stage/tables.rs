@@ -1,45 +1,22 @@
-//! Stage 1 under the deadline: the distance tables the target search needs, built only when
-//! the whole pipeline can fit in the time.
+//! Stage 1, distance tables under the deadline: the tables the target search needs, built
+//! only when the whole pipeline can fit in the time.
 //!
 //! The walls-only rows of the queens' start cells, a second table that also knows the pieces
 //! of the initial board, and later the rows of the target cells each take one Dijkstra per
 //! queen: at `N = 128, C = 10` (1 280 queens, 16 384 cells) that is 2–4 ms a row, several
 //! seconds a table. [`distance_tables`] times the first rows and leaves out what does not fit:
-//! first the second table, then the whole pipeline (the orchestrator then spends its time on
-//! [`super::quick::descend`]).
-//!
-//! The first answer ([`first_answer`]) comes before all that, and when the pipeline is skipped
-//! the descent goes on from it until the deadline ([`descent_only`]).
+//! first the second table, then the whole pipeline (the orchestrator then goes on with the
+//! first answer's greedy descent, [`super::first::descent_only`]).
 
-use super::board::Board;
-use super::budget::Budget;
-use super::params::Params;
-use super::paths::{self, Paths};
-use super::{quick, solution, Solution, Stop};
+use crate::solver::budget::Budget;
+use crate::solver::params::Params;
+use crate::solver::paths::{self, Paths};
+use crate::solver::problem::Problem;
 use std::time::{Duration, Instant};
-
-/// The first answer: [`quick::descend`] until [`Budget::first_end`] (longer on big boards,
-/// `big_board`); the empty answer if that were ever illegal.
-pub(crate) fn first_answer(board: &Board, budget: &Budget, params: &Params) -> Solution {
-    let big = board.queens().len() * board.n * board.n > params.big_board;
-    let moves = quick::descend(board, budget.first_end(big), params.chain_cells);
-    solution(board, moves, Stop::Budget)
-        .or_else(|| solution(board, Vec::new(), Stop::Budget))
-        .expect("no moves are legal")
-}
-
-/// The descent from where `first` left the board, until `end`; `first` if that is not better.
-pub fn descent_only(board: &Board, first: Solution, end: Instant, params: &Params) -> Solution {
-    let moves = quick::descend_after(board, first.moves.clone(), end, params.chain_cells);
-    match solution(board, moves, Stop::Budget) {
-        Some(s) if s.outcome.score < first.outcome.score => s,
-        _ => first,
-    }
-}
 
 /// What stage 1 could build.
 #[derive(Debug)]
-pub enum Tables {
+pub(crate) enum Tables {
     /// Distance tables (`queen * N² + cell`): walls-only first, then the one with the pieces
     /// if it fit. The rows of the start cells are in the cache.
     Ready(Vec<Vec<f32>>),
@@ -56,12 +33,12 @@ pub enum Tables {
 /// Builds the walls-only rows of every start cell into `paths` and the distance tables from
 /// them, before the end of the compute budget (the rows may take [`Budget::paths_room`]).
 pub(crate) fn distance_tables(
-    board: &Board,
+    problem: &Problem,
     paths: &mut Paths,
-    starts: &[usize],
     budget: &Budget,
     params: &Params,
 ) -> Tables {
+    let (board, starts) = (&problem.board, &problem.starts[..]);
     let nn = board.n * board.n;
     let nq = starts.len();
     let end = budget.end();
@@ -113,7 +90,7 @@ struct Blend {
 /// walls-only distance, per queen; cells the pieces cut off count `cut_off` × walls-only.
 /// `None` when `end` comes first.
 fn blend_with_pieces(
-    board: &Board,
+    board: &crate::solver::board::Board,
     starts: &[usize],
     walls_only: &[f32],
     Blend { share, cut_off }: Blend,
@@ -143,18 +120,19 @@ fn blend_with_pieces(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::board::Board;
 
-    fn board() -> Board {
-        Board::parse_official("4 1  1 1 1 1  0 0 0 0  0 -1 0 0  0 0 0 0").unwrap()
+    fn problem() -> Problem {
+        Problem::new(&Board::parse_official("4 1  1 1 1 1  0 0 0 0  0 -1 0 0  0 0 0 0").unwrap())
     }
 
     #[test]
     fn both_tables_when_there_is_time() {
-        let board = board();
-        let starts: Vec<usize> = board.queens().iter().map(|q| q.start).collect();
-        let mut paths = Paths::new(4, board.walls());
+        let problem = problem();
+        let starts = &problem.starts;
+        let mut paths = Paths::new(4, problem.walls.clone());
         let budget = Budget::new(3600.0, Instant::now(), &Params::default());
-        let tables = distance_tables(&board, &mut paths, &starts, &budget, &Params::default());
+        let tables = distance_tables(&problem, &mut paths, &budget, &Params::default());
         let Tables::Ready(tables) = tables else {
             panic!("{tables:?}");
         };
@@ -168,11 +146,10 @@ mod tests {
 
     #[test]
     fn nothing_after_the_deadline() {
-        let board = board();
-        let starts: Vec<usize> = board.queens().iter().map(|q| q.start).collect();
-        let mut paths = Paths::new(4, board.walls());
+        let problem = problem();
+        let mut paths = Paths::new(4, problem.walls.clone());
         let budget = Budget::new(1e-9, Instant::now(), &Params::default());
-        let tables = distance_tables(&board, &mut paths, &starts, &budget, &Params::default());
+        let tables = distance_tables(&problem, &mut paths, &budget, &Params::default());
         assert!(matches!(tables, Tables::OutOfTime));
     }
 }

@@ -12,9 +12,9 @@
 //! lowers the score, so the answer is never worse than doing nothing. The pipeline replaces this answer as soon as it has a better one; on
 //! boards too big for the pipeline's time (paths of `N = 128` take seconds) it is the answer.
 
-use super::board::{line_length, Board, Move, DIRS, EMPTY};
-use super::paths::{sqrt_table, Search};
-use super::score::LineCounts;
+use crate::solver::board::{line_length, Board, Move, DIRS, EMPTY};
+use crate::solver::paths::{sqrt_table, Search};
+use crate::solver::score::LineCounts;
 use std::time::Instant;
 
 /// A move must gain more than this (score units) to be played.
@@ -26,16 +26,6 @@ const EPS: f64 = 1e-9;
 /// # Complexity
 /// One pass costs `O(Q · N)` for `Q` queens (each looks along its rays with `O(1)` scoring);
 /// every move lowers the score by a positive amount, so the descent ends.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{board::Board, quick::descend, score::replay};
-/// // four queens on the top row of a 4×4 board: 6 errors × 4 points
-/// let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
-/// let moves = descend(&board, std::time::Instant::now() + std::time::Duration::from_secs(1), 4);
-/// let outcome = replay(&board, &moves).unwrap();
-/// assert!(outcome.score < 24.0);
-/// ```
 pub fn descend(board: &Board, deadline: Instant, chain_cells: usize) -> Vec<Move> {
     let mut state = State {
         n: board.n,
@@ -340,5 +330,24 @@ mod tests {
     fn a_passed_deadline_gives_no_moves() {
         let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
         assert!(descend(&board, Instant::now(), 4).is_empty());
+    }
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn descend_example() {
+        use crate::solver::{board::Board, score::replay, stage::first::descent::descend};
+        // four queens on the top row of a 4×4 board: 6 errors × 4 points
+        let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
+        let moves = descend(
+            &board,
+            std::time::Instant::now() + std::time::Duration::from_secs(1),
+            4,
+        );
+        let outcome = replay(&board, &moves).unwrap();
+        assert!(outcome.score < 24.0);
     }
 }

@@ -6,11 +6,11 @@
 //! 65: 144.8 against 151.7. [`best_of`] gives each candidate a short run, then spends the rest
 //! of the time on the best of them.
 
-use super::board::{Board, Move};
-use super::improve::improve;
-use super::params::Params;
-use super::reorder::polish;
-use super::score::replay;
+use super::improve;
+use crate::solver::board::{Board, Move};
+use crate::solver::params::Params;
+use crate::solver::score::replay;
+use crate::solver::stage::reorder::polish;
 use std::time::{Duration, Instant};
 
 /// Polishes and improves each of the first `multi_start_boards` of `candidates` (legal move

@@ -1,4 +1,4 @@
-//! Stage 2, target boards: where every queen should end.
+//! Stage 3, annealed target boards: where every queen should end.
 //!
 //! The state is the target cell of every queen. Hard rules are kept by construction: no two
 //! targets share a cell and no target is a wall or unreachable. The annealed cost is an
@@ -23,10 +23,12 @@
 //! at a time, which leaves the basins where whole-board runs freeze (breaking a valid colour
 //! costs `N`).
 
-use super::board::Queen;
-use super::score::LineCounts;
+mod state;
+
+use crate::solver::board::Queen;
+use crate::solver::problem::Problem;
 use rand::Rng;
-use std::sync::OnceLock;
+use state::{neg_ln_table, Moves, State, View};
 use std::time::{Duration, Instant};
 
 /// A target board: the target cell of every queen.
@@ -38,21 +40,6 @@ pub struct TargetBoard {
     pub errors: usize,
     /// Σ walls-only path cost from each queen's start to its target.
     pub move_cost: f64,
-}
-
-/// What the annealer needs to know about the problem.
-#[derive(Clone, Copy, Debug)]
-pub struct Problem<'a> {
-    /// Side of the board.
-    pub n: usize,
-    /// Number of colours.
-    pub colours: usize,
-    /// The queens.
-    pub queens: &'a [Queen],
-    /// Wall flags per cell.
-    pub walls: &'a [bool],
-    /// `dist[q * n² + cell]`: walls-only path cost from queen `q`'s start to `cell`.
-    pub dist: &'a [f32],
 }
 
 /// Annealing schedule.
@@ -103,248 +90,6 @@ impl Zobrist {
     }
 }
 
-/// Annealing state.
-struct State<'a> {
-    p: Problem<'a>,
-    nn: usize,
-    target: Vec<usize>,
-    /// `owner[cell]`: 1 + queen whose target it is, 0 if none.
-    owner: Vec<u32>,
-    lines: LineCounts,
-    move_cost: f64,
-}
-
-impl<'a> State<'a> {
-    fn new(p: Problem<'a>, target: &[usize]) -> State<'a> {
-        let nn = p.n * p.n;
-        let mut owner = vec![0; nn];
-        let mut lines = LineCounts::new(p.n, p.colours);
-        let mut move_cost = 0.0;
-        for (q, &cell) in target.iter().enumerate() {
-            owner[cell] = q as u32 + 1;
-            lines.add(cell, p.queens[q].colour);
-            move_cost += p.dist[q * nn + cell] as f64;
-        }
-        State {
-            p,
-            nn,
-            target: target.to_vec(),
-            owner,
-            lines,
-            move_cost,
-        }
-    }
-
-    #[inline]
-    fn d(&self, q: usize, cell: usize) -> f64 {
-        self.p.dist[q * self.nn + cell] as f64
-    }
-
-    /// Moves the target of `q` to `cell`; returns the change in errors.
-    #[inline]
-    fn set(&mut self, q: usize, cell: usize) -> i64 {
-        let k = self.p.queens[q].colour;
-        let old = self.target[q];
-        let lost = self.lines.remove(old, k) as i64;
-        self.owner[old] = 0;
-        let gained = self.lines.add(cell, k) as i64;
-        self.owner[cell] = q as u32 + 1;
-        self.move_cost += self.d(q, cell) - self.d(q, old);
-        self.target[q] = cell;
-        gained - lost
-    }
-
-    fn board(&self) -> TargetBoard {
-        TargetBoard {
-            cells: self.target.clone(),
-            errors: self.lines.errors,
-            move_cost: self.move_cost,
-        }
-    }
-}
-
-/// `-ln(u)` for `u` at the centres of 4 096 equal steps of `(0, 1)`: a move that raises the
-/// cost by `delta` is accepted when `delta <= -T ln(u)`, and a table lookup replaces the
-/// logarithm of every iteration (the logarithm was 15 % of the annealing's time on seed 44).
-fn neg_ln_table() -> &'static [f64; NEG_LN_SIZE] {
-    static TABLE: OnceLock<[f64; NEG_LN_SIZE]> = OnceLock::new();
-    TABLE.get_or_init(|| std::array::from_fn(|i| -((i as f64 + 0.5) / NEG_LN_SIZE as f64).ln()))
-}
-const NEG_LN_SIZE: usize = 4096;
-
-/// `x` (32 random bits) scaled into `0..len`.
-#[inline]
-fn below(x: u32, len: usize) -> usize {
-    ((x as u64 * len as u64) >> 32) as usize
-}
-
-impl State<'_> {
-    /// Keeps a move whose cost change `delta` is at most `threshold`, else undoes the target
-    /// changes `undo` (latest first) and restores the path cost `before`.
-    #[inline]
-    fn settle(&mut self, delta: f64, threshold: f64, undo: &[(usize, usize)], before: f64) {
-        if delta > threshold {
-            for &(q, cell) in undo {
-                self.set(q, cell);
-            }
-            self.move_cost = before;
-        }
-    }
-
-    /// The N-Queens column swap of the targets of `q` and `q2` (same colour): the two new
-    /// cells go to the two queens the cheaper way round.
-    fn column_swap(&mut self, q: usize, q2: usize, w: f64, threshold: f64) {
-        let n = self.p.n;
-        let (t1, t2) = (self.target[q], self.target[q2]);
-        let (r1, c1, r2, c2) = (t1 / n, t1 % n, t2 / n, t2 % n);
-        if r1 == r2 || c1 == c2 {
-            return;
-        }
-        let (a, b) = (r1 * n + c2, r2 * n + c1);
-        if self.p.walls[a] || self.p.walls[b] || self.owner[a] != 0 || self.owner[b] != 0 {
-            return;
-        }
-        let (qa, qb) = if self.d(q, a) + self.d(q2, b) <= self.d(q, b) + self.d(q2, a) {
-            (q, q2)
-        } else {
-            (q2, q)
-        };
-        if !(self.d(qa, a) + self.d(qb, b)).is_finite() {
-            return;
-        }
-        let before = self.move_cost;
-        let (old_a, old_b) = (self.target[qa], self.target[qb]);
-        let de = self.set(qa, a) + self.set(qb, b);
-        let delta = w * de as f64 + self.move_cost - before;
-        self.settle(delta, threshold, &[(qb, old_b), (qa, old_a)], before);
-    }
-
-    /// A three-cycle of the columns of the targets of `q`, `q2`, `q3` (same colour): valid
-    /// boards are often connected only through it.
-    fn three_cycle(&mut self, q: usize, q2: usize, q3: usize, w: f64, threshold: f64) {
-        let n = self.p.n;
-        if q2 == q || q3 == q || q2 == q3 {
-            return;
-        }
-        let (t1, t2, t3) = (self.target[q], self.target[q2], self.target[q3]);
-        let (r1, c1, r2, c2, r3, c3) = (t1 / n, t1 % n, t2 / n, t2 % n, t3 / n, t3 % n);
-        if r1 == r2 || r1 == r3 || r2 == r3 || c1 == c2 || c1 == c3 || c2 == c3 {
-            return;
-        }
-        let (a, b, c) = (r1 * n + c2, r2 * n + c3, r3 * n + c1);
-        let blocked = |x: usize| self.p.walls[x] || self.owner[x] != 0;
-        if blocked(a) || blocked(b) || blocked(c) {
-            return;
-        }
-        if !(self.d(q, a) + self.d(q2, b) + self.d(q3, c)).is_finite() {
-            return;
-        }
-        let before = self.move_cost;
-        let de = self.set(q, a) + self.set(q2, b) + self.set(q3, c);
-        let delta = w * de as f64 + self.move_cost - before;
-        self.settle(delta, threshold, &[(q3, t3), (q2, t2), (q, t1)], before);
-    }
-
-    /// Two same-colour queens exchange targets: only the path costs change.
-    fn assignment_swap(&mut self, q: usize, q2: usize, threshold: f64) {
-        let (t1, t2) = (self.target[q], self.target[q2]);
-        let delta = self.d(q, t2) + self.d(q2, t1) - self.d(q, t1) - self.d(q2, t2);
-        if delta <= threshold {
-            self.target[q] = t2;
-            self.target[q2] = t1;
-            self.owner[t2] = q as u32 + 1;
-            self.owner[t1] = q2 as u32 + 1;
-            self.move_cost += delta;
-        }
-    }
-
-    /// The target of `q` moves to `cell`; when the cell is another queen's target (of the
-    /// colour `only` when set), the two queens exchange targets.
-    fn relocate(&mut self, q: usize, cell: usize, only: Option<usize>, w: f64, threshold: f64) {
-        let t = self.target[q];
-        if cell == t || self.p.walls[cell] || !self.d(q, cell).is_finite() {
-            return;
-        }
-        let other = self.owner[cell];
-        let before = self.move_cost;
-        if other == 0 {
-            let de = self.set(q, cell);
-            let delta = w * de as f64 + self.move_cost - before;
-            self.settle(delta, threshold, &[(q, t)], before);
-            return;
-        }
-        let q2 = other as usize - 1;
-        let (k, k2) = (self.p.queens[q].colour, self.p.queens[q2].colour);
-        if !self.d(q2, t).is_finite() || only.is_some_and(|o| o != k2) {
-            return;
-        }
-        // q2 to a parking cell is avoided: exchange via the colour counters directly
-        let de = self.lines.remove(t, k) as i64 + self.lines.remove(cell, k2) as i64;
-        let dg = self.lines.add(cell, k) as i64 + self.lines.add(t, k2) as i64;
-        let dcost = self.d(q, cell) + self.d(q2, t) - self.d(q, t) - self.d(q2, cell);
-        let delta = w * (dg - de) as f64 + dcost;
-        if delta <= threshold {
-            self.target[q] = cell;
-            self.target[q2] = t;
-            self.owner[cell] = q as u32 + 1;
-            self.owner[t] = q2 as u32 + 1;
-            self.move_cost = before + dcost;
-        } else {
-            self.lines.remove(cell, k);
-            self.lines.remove(t, k2);
-            self.lines.add(t, k);
-            self.lines.add(cell, k2);
-        }
-    }
-
-    /// One proposed move drawn from two random words: which queen, which kind of move (40 %
-    /// column swaps, 5 % three-cycles, 35 % relocations, 20 % assignment swaps), the partners
-    /// and the acceptance threshold.
-    #[inline]
-    fn propose(&mut self, x: u64, y: u64, moves: &Moves<'_>, w: f64, temp: f64) {
-        let q = moves.movers[below(x as u32, moves.movers.len())];
-        let kind = (((x >> 32) & 0xffff) * 100) >> 16;
-        let threshold = temp * moves.neg_ln[(x >> 52) as usize];
-        let mates = &moves.by_colour[self.p.queens[q].colour];
-        let mate = |bits: u32| mates[below(bits, mates.len())];
-        match kind {
-            40..45 => {
-                if mates.len() >= 3 {
-                    self.three_cycle(q, mate(y as u32), mate((y >> 32) as u32), w, threshold);
-                }
-            }
-            45..80 => {
-                let n = self.p.n;
-                let t = self.target[q];
-                let cell = match kind % 3 {
-                    0 => (t / n) * n + below(y as u32, n),
-                    1 => below(y as u32, n) * n + t % n,
-                    _ => self.p.queens[q].start,
-                };
-                self.relocate(q, cell, moves.only, w, threshold);
-            }
-            _ => {
-                let q2 = mate(y as u32);
-                if q2 == q {
-                } else if kind >= 80 {
-                    self.assignment_swap(q, q2, threshold);
-                } else {
-                    self.column_swap(q, q2, w, threshold);
-                }
-            }
-        }
-    }
-}
-
-/// What a run may move: the queens it re-plans, every colour's queens (to draw partners),
-/// the colour it is limited to, and the threshold table.
-struct Moves<'a> {
-    movers: Vec<usize>,
-    by_colour: Vec<Vec<usize>>,
-    only: Option<usize>,
-    neg_ln: &'a [f64; NEG_LN_SIZE],
-}
-
 /// Anneals from `start` (a valid target assignment: distinct, non-wall, reachable cells) and
 /// returns the best target board met.
 ///
@@ -353,31 +98,21 @@ struct Moves<'a> {
 ///
 /// # Complexity
 /// `O(1)` per iteration (every move changes at most three targets); `O(Q + N²)` to set up.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{board::Board, paths::Paths, targets::*};
-/// use rand::SeedableRng;
-/// // 4×4, one colour, all four queens on the first row: 6 row errors.
-/// let board = Board::parse("4 1 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0").unwrap();
-/// let queens = board.queens();
-/// let mut paths = Paths::new(4, board.walls());
-/// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
-/// let walls = board.walls();
-/// let problem = Problem { n: 4, colours: 1, queens: &queens, walls: &walls, dist: &dist };
-/// let schedule = Schedule { error_weight: 4.0, error_weight_start: 1.0, iterations: 200_000, t0: 2.0, t1: 0.05, duration: None, only_colour: None };
-/// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
-/// let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
-/// let best = anneal(problem, &start, schedule, &mut rng);
-/// assert_eq!(best.errors, 0); // a 4-queens solution
-/// ```
-pub fn anneal(
-    p: Problem<'_>,
+pub(crate) fn anneal(
+    problem: &Problem,
+    dist: &[f32],
     start: &[usize],
     schedule: Schedule,
     rng: &mut impl Rng,
 ) -> TargetBoard {
     let began = Instant::now();
+    let p = View {
+        n: problem.n,
+        colours: problem.colours,
+        queens: &problem.queens,
+        walls: &problem.walls,
+        dist,
+    };
     let nq = p.queens.len();
     let mut s = State::new(p, start);
     assert_eq!(
@@ -444,7 +179,7 @@ pub fn anneal(
 /// The targets of `best` with colour `colour` partly sent back to the starts: each queen of
 /// the colour, with probability `share`, goes to its start when no other target is there; the
 /// others keep their target when still free, else take the first free cell they can reach
-/// (`dist` as in [`Problem`]). The result is a valid annealing start for a one-colour run
+/// (`dist`: one of the distance tables of [`Problem`]). The result is a valid annealing start for a one-colour run
 /// ([`Schedule::only_colour`]); `None` if some queen finds no free cell it can reach.
 ///
 /// # Panics
@@ -452,29 +187,15 @@ pub fn anneal(
 ///
 /// # Complexity
 /// `O(Q + N²)` for `Q` queens, plus `O(N²)` per queen that must look for a free cell.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{board::Board, targets::reset_colour};
-/// use rand::SeedableRng;
-/// // input colour 1 (solver colour 0) at cells 0 and 4, colour 2 at cell 8; in `best` the
-/// // two colour-0 queens have swapped cells
-/// let board = Board::parse("3 2  1 0 0  0 1 0  0 0 2").unwrap();
-/// let queens = board.queens();
-/// let dist = vec![1.0f32; queens.len() * 9];
-/// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
-/// let cells = reset_colour(&queens, &board.walls(), &dist, &[4, 0, 8], 0, 1.0, &mut rng);
-/// assert_eq!(cells, Some(vec![0, 4, 8])); // share 1: every colour-0 queen back home
-/// ```
-pub fn reset_colour(
-    queens: &[Queen],
-    walls: &[bool],
+pub(crate) fn reset_colour(
+    problem: &Problem,
     dist: &[f32],
     best: &[usize],
     colour: usize,
     share: f64,
     rng: &mut impl Rng,
 ) -> Option<Vec<usize>> {
+    let (queens, walls) = (&problem.queens, &problem.walls);
     let nn = walls.len();
     let mut cells = best.to_vec();
     let mut used = walls.to_vec();
@@ -540,13 +261,7 @@ pub(crate) mod tests {
             for c in 1..=6 {
                 let board = Board::random(n, c, 0.05, &mut rng);
                 let (queens, walls, dist) = walls_only_problem(&board);
-                let problem = Problem {
-                    n,
-                    colours: c,
-                    queens: &queens,
-                    walls: &walls,
-                    dist: &dist,
-                };
+                let problem = Problem::with_walls_only(&board);
                 // errors made expensive: this test is about finding valid boards
                 let w = 100.0 * n as f64;
                 let schedule = Schedule {
@@ -559,7 +274,7 @@ pub(crate) mod tests {
                     only_colour: None,
                 };
                 let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
-                let best = anneal(problem, &start, schedule, &mut rng);
+                let best = anneal(&problem, &dist, &start, schedule, &mut rng);
                 assert_valid(&board, &queens, &walls, &best);
                 // the reported cost is the real one
                 let cost: f64 = (0..queens.len())
@@ -586,13 +301,7 @@ pub(crate) mod tests {
         for (n, c) in [(8, 2), (12, 3), (19, 4), (25, 4), (30, 6)] {
             let board = Board::random(n, c, 0.2, &mut rng);
             let (queens, walls, dist) = walls_only_problem(&board);
-            let problem = Problem {
-                n,
-                colours: c,
-                queens: &queens,
-                walls: &walls,
-                dist: &dist,
-            };
+            let problem = Problem::with_walls_only(&board);
             let schedule = Schedule {
                 error_weight: n as f64,
                 error_weight_start: n as f64,
@@ -603,11 +312,11 @@ pub(crate) mod tests {
                 only_colour: None,
             };
             let start: Vec<usize> = queens.iter().map(|q| q.start).collect();
-            let mut best = anneal(problem, &start, schedule, &mut rng).cells;
+            let mut best = anneal(&problem, &dist, &start, schedule, &mut rng).cells;
             for _ in 0..20 {
                 let colour = rng.random_range(0..c);
                 let share = rng.random_range(0.0..=1.0);
-                let cells = reset_colour(&queens, &walls, &dist, &best, colour, share, &mut rng)
+                let cells = reset_colour(&problem, &dist, &best, colour, share, &mut rng)
                     .expect("a free reachable cell exists on these boards");
                 // a valid start: distinct, no wall, reachable; other colours untouched
                 let mut taken = vec![false; n * n];
@@ -623,7 +332,7 @@ pub(crate) mod tests {
                     iterations: 2_000 * n as u64,
                     ..schedule
                 };
-                let found = anneal(problem, &cells, schedule, &mut rng);
+                let found = anneal(&problem, &dist, &cells, schedule, &mut rng);
                 for (q, (&t, &before)) in found.cells.iter().zip(&cells).enumerate() {
                     if queens[q].colour != colour {
                         assert_eq!(t, before, "queen {q} of another colour moved");
@@ -633,5 +342,52 @@ pub(crate) mod tests {
                 best = found.cells;
             }
         }
+    }
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn anneal_example() {
+        use crate::solver::{board::Board, problem::Problem, stage::anneal::*};
+        use rand::SeedableRng;
+        // 4×4, one colour, all four queens on the first row: 6 row errors.
+        let board = Board::parse("4 1 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0").unwrap();
+        let problem = Problem::with_walls_only(&board);
+        let schedule = Schedule {
+            error_weight: 4.0,
+            error_weight_start: 1.0,
+            iterations: 200_000,
+            t0: 2.0,
+            t1: 0.05,
+            duration: None,
+            only_colour: None,
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+        let best = anneal(
+            &problem,
+            problem.walls_only(),
+            &problem.starts,
+            schedule,
+            &mut rng,
+        );
+        assert_eq!(best.errors, 0); // a 4-queens solution
+    }
+
+    #[test]
+    fn reset_colour_example() {
+        use crate::solver::{board::Board, problem::Problem, stage::anneal::reset_colour};
+        use rand::SeedableRng;
+        // input colour 1 (solver colour 0) at cells 0 and 4, colour 2 at cell 8; in `best` the
+        // two colour-0 queens have swapped cells
+        let board = Board::parse("3 2  1 0 0  0 1 0  0 0 2").unwrap();
+        let queens = board.queens();
+        let dist = vec![1.0f32; queens.len() * 9];
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+        let problem = Problem::new(&board);
+        let cells = reset_colour(&problem, &dist, &[4, 0, 8], 0, 1.0, &mut rng);
+        assert_eq!(cells, Some(vec![0, 4, 8])); // share 1: every colour-0 queen back home
     }
 }

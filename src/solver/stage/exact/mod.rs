@@ -1,7 +1,7 @@
-//! Exact target boards for small boards: every colour an N-Queens solution that avoids the
+//! Stage 2, exact target boards for small boards: every colour an N-Queens solution that avoids the
 //! walls, chosen to minimise the walls-only estimate (Σ path cost of the matched queens).
 //!
-//! The annealer of [`super::targets`] settles in one basin per run; on small boards the whole
+//! The annealer of [`super::anneal`] (stage 3) settles in one basin per run; on small boards the whole
 //! space of error-free target boards is small enough to search exactly (and with one colour a
 //! search cut short still gives good boards):
 //!
@@ -33,6 +33,9 @@ mod potentials;
 mod sequential;
 
 use crate::solver::board::{by_colour, Queen};
+use crate::solver::budget::Budget;
+use crate::solver::params::Params;
+use crate::solver::problem::Problem;
 use colours::several_colours;
 use one_colour::one_colour;
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
@@ -57,11 +60,11 @@ const CLOCK_EVERY: u32 = 1024;
 
 /// One exact target board.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ExactBoard {
+pub(crate) struct ExactBoard {
     /// Target cell of every queen (indexed like the queen list), matched per colour.
-    pub cells: Vec<usize>,
+    pub(crate) cells: Vec<usize>,
     /// Σ walls-only path cost of the matching.
-    pub cost: f64,
+    pub(crate) cost: f64,
 }
 
 /// Minimum-cost matching of `members` (queen indices) to `cells` by `dist[q * nn + cell]`:
@@ -89,26 +92,33 @@ fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64
     (cost, assigned)
 }
 
+/// Stage 2 on `problem`: the best error-free boards on the walls-only table, cheapest first
+/// (as many as `exact_keep`, `exact_keep_big` beyond `exact_small_cells` cells), until
+/// [`Budget::exact_end`]; at N = 14 with several colours the boards are listed only from a
+/// compute budget of `exact_n14_budget` on, else made colour by colour.
+pub(crate) fn boards(problem: &Problem, budget: &Budget, params: &Params) -> Vec<ExactBoard> {
+    let (n, colours) = (problem.n, problem.colours);
+    let listing = !(n == 14 && colours > 1 && !budget.lists_n14());
+    let end = budget.exact_end(colours == 1, Instant::now());
+    let keep = if n * n <= params.exact_small_cells {
+        params.exact_keep
+    } else {
+        params.exact_keep_big
+    };
+    let (walls, queens, dist) = (&problem.walls, &problem.queens, problem.walls_only());
+    if listing {
+        best_boards(n, walls, queens, dist, keep, end)
+    } else {
+        colour_by_colour(n, walls, queens, dist, end)
+    }
+}
+
 /// The best (lowest estimate) error-free target boards, at most `keep`, best first; empty
 /// when the board is too big for an exact search, when a colour does not have exactly `n`
 /// queens, or when no error-free board exists. Stops at `deadline` with the best found so far.
 ///
 /// `dist[q * n² + cell]`: walls-only path cost from queen `q`'s start to `cell`.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{board::Board, exact::best_boards, paths::Paths};
-/// // 4×4, one colour, all four queens on the first row
-/// let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
-/// let queens = board.queens();
-/// let mut paths = Paths::new(4, board.walls());
-/// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
-/// let far = std::time::Instant::now() + std::time::Duration::from_secs(10);
-/// let found = best_boards(4, &board.walls(), &queens, &dist, 5, far);
-/// assert_eq!(found.len(), 2); // the two 4-queens boards
-/// assert!(found[0].cost <= found[1].cost);
-/// ```
-pub fn best_boards(
+pub(crate) fn best_boards(
     n: usize,
     walls: &[bool],
     queens: &[Queen],
@@ -135,7 +145,7 @@ pub fn best_boards(
 /// cheapest first: what [`best_boards`] gives on boards too big to list every N-Queens board,
 /// here for any board of N ≤ [`MAX_N_ONE_COLOUR`] (empty otherwise, and when a colour does not
 /// have exactly `n` queens). Stops at `deadline`.
-pub fn colour_by_colour(
+pub(crate) fn colour_by_colour(
     n: usize,
     walls: &[bool],
     queens: &[Queen],
@@ -237,7 +247,7 @@ mod tests {
     use super::*;
     use crate::solver::board::Board;
     use crate::solver::score::errors;
-    use crate::solver::targets::tests::walls_only_problem;
+    use crate::solver::stage::anneal::tests::walls_only_problem;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
@@ -425,5 +435,27 @@ mod tests {
         };
         let (queens, walls, dist) = walls_only_problem(&board);
         assert!(best_boards(4, &walls, &queens, &dist, 3, far()).is_empty());
+    }
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn best_boards_example() {
+        use crate::solver::{board::Board, paths::Paths, stage::exact::best_boards};
+        // 4×4, one colour, all four queens on the first row
+        let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
+        let queens = board.queens();
+        let mut paths = Paths::new(4, board.walls());
+        let dist: Vec<f32> = queens
+            .iter()
+            .flat_map(|q| paths.row(q.start).to_vec())
+            .collect();
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let found = best_boards(4, &board.walls(), &queens, &dist, 5, far);
+        assert_eq!(found.len(), 2); // the two 4-queens boards
+        assert!(found[0].cost <= found[1].cost);
     }
 }

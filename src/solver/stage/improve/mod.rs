@@ -1,4 +1,4 @@
-//! Post-optimisation of a finished answer, one queen at a time.
+//! Stage 7, the post-optimiser: a finished answer improved one queen at a time.
 //!
 //! The routing stage plays queens in an order and sometimes leaves a queen with a detour, a
 //! move out of the way and back, or a target that was cheap for the annealer's estimate but
@@ -22,15 +22,16 @@
 //! moves minus their walls-only distance), in passes, until a pass gains nothing or the
 //! deadline comes.
 
+pub(crate) mod multistart;
 mod plan;
 mod swap;
 #[cfg(test)]
 mod tests;
 
-use super::board::{line_cells, Board, Move};
-use super::params::Params;
-use super::paths::{Paths, Search};
-use super::score::{replay, LineCounts};
+use crate::solver::board::{line_cells, Board, Move};
+use crate::solver::params::Params;
+use crate::solver::paths::{Paths, Search};
+use crate::solver::score::{replay, LineCounts};
 use std::time::Instant;
 
 /// Gains smaller than this are noise from `f32` path costs.
@@ -49,23 +50,6 @@ const NONE: usize = usize::MAX;
 /// One queen costs `O(M · N + N²)` for the bookkeeping (`M` moves) plus at most
 /// `targets_per_queen × (times_per_target + 3)` early-stopped Dijkstra runs; a pass visits every
 /// queen once.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{board::{Board, Move}, improve::improve, score::replay};
-/// // Two queens share the top row; the answer walks one of them (0,0) → (1,0) → (2,0) → (2,1)
-/// // (cost 3), where its first step alone already ends the conflict (cost 1).
-/// let board = Board::parse("3 1  1 0 1  0 0 0  0 0 0").unwrap();
-/// let moves = vec![
-///     Move { from: 0, to: 3 },
-///     Move { from: 3, to: 6 },
-///     Move { from: 6, to: 7 },
-/// ];
-/// assert_eq!(replay(&board, &moves).unwrap().score, 3.0);
-/// let better = improve(&board, moves, None, &Default::default());
-/// assert_eq!(better.len(), 1);
-/// assert_eq!(replay(&board, &better).unwrap().score, 1.0);
-/// ```
 pub fn improve(
     board: &Board,
     moves: Vec<Move>,
@@ -255,4 +239,30 @@ fn length(n: usize, from: usize, to: usize) -> f64 {
     let (r0, c0) = ((from / n) as i64, (from % n) as i64);
     let (r1, c1) = ((to / n) as i64, (to % n) as i64);
     (r1 - r0).abs().max((c1 - c0).abs()) as f64
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn improve_example() {
+        use crate::solver::{
+            board::{Board, Move},
+            score::replay,
+            stage::improve::improve,
+        };
+        // Two queens share the top row; the answer walks one of them (0,0) → (1,0) → (2,0) → (2,1)
+        // (cost 3), where its first step alone already ends the conflict (cost 1).
+        let board = Board::parse("3 1  1 0 1  0 0 0  0 0 0").unwrap();
+        let moves = vec![
+            Move { from: 0, to: 3 },
+            Move { from: 3, to: 6 },
+            Move { from: 6, to: 7 },
+        ];
+        assert_eq!(replay(&board, &moves).unwrap().score, 3.0);
+        let better = improve(&board, moves, None, &Default::default());
+        assert_eq!(better.len(), 1);
+        assert_eq!(replay(&board, &better).unwrap().score, 1.0);
+    }
 }

@@ -76,32 +76,13 @@ impl Improver<'_> {
             } else {
                 Vec::new()
             };
-            for time in single {
-                if out_of_time() {
-                    break;
-                }
-                board_at(&initial, &rest[..time], &mut cells);
-                let board = &cells;
-                // routes that cannot beat the best plan (or the limit) are not finished
-                let cap = cap(&best, limit, fixed);
-                self.search
-                    .run_until(s, |c| board[c] != EMPTY, |u, du| u == g || du > cap);
-                if !self.search.settled(g) {
-                    continue;
-                }
-                let route = self.search.route(g);
-                let cost: f64 = route.windows(2).map(|w| length(n, w[0], w[1]).sqrt()).sum();
-                let total = fixed + cost;
-                if best.as_ref().is_none_or(|b| total < b.total) {
-                    best = Some(Candidate {
-                        total,
-                        blocks: vec![(time, route)],
-                    });
-                }
-                if cost <= bound - fixed + EPS {
-                    break; // the walls-only distance: no other time does better
-                }
-            }
+            let target = (s, g, bound, fixed);
+            let to = Timeline {
+                initial: &initial,
+                rest: &rest,
+                cells: &mut cells,
+            };
+            self.single_block(to, target, &single, limit, &mut best, out_of_time);
             if rank < self.breadth.two_phase_targets {
                 let times = Times {
                     earliest,
@@ -121,6 +102,46 @@ impl Improver<'_> {
         let best = best.filter(|b| b.total < limit - EPS)?;
         // the bookkeeping above is checked by the referee before anything is kept
         Some(splice(&rest, &best.blocks))
+    }
+
+    /// The best single-block plan from `s` to `g` (`target`: `(s, g, lower bound, fixed
+    /// part of the score)`) at one of the `times`, into `best` when it beats it.
+    fn single_block(
+        &mut self,
+        to: Timeline<'_>,
+        (s, g, bound, fixed): (usize, usize, f64, f64),
+        times: &[usize],
+        limit: f64,
+        best: &mut Option<Candidate>,
+        out_of_time: &impl Fn() -> bool,
+    ) {
+        let n = self.n;
+        for &time in times {
+            if out_of_time() {
+                break;
+            }
+            board_at(to.initial, &to.rest[..time], to.cells);
+            let board = &*to.cells;
+            // routes that cannot beat the best plan (or the limit) are not finished
+            let cap = cap(best, limit, fixed);
+            self.search
+                .run_until(s, |c| board[c] != EMPTY, |u, du| u == g || du > cap);
+            if !self.search.settled(g) {
+                continue;
+            }
+            let route = self.search.route(g);
+            let cost: f64 = route.windows(2).map(|w| length(n, w[0], w[1]).sqrt()).sum();
+            let total = fixed + cost;
+            if best.as_ref().is_none_or(|b| total < b.total) {
+                *best = Some(Candidate {
+                    total,
+                    blocks: vec![(time, route)],
+                });
+            }
+            if cost <= bound - fixed + EPS {
+                break; // the walls-only distance: no other time does better
+            }
+        }
     }
 
     /// The cells `q` may end on (at most `targets_per_queen`, cheapest lower bound first)
@@ -254,6 +275,14 @@ impl Improver<'_> {
             blocks: vec![(t1, first), (t2, second)],
         })
     }
+}
+
+/// The board of a plan: the initial board without the queen, the other queens' moves, and a
+/// workspace for the board after some of them.
+struct Timeline<'a> {
+    initial: &'a [i8],
+    rest: &'a [Move],
+    cells: &'a mut [i8],
 }
 
 /// The window of one queen and one final cell: `q` may stay on its start until `latest`, the
