@@ -69,3 +69,12 @@ impl Problem {
         problem
     }
 }
+
+/// The queens, walls and walls-only distance table of `board` (for tests of the stages that
+/// take them as slices).
+#[cfg(test)]
+pub(crate) fn walls_only_problem(board: &Board) -> (Vec<Queen>, Vec<bool>, Vec<f32>) {
+    let problem = Problem::with_walls_only(board);
+    let dist = problem.walls_only().to_vec();
+    (problem.queens, problem.walls, dist)
+}

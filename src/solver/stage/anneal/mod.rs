@@ -225,23 +225,12 @@ pub(crate) fn reset_colour(
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use crate::solver::{board::Board, paths::Paths, score::errors};
+    use crate::solver::problem::walls_only_problem;
+    use crate::solver::{board::Board, score::errors};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
-
-    /// The queens, walls and walls-only distance table of `board`, for a [`Problem`].
-    pub(crate) fn walls_only_problem(board: &Board) -> (Vec<Queen>, Vec<bool>, Vec<f32>) {
-        let queens = board.queens();
-        let walls = board.walls();
-        let mut paths = Paths::new(board.n, walls.clone());
-        let dist = queens
-            .iter()
-            .flat_map(|q| paths.row(q.start).to_vec())
-            .collect();
-        (queens, walls, dist)
-    }
 
     /// Hard rules of a target board (distinct cells, no wall) and its reported errors.
     fn assert_valid(board: &Board, queens: &[Queen], walls: &[bool], found: &TargetBoard) {

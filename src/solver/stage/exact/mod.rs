@@ -246,8 +246,8 @@ mod tests {
     use super::colours::{all_boards, disjoint, Mask};
     use super::*;
     use crate::solver::board::Board;
+    use crate::solver::problem::walls_only_problem;
     use crate::solver::score::errors;
-    use crate::solver::stage::anneal::tests::walls_only_problem;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
