@@ -293,6 +293,13 @@ params! {
     exact_keep_big: usize = 20, 0..=1_000_000;
     /// Boards of at most this many cells keep `exact_keep` exact boards (N <= 11).
     exact_small_cells: usize = 128, 0..=16384;
+    /// Up to this many listed N-Queens boards, every colour may take any of them.
+    /// (N <= 11 has at most 2 680)
+    exact_options_all: usize = 3000, 0..=100_000_000;
+    /// Beyond `exact_options_all`, listed boards kept per colour (the cheapest by a bound).
+    /// N = 12 has 14 200 boards and N = 13 73 712, and the disjointness table of all of them
+    /// would take seconds; 500 per colour keep it under 3 000^2 pairs.
+    exact_options_per_colour: usize = 500, 1..=100_000_000;
 
     // ---- stages 2-4: the board phase
     /// Share of the compute time spent making candidate target boards (the rest: reordering).

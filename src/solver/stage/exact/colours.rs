@@ -1,14 +1,7 @@
 //! Several colours: pairwise disjoint N-Queens boards, one per colour (see [`super`]).
 
-use super::{matching, nearest_queen, Best, ExactBoard, CLOCK_EVERY};
+use super::{matching, nearest_queen, Best, ExactBoard, Keep, CLOCK_EVERY};
 use std::time::Instant;
-
-/// Up to this many boards, every colour may take any of them: N ≤ 11 has at most 2 680.
-const OPTIONS_ALL: usize = 3000;
-/// Beyond, boards kept per colour (the cheapest by a lower bound) before the exact matching:
-/// N = 12 has 14 200 boards and N = 13 73 712, and the disjointness table of all of them
-/// would take seconds; 500 per colour keep it under 3 000² pairs.
-const OPTIONS_PER_COLOUR: usize = 500;
 
 /// A set of cells of a board of at most [`super::MAX_CELLS_COLOURS`] cells.
 pub(super) type Mask = [u64; 4];
@@ -95,7 +88,7 @@ pub(super) fn several_colours(
     walls: &[bool],
     members: &[Vec<usize>],
     dist: &[f32],
-    keep: usize,
+    keep: Keep,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
     let nn = n * n;
@@ -106,7 +99,7 @@ pub(super) fn several_colours(
     let mut chosen_boards: Vec<usize> = Vec::new();
     let mut picked: Vec<Vec<(f64, usize)>> = Vec::with_capacity(members.len());
     for group in members {
-        let Some(costs) = colour_options(&all, group, dist, deadline) else {
+        let Some(costs) = colour_options(keep, &all, group, dist, deadline) else {
             return Vec::new();
         };
         chosen_boards.extend(costs.iter().map(|&(_, i)| i));
@@ -140,7 +133,7 @@ pub(super) fn several_colours(
         rest,
         compatible: &compatible,
         words,
-        best: Best::new(keep),
+        best: Best::new(keep.boards),
         chosen: Vec::with_capacity(order.len()),
         nodes: 0,
         deadline,
@@ -172,10 +165,11 @@ pub(super) fn several_colours(
 }
 
 /// The boards of `all` the colour of the queens `group` may take, with their exact matching
-/// cost, cheapest first: every board up to `OPTIONS_ALL` of them, beyond only the
-/// `OPTIONS_PER_COLOUR` cheapest by a lower bound (each cell costs at least the distance of
+/// cost, cheapest first: every board up to `keep.options_all` of them, beyond only the
+/// `keep.options_per_colour` cheapest by a lower bound (each cell costs at least the distance of
 /// the colour's nearest queen). `None` when `deadline` passes.
 fn colour_options(
+    keep: Keep,
     all: &Listing,
     group: &[usize],
     dist: &[f32],
@@ -189,9 +183,10 @@ fn colour_options(
             (cells.iter().map(|&c| nearest[c as usize]).sum(), i)
         })
         .collect();
-    if bounds.len() > OPTIONS_ALL {
-        bounds.select_nth_unstable_by(OPTIONS_PER_COLOUR, |a, b| a.0.total_cmp(&b.0));
-        bounds.truncate(OPTIONS_PER_COLOUR);
+    if bounds.len() > keep.options_all {
+        let kept = keep.options_per_colour;
+        bounds.select_nth_unstable_by(kept, |a, b| a.0.total_cmp(&b.0));
+        bounds.truncate(kept);
     }
     let mut costs = Vec::with_capacity(bounds.len());
     for (k, &(_, i)) in bounds.iter().enumerate() {

@@ -67,6 +67,29 @@ pub(crate) struct ExactBoard {
     pub(crate) cost: f64,
 }
 
+/// How much an exact search keeps: its best `boards`, and with several colours the listed
+/// N-Queens boards each colour may take (every one up to `options_all`, beyond only the
+/// `options_per_colour` cheapest by a bound).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Keep {
+    pub(crate) boards: usize,
+    pub(crate) options_all: usize,
+    pub(crate) options_per_colour: usize,
+}
+
+impl Keep {
+    /// The best `boards` boards, with the default option counts of [`Params`].
+    #[cfg(test)]
+    pub(crate) fn boards(boards: usize) -> Keep {
+        let params = Params::default();
+        Keep {
+            boards,
+            options_all: params.exact_options_all,
+            options_per_colour: params.exact_options_per_colour,
+        }
+    }
+}
+
 /// Minimum-cost matching of `members` (queen indices) to `cells` by `dist[q * nn + cell]`:
 /// the total cost (∞ if some queen cannot reach its cell) and the cell of each member.
 fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64, Vec<usize>) {
@@ -100,10 +123,14 @@ pub(crate) fn boards(problem: &Problem, budget: &Budget, params: &Params) -> Vec
     let (n, colours) = (problem.n, problem.colours);
     let listing = !(n == 14 && colours > 1 && !budget.lists_n14());
     let end = budget.exact_end(colours == 1, Instant::now());
-    let keep = if n * n <= params.exact_small_cells {
-        params.exact_keep
-    } else {
-        params.exact_keep_big
+    let keep = Keep {
+        boards: if n * n <= params.exact_small_cells {
+            params.exact_keep
+        } else {
+            params.exact_keep_big
+        },
+        options_all: params.exact_options_all,
+        options_per_colour: params.exact_options_per_colour,
     };
     let (walls, queens, dist) = (&problem.walls, &problem.queens, problem.walls_only());
     if listing {
@@ -123,15 +150,15 @@ pub(crate) fn best_boards(
     walls: &[bool],
     queens: &[Queen],
     dist: &[f32],
-    keep: usize,
+    keep: Keep,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
-    let Some(members) = full_colours(queens, n).filter(|_| keep > 0) else {
+    let Some(members) = full_colours(queens, n).filter(|_| keep.boards > 0) else {
         return Vec::new();
     };
     let colours = members.len();
     if colours == 1 && n <= MAX_N_ONE_COLOUR {
-        one_colour(n, walls, &members[0], dist, keep, deadline)
+        one_colour(n, walls, &members[0], dist, keep.boards, deadline)
     } else if colours > 1 && n * n <= MAX_CELLS_COLOURS {
         several_colours(n, walls, &members, dist, keep, deadline)
     } else if colours > 1 && n <= MAX_N_ONE_COLOUR {
@@ -339,7 +366,7 @@ mod tests {
             let colours = rng.random_range(1..=2);
             let board = Board::random(n, colours, 0.1, &mut rng);
             let (queens, _, dist) = walls_only_problem(&board);
-            let found = best_boards(n, &board.walls(), &queens, &dist, 4, far());
+            let found = best_boards(n, &board.walls(), &queens, &dist, Keep::boards(4), far());
             let expected = brute_force(&board, &dist);
             let want = expected.len().min(4);
             assert_eq!(found.len(), want, "case {case}: {board:?}");
@@ -380,7 +407,7 @@ mod tests {
                 .filter(|c| c.is_finite())
                 .collect();
             expected.sort_by(|a, b| a.total_cmp(b));
-            let found = best_boards(n, &walls, &queens, &dist, 5, far());
+            let found = best_boards(n, &walls, &queens, &dist, Keep::boards(5), far());
             assert_eq!(found.len(), expected.len().min(5), "case {case}");
             for (f, e) in found.iter().zip(&expected) {
                 assert!((f.cost - e).abs() < 1e-3, "case {case}: {} vs {e}", f.cost);
@@ -399,7 +426,7 @@ mod tests {
         let found = colour_by_colour(15, &walls, &queens, &dist, soon());
         assert!(!found.is_empty());
         // best_boards takes the same road beyond 196 cells
-        assert!(!best_boards(15, &walls, &queens, &dist, 5, soon()).is_empty());
+        assert!(!best_boards(15, &walls, &queens, &dist, Keep::boards(5), soon()).is_empty());
         for b in &found {
             let mut cells = vec![0i8; 225];
             for (q, &c) in b.cells.iter().enumerate() {
@@ -420,7 +447,15 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         let board = Board::random(4, 3, 0.0, &mut rng);
         let (_, _, dist) = walls_only_problem(&board);
-        assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
+        assert!(best_boards(
+            4,
+            &board.walls(),
+            &board.queens(),
+            &dist,
+            Keep::boards(3),
+            far()
+        )
+        .is_empty());
         assert!(brute_force(&board, &dist).is_empty());
     }
 
@@ -434,7 +469,7 @@ mod tests {
             cells,
         };
         let (queens, walls, dist) = walls_only_problem(&board);
-        assert!(best_boards(4, &walls, &queens, &dist, 3, far()).is_empty());
+        assert!(best_boards(4, &walls, &queens, &dist, Keep::boards(3), far()).is_empty());
     }
 }
 
@@ -454,7 +489,14 @@ mod examples {
             .flat_map(|q| paths.row(q.start).to_vec())
             .collect();
         let far = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        let found = best_boards(4, &board.walls(), &queens, &dist, 5, far);
+        let found = best_boards(
+            4,
+            &board.walls(),
+            &queens,
+            &dist,
+            super::Keep::boards(5),
+            far,
+        );
         assert_eq!(found.len(), 2); // the two 4-queens boards
         assert!(found[0].cost <= found[1].cost);
     }
