@@ -37,7 +37,8 @@ struct Cli {
     /// Override one tuning parameter for this run (repeatable); --list-params lists them.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
-    /// Print every tuning parameter as `name = default  # doc` and exit.
+    /// Print every tuning parameter as `name = default  # doc` and exit (with --param: the
+    /// values after the overrides).
     #[arg(long)]
     list_params: bool,
 }
@@ -130,13 +131,6 @@ fn read_stdin(deadline: Instant) -> Result<Vec<u8>, ReadError> {
 fn main() -> ExitCode {
     let started = Instant::now();
     let cli = Cli::parse();
-    if cli.list_params {
-        let listing = Params::default().listing();
-        return match std::io::stdout().lock().write_all(listing.as_bytes()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(_) => ExitCode::from(1),
-        };
-    }
     let params = match params(&cli.params) {
         Ok(params) => params,
         Err(e) => {
@@ -144,6 +138,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if cli.list_params {
+        let listing = params.listing();
+        return match std::io::stdout().lock().write_all(listing.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::from(1),
+        };
+    }
     let read_by = started + Duration::from_secs_f64(cli.time_limit * READ_SHARE);
     let input = match read_stdin(read_by) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),

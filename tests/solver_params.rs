@@ -110,6 +110,20 @@ fn an_override_is_used() {
 }
 
 #[test]
+fn list_params_shows_the_overrides() {
+    let out = run(&["--param", "pool_size=7", "--list-params"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines().any(|l| l.starts_with("pool_size = 7  # ")),
+        "{text}"
+    );
+    let out = run(&["--param", "pool_size=0", "--list-params"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn bad_params_exit_2_with_a_message() {
     let long = format!("t1={}", "9".repeat(5000));
     let cases: [(&str, &str); 6] = [
