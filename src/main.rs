@@ -3,7 +3,7 @@
 use clap::Parser;
 use queenattack::solver::board::{quote, Board, MAX_COLOURS, MAX_N};
 use queenattack::solver::input::BoardText;
-use queenattack::solver::{solve, Options};
+use queenattack::solver::{solve, Options, Params};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -35,6 +35,13 @@ struct Cli {
     /// Print progress on stderr: phase, boards found, best score so far.
     #[arg(long)]
     verbose: bool,
+    /// Override one tuning parameter for this run (repeatable); --list-params lists them.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+    /// Print every tuning parameter as `name = default  # doc` and exit (with --param: the
+    /// values after the overrides).
+    #[arg(long)]
+    list_params: bool,
 }
 
 const LIMITS: &str = "\
@@ -51,7 +58,22 @@ Anytime:
   The answer is legal whenever it is printed: the best found when the time is up, an answer
   proven optimal as soon as it is found (no errors left, or a score equal to a lower bound).
 
+Tuning:
+  --list-params prints every tuning parameter of the solver with its default and what it
+  tunes (docs/solver.md, Parameters); --param NAME=VALUE overrides one for this run. An unknown
+  name, or a value that does not parse or lies outside the parameter's range, is refused with
+  exit code 2.
+
 Exit codes: 0 answer printed, 1 the answer could not be written, 2 bad option or bad input.";
+
+/// The parameters of this run: the defaults with `overrides` (`NAME=VALUE`) applied.
+fn params(overrides: &[String]) -> Result<Params, queenattack::solver::ParamError> {
+    let mut params = Params::default();
+    for text in overrides {
+        params.apply(text)?;
+    }
+    Ok(params)
+}
 
 /// Parses `--time-limit`: a number of seconds in `0 < SECS <= MAX_TIME_LIMIT`. A parser of
 /// its own, because clap's message for a refused value would echo the whole value.
@@ -142,6 +164,20 @@ fn read_board(deadline: Instant) -> Result<Vec<u8>, ReadError> {
 fn main() -> ExitCode {
     let started = Instant::now();
     let cli = Cli::parse();
+    let params = match params(&cli.params) {
+        Ok(params) => params,
+        Err(e) => {
+            eprintln!("queenattack: bad option: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if cli.list_params {
+        let listing = params.listing();
+        return match std::io::stdout().lock().write_all(listing.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::from(1),
+        };
+    }
     let read_by = started + Duration::from_secs_f64(cli.time_limit * READ_SHARE);
     let input = match read_board(read_by) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -175,6 +211,7 @@ fn main() -> ExitCode {
         time_limit: cli.time_limit,
         seed: cli.seed,
         verbose: cli.verbose,
+        params,
     };
     let solution = solve(&board, options, started);
     if cli.verbose {

@@ -1,4 +1,5 @@
-//! Stage 1, paths: cheapest queen routes where one straight move of length `L` costs `√L`.
+//! Cheapest queen routes, where one straight move of length `L` costs `√L`: the ground floor
+//! that stage 1 builds its tables from and the later stages search with.
 //!
 //! [`Search`] is Dijkstra over queen moves on any set of blocked cells (walls only for the
 //! table, walls and pieces while routing). [`Paths`] caches walls-only distances per source
@@ -18,17 +19,6 @@ pub fn sqrt_table(n: usize) -> Vec<f32> {
 }
 
 /// Reusable Dijkstra workspace for one board size.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::paths::Search;
-/// // 3×3 board, wall in the centre: corner to opposite corner needs two moves of length 2.
-/// let blocked = [false, false, false, false, true, false, false, false, false];
-/// let mut search = Search::new(3);
-/// search.run(0, |c| blocked[c], None);
-/// assert!((search.dist(8) - 2.0 * 2f32.sqrt()).abs() < 1e-5);
-/// assert_eq!(search.route(8), vec![0, 2, 8]);
-/// ```
 #[derive(Clone, Debug)]
 pub struct Search {
     n: usize,
@@ -170,15 +160,6 @@ impl Search {
 /// Walls-only distances between cells, one row per source cell, built on first use.
 ///
 /// Queen moves are reversible, so `dist(a, b) == dist(b, a)`.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::paths::Paths;
-/// let walls = vec![false; 9];
-/// let mut paths = Paths::new(3, walls);
-/// assert_eq!(paths.row(0)[8], 2f32.sqrt()); // one diagonal move of length 2
-/// assert_eq!(paths.row(0)[5], 2.0);          // (0,0) → (1,2): two moves of length 1
-/// ```
 #[derive(Clone, Debug)]
 pub struct Paths {
     n: usize,
@@ -196,16 +177,6 @@ impl Paths {
             walls,
             search: Search::new(n),
         }
-    }
-
-    /// Side of the board.
-    pub fn n(&self) -> usize {
-        self.n
-    }
-
-    /// Wall flags per cell.
-    pub fn walls(&self) -> &[bool] {
-        &self.walls
     }
 
     /// Builds the row of `source` if it is missing.
@@ -319,5 +290,30 @@ mod tests {
                 assert!((cost - search.dist(cell)).abs() < 1e-4);
             }
         }
+    }
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn search_example() {
+        use crate::solver::paths::Search;
+        // 3×3 board, wall in the centre: corner to opposite corner needs two moves of length 2.
+        let blocked = [false, false, false, false, true, false, false, false, false];
+        let mut search = Search::new(3);
+        search.run(0, |c| blocked[c], None);
+        assert!((search.dist(8) - 2.0 * 2f32.sqrt()).abs() < 1e-5);
+        assert_eq!(search.route(8), vec![0, 2, 8]);
+    }
+
+    #[test]
+    fn paths_example() {
+        use crate::solver::paths::Paths;
+        let walls = vec![false; 9];
+        let mut paths = Paths::new(3, walls);
+        assert_eq!(paths.row(0)[8], 2f32.sqrt()); // one diagonal move of length 2
+        assert_eq!(paths.row(0)[5], 2.0); // (0,0) → (1,2): two moves of length 1
     }
 }

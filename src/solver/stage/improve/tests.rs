@@ -1,6 +1,7 @@
 use super::plan::insertion_times;
 use super::*;
 use crate::solver::board::{EMPTY, WALL};
+use crate::solver::params::Params;
 use crate::solver::score::check_move;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -16,7 +17,7 @@ fn drops_a_queen_whose_moves_cannot_escape_its_error() {
     let board = Board::parse("3 1  1 -1 0  -1 0 0  0 0 1").unwrap();
     let moves = vec![Move { from: 0, to: 4 }, Move { from: 4, to: 2 }];
     assert_eq!(score(&board, &moves), 3.0 + 2.0);
-    let after = improve(&board, moves, None);
+    let after = improve(&board, moves, None, &Params::default());
     assert!(after.iter().all(|m| m.from != 0), "{after:?}");
     assert_eq!(score(&board, &after), 1.0, "{after:?}");
 }
@@ -25,7 +26,7 @@ fn drops_a_queen_whose_moves_cannot_escape_its_error() {
 fn drops_a_queen_that_comes_back_home() {
     let board = Board::parse("3 2  1 0 0  0 2 0  0 0 0").unwrap();
     let moves = vec![Move { from: 0, to: 1 }, Move { from: 1, to: 0 }];
-    assert!(improve(&board, moves, None).is_empty());
+    assert!(improve(&board, moves, None, &Params::default()).is_empty());
 }
 
 #[test]
@@ -43,7 +44,7 @@ fn reroutes_around_a_blocker_that_moved_away() {
     ];
     let before = score(&board, &moves);
     assert_eq!(replay(&board, &moves).unwrap().errors, 0);
-    let after = improve(&board, moves, None);
+    let after = improve(&board, moves, None, &Params::default());
     let o = replay(&board, &after).unwrap();
     assert_eq!(o.errors, 0, "{after:?}");
     assert!(o.score <= before - 2.0 + 1e-9, "{after:?}");
@@ -61,7 +62,7 @@ fn retargets_to_a_cheaper_free_cell() {
     ];
     let before = score(&board, &moves);
     assert_eq!(replay(&board, &moves).unwrap().errors, 0);
-    let after = improve(&board, moves, None);
+    let after = improve(&board, moves, None, &Params::default());
     let o = replay(&board, &after).unwrap();
     assert_eq!(o.errors, 0);
     assert!(o.score <= 1.0 + 1e-9, "{after:?}"); // (0,0) → (0,1) alone is conflict-free
@@ -79,7 +80,7 @@ fn swaps_the_final_cells_of_two_queens() {
         Move { from: 6, to: 8 },
     ];
     let before = score(&board, &moves);
-    let mut state = Improver::new(&board, moves, before);
+    let mut state = Improver::new(&board, moves, before, Breadth::of(&Params::default()));
     assert!(state.swap_queen(0, false, &|| false));
     let o = replay(&board, &state.moves).unwrap();
     assert_eq!(o.errors, 0);
@@ -133,7 +134,7 @@ fn never_illegal_never_worse_on_random_boards() {
     for _ in 0..2000 {
         let (board, moves) = random_case(&mut rng);
         let before = score(&board, &moves);
-        let after = improve(&board, moves, None);
+        let after = improve(&board, moves, None, &Params::default());
         let o = replay(&board, &after).expect("improve returned an illegal list");
         assert!(o.score <= before + 1e-9, "{} > {before}", o.score);
         if o.score < before - 1e-9 {
@@ -148,13 +149,16 @@ fn never_illegal_never_worse_on_random_boards() {
 fn illegal_input_comes_back_unchanged() {
     let board = Board::parse("2 1  1 0  0 0").unwrap();
     let moves = vec![Move { from: 1, to: 0 }];
-    assert_eq!(improve(&board, moves.clone(), None), moves);
+    assert_eq!(
+        improve(&board, moves.clone(), None, &Params::default()),
+        moves
+    );
 }
 
 #[test]
 fn insertion_times_stay_in_the_window() {
-    let t = insertion_times(3, 20, 40);
+    let t = insertion_times(3, 20, 40, 6);
     assert!(t.iter().all(|&x| (3..=20).contains(&x)));
     assert!(t.contains(&3) && t.contains(&20));
-    assert_eq!(insertion_times(5, 5, NONE), vec![5]);
+    assert_eq!(insertion_times(5, 5, NONE, 6), vec![5]);
 }

@@ -57,8 +57,8 @@ pub(super) fn sequential(
 mod tests {
     use super::*;
     use crate::solver::board::{by_colour, Board};
+    use crate::solver::problem::walls_only_problem;
     use crate::solver::score::errors;
-    use crate::solver::targets::tests::walls_only_problem;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;

@@ -1,14 +1,7 @@
 //! Several colours: pairwise disjoint N-Queens boards, one per colour (see [`super`]).
 
-use super::{matching, nearest_queen, Best, ExactBoard, CLOCK_EVERY};
+use super::{matching, nearest_queen, Best, ExactBoard, Keep, CLOCK_EVERY};
 use std::time::Instant;
-
-/// Up to this many boards, every colour may take any of them: N ≤ 11 has at most 2 680.
-const OPTIONS_ALL: usize = 3000;
-/// Beyond, boards kept per colour (the cheapest by a lower bound) before the exact matching:
-/// N = 12 has 14 200 boards and N = 13 73 712, and the disjointness table of all of them
-/// would take seconds; 500 per colour keep it under 3 000² pairs.
-const OPTIONS_PER_COLOUR: usize = 500;
 
 /// A set of cells of a board of at most [`super::MAX_CELLS_COLOURS`] cells.
 pub(super) type Mask = [u64; 4];
@@ -95,41 +88,21 @@ pub(super) fn several_colours(
     walls: &[bool],
     members: &[Vec<usize>],
     dist: &[f32],
-    keep: usize,
+    keep: Keep,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
     let nn = n * n;
     let Some(all) = all_boards(n, walls, deadline) else {
         return Vec::new();
     };
-    // per colour: the boards cheapest by a lower bound (each cell costs at least the
-    // distance of the colour's nearest queen), then matched exactly
+    // per colour: the boards cheapest by a lower bound, matched exactly
     let mut chosen_boards: Vec<usize> = Vec::new();
     let mut picked: Vec<Vec<(f64, usize)>> = Vec::with_capacity(members.len());
     for group in members {
-        let nearest = nearest_queen(group, dist, nn);
-        let mut bounds: Vec<(f64, usize)> = (0..all.masks.len())
-            .map(|i| {
-                let cells = &all.cells[i * n..(i + 1) * n];
-                (cells.iter().map(|&c| nearest[c as usize]).sum(), i)
-            })
-            .collect();
-        if bounds.len() > OPTIONS_ALL {
-            bounds.select_nth_unstable_by(OPTIONS_PER_COLOUR, |a, b| a.0.total_cmp(&b.0));
-            bounds.truncate(OPTIONS_PER_COLOUR);
-        }
-        let mut costs = Vec::with_capacity(bounds.len());
-        for (k, &(_, i)) in bounds.iter().enumerate() {
-            if k % 64 == 0 && Instant::now() >= deadline {
-                return Vec::new();
-            }
-            let (cost, _) = matching(group, &all.cells(i), dist, nn);
-            if cost.is_finite() {
-                costs.push((cost, i));
-                chosen_boards.push(i);
-            }
-        }
-        costs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let Some(costs) = colour_options(keep, &all, group, dist, deadline) else {
+            return Vec::new();
+        };
+        chosen_boards.extend(costs.iter().map(|&(_, i)| i));
         picked.push(costs);
     }
     // the boards some colour may take, numbered afresh
@@ -150,26 +123,17 @@ pub(super) fn several_colours(
     for i in (0..order.len()).rev() {
         rest[i] = rest[i + 1] + options[order[i]].first().map_or(f64::INFINITY, |o| o.0);
     }
-    // compatible[b]: bit set of the boards disjoint from board b
     let words = boards.len().div_ceil(64);
-    let mut compatible = vec![0u64; boards.len() * words];
-    for (a, ma) in boards.iter().enumerate() {
-        if a % 64 == 0 && Instant::now() >= deadline {
-            return Vec::new();
-        }
-        for (b, mb) in boards.iter().enumerate() {
-            if disjoint(ma, mb) {
-                compatible[a * words + b / 64] |= 1 << (b % 64);
-            }
-        }
-    }
+    let Some(compatible) = compatibility(&boards, words, deadline) else {
+        return Vec::new();
+    };
     let mut search = Tuples {
         options: &options,
         order: &order,
         rest,
         compatible: &compatible,
         words,
-        best: Best::new(keep),
+        best: Best::new(keep.boards),
         chosen: Vec::with_capacity(order.len()),
         nodes: 0,
         deadline,
@@ -198,6 +162,61 @@ pub(super) fn several_colours(
             ExactBoard { cells, cost }
         })
         .collect()
+}
+
+/// The boards of `all` the colour of the queens `group` may take, with their exact matching
+/// cost, cheapest first: every board up to `keep.options_all` of them, beyond only the
+/// `keep.options_per_colour` cheapest by a lower bound (each cell costs at least the distance of
+/// the colour's nearest queen). `None` when `deadline` passes.
+fn colour_options(
+    keep: Keep,
+    all: &Listing,
+    group: &[usize],
+    dist: &[f32],
+    deadline: Instant,
+) -> Option<Vec<(f64, usize)>> {
+    let (n, nn) = (all.n, all.n * all.n);
+    let nearest = nearest_queen(group, dist, nn);
+    let mut bounds: Vec<(f64, usize)> = (0..all.masks.len())
+        .map(|i| {
+            let cells = &all.cells[i * n..(i + 1) * n];
+            (cells.iter().map(|&c| nearest[c as usize]).sum(), i)
+        })
+        .collect();
+    if bounds.len() > keep.options_all {
+        let kept = keep.options_per_colour;
+        bounds.select_nth_unstable_by(kept, |a, b| a.0.total_cmp(&b.0));
+        bounds.truncate(kept);
+    }
+    let mut costs = Vec::with_capacity(bounds.len());
+    for (k, &(_, i)) in bounds.iter().enumerate() {
+        if k % 64 == 0 && Instant::now() >= deadline {
+            return None;
+        }
+        let (cost, _) = matching(group, &all.cells(i), dist, nn);
+        if cost.is_finite() {
+            costs.push((cost, i));
+        }
+    }
+    costs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Some(costs)
+}
+
+/// `compatible[a * words + b / 64]`: bit set of the boards disjoint from board `a`; `None`
+/// when `deadline` passes.
+fn compatibility(boards: &[Mask], words: usize, deadline: Instant) -> Option<Vec<u64>> {
+    let mut compatible = vec![0u64; boards.len() * words];
+    for (a, ma) in boards.iter().enumerate() {
+        if a % 64 == 0 && Instant::now() >= deadline {
+            return None;
+        }
+        for (b, mb) in boards.iter().enumerate() {
+            if disjoint(ma, mb) {
+                compatible[a * words + b / 64] |= 1 << (b % 64);
+            }
+        }
+    }
+    Some(compatible)
 }
 
 struct Tuples<'a> {

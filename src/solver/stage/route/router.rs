@@ -1,69 +1,18 @@
-//! Stage 4, routing: plays the moves that bring every queen to its target on the real board.
-//!
-//! Rules of thumb, in this order:
-//! 1. **Free moves**: a queen whose cheapest walls-only route to its target is clear right now
-//!    moves along it (cost = the lower bound). Queens are tried in the given priority order,
-//!    again and again, because every move may clear the way for others.
-//! 2. When no queen can move freely, the cheapest of these actions is played, measured as the
-//!    cost above the lower bound ("excess"):
-//!    * **detour**: Dijkstra on the current board, around the pieces;
-//!    * **clear the way**: take the cheapest route with the fewest blockers (pieces on it or on
-//!      the target), move each blocker one step aside, off the route, then go. A blocker that
-//!      still has to travel is preferably moved towards its own target, so its step is often
-//!      no loss at all; a blocker that had arrived will come back by a free move later.
-//!
-//!    Cycles (queens waiting for each other's cells) are broken by the same action.
-//!
-//! Every emitted move is legal when it is made: it starts on a queen, ends on an empty cell
-//! and only crosses empty cells of the current board.
+//! The routing simulator of stage 5: the current board, the queens' positions, the moves
+//! played and the search workspaces (see [`super`] for the rules of thumb it follows).
 
-use super::board::{line_cells, Move, DIRS};
-use super::paths::{sqrt_table, Search};
+use super::{Limits, Plan};
+use crate::solver::board::{line_cells, Move, DIRS};
+use crate::solver::paths::{sqrt_table, Search};
 use std::time::Instant;
 
-const EMPTY: u32 = u32::MAX;
-const WALL: u32 = u32::MAX - 1;
+/// What stands on a cell while routing, besides a queen's index: nothing, or a wall (the
+/// router's own copy of [`Plan::walls`], one `u32` per cell so that a look at a cell is one
+/// load).
+const NO_PIECE: u32 = u32::MAX;
+const WALL_PIECE: u32 = u32::MAX - 1;
 /// Two path costs closer than this are equal (sums of square roots in `f32`).
 const EPS: f32 = 1e-3;
-/// At most this many travelling queens are weighed when the board is blocked.
-const MAX_CONSIDERED: usize = 48;
-
-/// Everything routing needs to know about a target board.
-#[derive(Clone, Copy, Debug)]
-pub struct Plan<'a> {
-    /// Side of the board.
-    pub n: usize,
-    /// Wall flags per cell.
-    pub walls: &'a [bool],
-    /// Start cell of every queen.
-    pub starts: &'a [usize],
-    /// Target cell of every queen.
-    pub targets: &'a [usize],
-    /// `home[q]`: walls-only path cost from every cell to queen `q`'s target.
-    pub home: &'a [&'a [f32]],
-}
-
-/// Limits of one routing run.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// Stop after this many moves (the contest allows `2N³`).
-    pub max_moves: usize,
-    /// Stop after this many blocked situations resolved by a detour or by clearing the way.
-    pub max_stuck: usize,
-    /// Stop at this instant (the moves so far are still legal).
-    pub deadline: Option<Instant>,
-}
-
-impl Limits {
-    /// Generous limits for `queens` queens on an `n × n` board.
-    pub fn for_board(n: usize, queens: usize) -> Limits {
-        Limits {
-            max_moves: 2 * n * n * n,
-            max_stuck: 8 * queens + 64,
-            deadline: None,
-        }
-    }
-}
 
 /// One way out of a blocked situation.
 #[derive(Clone, Debug)]
@@ -75,9 +24,8 @@ enum Action {
 }
 
 /// The routing simulator: current board, positions, emitted moves and search workspaces.
-pub struct Router<'a> {
+pub(super) struct Router<'a> {
     plan: Plan<'a>,
-    nn: usize,
     sqrt: Vec<f32>,
     board: Vec<u32>,
     pos: Vec<usize>,
@@ -96,16 +44,20 @@ pub struct Router<'a> {
     traffic: Vec<u32>,
     /// The cells of each travelling queen's planned route (empty once it has arrived).
     planned: Vec<Vec<usize>>,
+    /// Extra cost of a step aside onto another queen's target.
+    park_penalty: f32,
+    /// Weight of a blocker on its target.
+    arrived_weight: u32,
 }
 
 impl<'a> Router<'a> {
-    /// A simulator at the start position of `plan`.
-    pub fn new(plan: Plan<'a>) -> Router<'a> {
+    /// A simulator at the start position of `plan` (its costs from `limits`).
+    pub(super) fn new(plan: Plan<'a>, limits: &Limits) -> Router<'a> {
         let nn = plan.n * plan.n;
         let mut board: Vec<u32> = plan
             .walls
             .iter()
-            .map(|&w| if w { WALL } else { EMPTY })
+            .map(|&w| if w { WALL_PIECE } else { NO_PIECE })
             .collect();
         let mut wanted = vec![0; nn];
         for (q, (&s, &t)) in plan.starts.iter().zip(plan.targets).enumerate() {
@@ -114,7 +66,6 @@ impl<'a> Router<'a> {
         }
         Router {
             plan,
-            nn,
             sqrt: sqrt_table(plan.n),
             board,
             pos: plan.starts.to_vec(),
@@ -130,6 +81,8 @@ impl<'a> Router<'a> {
             forbid_stamp: 0,
             traffic: vec![0; nn],
             planned: vec![Vec::new(); plan.starts.len()],
+            park_penalty: limits.park_penalty,
+            arrived_weight: limits.arrived_weight,
         }
     }
 
@@ -150,9 +103,9 @@ impl<'a> Router<'a> {
     /// Plays one move (legal by construction; checked in debug builds).
     fn play(&mut self, from: usize, to: usize) {
         let q = self.board[from];
-        debug_assert!(q < WALL && self.board[to] == EMPTY);
+        debug_assert!(q < WALL_PIECE && self.board[to] == NO_PIECE);
         self.board[to] = q;
-        self.board[from] = EMPTY;
+        self.board[from] = NO_PIECE;
         self.pos[q as usize] = to;
         self.moves.push(Move { from, to });
         if self.done(q as usize) {
@@ -183,7 +136,7 @@ impl<'a> Router<'a> {
     /// A cheapest walls-only route of `q` that is clear on the current board, if any.
     fn free_route(&mut self, q: usize) -> Option<Vec<usize>> {
         let t = self.plan.targets[q];
-        if self.board[t] != EMPTY {
+        if self.board[t] != NO_PIECE {
             return None;
         }
         let home = self.plan.home[q];
@@ -201,7 +154,7 @@ impl<'a> Router<'a> {
                 let (mut r, mut c, mut len) = (ur + dr, uc + dc, 1);
                 while r >= 0 && r < n && c >= 0 && c < n {
                     let v = (r * n + c) as usize;
-                    if self.board[v] != EMPTY {
+                    if self.board[v] != NO_PIECE {
                         break;
                     }
                     if self.mark[v] != stamp && (hu - self.sqrt[len] - home[v]).abs() < EPS {
@@ -226,9 +179,9 @@ impl<'a> Router<'a> {
     #[inline]
     fn blocker_weight(&self, cell: usize) -> u32 {
         match self.board[cell] {
-            EMPTY => 0,
-            WALL => 1 << 20,
-            p if self.done(p as usize) => 3,
+            NO_PIECE => 0,
+            WALL_PIECE => 1 << 20,
+            p if self.done(p as usize) => self.arrived_weight,
             _ => 1,
         }
     }
@@ -262,7 +215,7 @@ impl<'a> Router<'a> {
                     let mut w = level as u32;
                     while r >= 0 && r < n && c >= 0 && c < n {
                         let v = (r * n + c) as usize;
-                        if self.board[v] == WALL {
+                        if self.board[v] == WALL_PIECE {
                             break;
                         }
                         w += self.blocker_weight(v);
@@ -329,7 +282,7 @@ impl<'a> Router<'a> {
             let (mut r, mut c, mut len) = (fr + dr, fc + dc, 1);
             while r >= 0 && r < n && c >= 0 && c < n {
                 let v = (r * n + c) as usize;
-                if self.board[v] != EMPTY {
+                if self.board[v] != NO_PIECE {
                     break;
                 }
                 if self.forbidden[v] != self.forbid_stamp {
@@ -337,7 +290,7 @@ impl<'a> Router<'a> {
                     let parked = match self.wanted[v] {
                         0 => 0.0,
                         w if w as usize - 1 == p => 0.0,
-                        _ => 1.5,
+                        _ => self.park_penalty,
                     };
                     let excess = self.sqrt[len] + home[v] - home[from] + parked;
                     if best.is_none_or(|(_, e)| excess < e) {
@@ -359,7 +312,7 @@ impl<'a> Router<'a> {
         let mut total = 0.0;
         for cell in self.route_cells(route) {
             let p = self.board[cell];
-            if p < WALL {
+            if p < WALL_PIECE {
                 total += self.step_aside(p as usize)?.1;
             }
         }
@@ -367,7 +320,7 @@ impl<'a> Router<'a> {
     }
 
     /// The cheapest way out of a blocked situation, over the pending queens.
-    fn best_action(&mut self, order: &[usize]) -> Option<Action> {
+    fn best_action(&mut self, order: &[usize], max_considered: usize) -> Option<Action> {
         let mut best: Option<(f32, Action)> = None;
         let mut considered = 0;
         for &q in order {
@@ -376,7 +329,7 @@ impl<'a> Router<'a> {
             }
             // on big boards, the first travelling queens of the order are enough
             considered += 1;
-            if considered > MAX_CONSIDERED && best.is_some() {
+            if considered > max_considered && best.is_some() {
                 break;
             }
             let t = self.plan.targets[q];
@@ -388,9 +341,10 @@ impl<'a> Router<'a> {
                     }
                 }
             }
-            if self.board[t] == EMPTY {
+            if self.board[t] == NO_PIECE {
                 let board = &self.board;
-                self.search.run(self.pos[q], |c| board[c] != EMPTY, Some(t));
+                self.search
+                    .run(self.pos[q], |c| board[c] != NO_PIECE, Some(t));
                 if self.search.settled(t) {
                     let excess = self.search.dist(t) - lower;
                     if best.as_ref().is_none_or(|(e, _)| excess < *e - EPS) {
@@ -413,7 +367,7 @@ impl<'a> Router<'a> {
                 self.forbid_route(&route);
                 for cell in self.route_cells(&route) {
                     let p = self.board[cell];
-                    if p < WALL {
+                    if p < WALL_PIECE {
                         match self.step_aside(p as usize) {
                             Some((to, _)) => self.play(cell, to),
                             None => return false,
@@ -489,7 +443,7 @@ impl<'a> Router<'a> {
 
     /// Runs the whole routing with queens tried in `order`; returns the moves played.
     /// The sequence may stop short of the targets when a limit is hit.
-    pub fn run(mut self, order: &[usize], limits: Limits) -> Vec<Move> {
+    pub(super) fn run(mut self, order: &[usize], limits: Limits) -> Vec<Move> {
         let mut stuck = 0;
         self.plan_routes(limits.deadline);
         loop {
@@ -504,7 +458,7 @@ impl<'a> Router<'a> {
                 break;
             }
             stuck += 1;
-            match self.best_action(order) {
+            match self.best_action(order, limits.max_considered) {
                 Some(action) => {
                     if !self.apply(action) {
                         break;
@@ -515,109 +469,5 @@ impl<'a> Router<'a> {
         }
         self.moves.truncate(limits.max_moves);
         self.moves
-    }
-
-    /// Current cell of every queen.
-    pub fn positions(&self) -> &[usize] {
-        &self.pos
-    }
-
-    /// Number of cells of the board.
-    pub fn cells(&self) -> usize {
-        self.nn
-    }
-}
-
-/// Routes `plan` with queens tried in `order` (see the module documentation).
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::route::{route, Limits, Plan};
-/// use queenattack::solver::paths::Paths;
-/// // 3×3 board: queen 0 at cell 0 goes to cell 2 (queen 1 is in the way), queen 1 to cell 0.
-/// let walls = vec![false; 9];
-/// let mut paths = Paths::new(3, walls.clone());
-/// let (starts, targets) = ([0, 1], [2, 0]);
-/// paths.ensure(2);
-/// paths.ensure(0);
-/// let home = [paths.get(2).unwrap(), paths.get(0).unwrap()];
-/// let plan = Plan { n: 3, walls: &walls, starts: &starts, targets: &targets, home: &home };
-/// let moves = route(plan, &[0, 1], Limits::for_board(3, 2));
-/// let outcome = queenattack::solver::score::replay(
-///     &queenattack::solver::board::Board::parse("3 2 1 2 0 0 0 0 0 0 0").unwrap(),
-///     &moves,
-/// ).unwrap();
-/// assert!(outcome.move_cost >= 3.0); // 2 + 1 at least; queen 1 must first step aside or wait
-/// ```
-pub fn route(plan: Plan<'_>, order: &[usize], limits: Limits) -> Vec<Move> {
-    Router::new(plan).run(order, limits)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::solver::board::Board;
-    use crate::solver::paths::Paths;
-    use crate::solver::score::replay;
-    use rand::{seq::SliceRandom, Rng, SeedableRng};
-    use rand_xoshiro::Xoshiro256PlusPlus;
-
-    /// Property: on random boards with random target assignments, every move is legal, and
-    /// when the run ends within its limits every queen is on its target.
-    #[test]
-    fn routing_never_plays_an_illegal_move() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        for case in 0..300 {
-            let n = rng.random_range(3..=14);
-            let c = rng.random_range(1..=4);
-            let p = rng.random_range(0.0..0.3);
-            let mut cells: Vec<i8> = (0..n * n)
-                .map(|_| if rng.random_bool(p) { -1 } else { 0 })
-                .collect();
-            let mut free: Vec<usize> = (0..n * n).filter(|&i| cells[i] == 0).collect();
-            free.shuffle(&mut rng);
-            let count = (c * n).min(free.len() * 2 / 3);
-            for (i, &cell) in free.iter().take(count).enumerate() {
-                cells[cell] = (i % c) as i8 + 1;
-            }
-            let board = Board {
-                n,
-                colours: c,
-                cells,
-            };
-            let queens = board.queens();
-            let walls = board.walls();
-            let mut paths = Paths::new(n, walls.clone());
-            // targets: a random reachable free cell per queen, distinct
-            let mut targets = Vec::new();
-            let mut used = vec![false; n * n];
-            for q in &queens {
-                let row = paths.row(q.start).to_vec();
-                let options: Vec<usize> = (0..n * n)
-                    .filter(|&x| !walls[x] && !used[x] && row[x].is_finite())
-                    .collect();
-                let t = options[rng.random_range(0..options.len())];
-                used[t] = true;
-                targets.push(t);
-            }
-            for &t in &targets {
-                paths.ensure(t);
-            }
-            let home: Vec<&[f32]> = targets.iter().map(|&t| paths.get(t).unwrap()).collect();
-            let starts: Vec<usize> = queens.iter().map(|q| q.start).collect();
-            let plan = Plan {
-                n,
-                walls: &walls,
-                starts: &starts,
-                targets: &targets,
-                home: &home,
-            };
-            let mut order: Vec<usize> = (0..queens.len()).collect();
-            order.shuffle(&mut rng);
-            let limits = Limits::for_board(n, queens.len());
-            let moves = route(plan, &order, limits);
-            assert!(moves.len() <= limits.max_moves);
-            replay(&board, &moves).unwrap_or_else(|e| panic!("case {case}: {e}"));
-        }
     }
 }

@@ -12,36 +12,21 @@
 //! lowers the score, so the answer is never worse than doing nothing. The pipeline replaces this answer as soon as it has a better one; on
 //! boards too big for the pipeline's time (paths of `N = 128` take seconds) it is the answer.
 
-use super::board::{line_length, Board, Move, DIRS, EMPTY};
-use super::paths::{sqrt_table, Search};
-use super::score::LineCounts;
+use crate::solver::board::{line_length, Board, Move, DIRS, EMPTY};
+use crate::solver::paths::{sqrt_table, Search};
+use crate::solver::score::LineCounts;
 use std::time::Instant;
 
 /// A move must gain more than this (score units) to be played.
 const EPS: f64 = 1e-9;
-/// Cells tried per queen for an ejection chain: the nearest where it attacks a single queen.
-/// Chains measured (load average 10, random boards, C = 10, 10 % walls): N = 128 at 10 s, the
-/// descent without them stopped at a local optimum after 3.0 s with 13 012, with them 7 863
-/// after 5.6 s; N = 80 at 5 s, 6 066 → 3 982 (the pipeline's best at 10 s: 5 812).
-const CHAIN_CELLS: usize = 4;
-
 /// A cheap legal answer for `board`: greedy moves until none lowers the score or `deadline`
 /// passes (checked before every queen: a re-route at `N = 128` is one Dijkstra of a few ms).
+/// An ejection chain tries the `chain_cells` nearest cells (the parameter of that name).
 ///
 /// # Complexity
 /// One pass costs `O(Q · N)` for `Q` queens (each looks along its rays with `O(1)` scoring);
 /// every move lowers the score by a positive amount, so the descent ends.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{board::Board, quick::descend, score::replay};
-/// // four queens on the top row of a 4×4 board: 6 errors × 4 points
-/// let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
-/// let moves = descend(&board, std::time::Instant::now() + std::time::Duration::from_secs(1));
-/// let outcome = replay(&board, &moves).unwrap();
-/// assert!(outcome.score < 24.0);
-/// ```
-pub fn descend(board: &Board, deadline: Instant) -> Vec<Move> {
+pub fn descend(board: &Board, deadline: Instant, chain_cells: usize) -> Vec<Move> {
     let mut state = State {
         n: board.n,
         cells: board.cells.clone(),
@@ -50,6 +35,7 @@ pub fn descend(board: &Board, deadline: Instant) -> Vec<Move> {
         colour: board.queens().iter().map(|q| q.colour).collect(),
         moves: Vec::new(),
         cost: 0.0,
+        chain_cells,
     };
     let sqrt = sqrt_table(board.n);
     // single moves first (cheap), then re-routes, then chains; after any gain, single moves
@@ -81,19 +67,24 @@ pub fn descend(board: &Board, deadline: Instant) -> Vec<Move> {
 ///
 /// # Panics
 /// If `moves` is not legal (a move not starting on a queen).
-pub fn descend_after(board: &Board, mut moves: Vec<Move>, deadline: Instant) -> Vec<Move> {
+pub fn descend_after(
+    board: &Board,
+    mut moves: Vec<Move>,
+    deadline: Instant,
+    chain_cells: usize,
+) -> Vec<Move> {
     let mut after = board.clone();
     for mv in &moves {
         assert!(after.cells[mv.from] > 0, "{mv:?} does not start on a queen");
         after.cells[mv.to] = after.cells[mv.from];
         after.cells[mv.from] = EMPTY;
     }
-    moves.extend(descend(&after, deadline));
+    moves.extend(descend(&after, deadline, chain_cells));
     moves
 }
 
 /// The board of the descent: cells, line counts, where each queen stands, the moves so far
-/// and their cost.
+/// and their cost, and how many cells an ejection chain tries.
 #[derive(Clone)]
 struct State {
     n: usize,
@@ -103,6 +94,7 @@ struct State {
     colour: Vec<usize>,
     moves: Vec<Move>,
     cost: f64,
+    chain_cells: usize,
 }
 
 impl State {
@@ -178,7 +170,7 @@ impl State {
     }
 
     /// The board after an ejection chain from queen `q` that lowers the score, if one does: `q`
-    /// goes (around the pieces) to one of the [`CHAIN_CELLS`] nearest cells where it attacks a
+    /// goes (around the pieces) to one of the `chain_cells` nearest cells where it attacks a
     /// single queen, and that queen takes its best route ([`State::best_route`]).
     fn chain(&self, search: &mut Search, q: usize) -> Option<State> {
         let (from, colour) = (self.pos[q], self.colour[q]);
@@ -192,7 +184,7 @@ impl State {
                 if to != from && self.counts.attacks(to, colour) - shared == 1 {
                     near.push(to);
                 }
-                near.len() >= CHAIN_CELLS
+                near.len() >= self.chain_cells
             },
         );
         let routes: Vec<Vec<usize>> = near.iter().map(|&x| search.route(x)).collect();
@@ -309,7 +301,7 @@ mod tests {
             let n = rng.random_range(1..=12);
             let colours = rng.random_range(1..=3);
             let board = crate::solver::board::random_board(&mut rng, n, colours, 0.15, 0.4);
-            let moves = descend(&board, Instant::now() + Duration::from_secs(60));
+            let moves = descend(&board, Instant::now() + Duration::from_secs(60), 4);
             let start = replay(&board, &[]).unwrap().score;
             let end = replay(&board, &moves).expect("every move is legal").score;
             assert!(
@@ -330,13 +322,32 @@ mod tests {
                 cells: final_cells,
                 ..board.clone()
             };
-            assert!(descend(&after, Instant::now() + Duration::from_secs(60)).is_empty());
+            assert!(descend(&after, Instant::now() + Duration::from_secs(60), 4).is_empty());
         }
     }
 
     #[test]
     fn a_passed_deadline_gives_no_moves() {
         let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
-        assert!(descend(&board, Instant::now()).is_empty());
+        assert!(descend(&board, Instant::now(), 4).is_empty());
+    }
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn descend_example() {
+        use crate::solver::{board::Board, score::replay, stage::first::descent::descend};
+        // four queens on the top row of a 4×4 board: 6 errors × 4 points
+        let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
+        let moves = descend(
+            &board,
+            std::time::Instant::now() + std::time::Duration::from_secs(1),
+            4,
+        );
+        let outcome = replay(&board, &moves).unwrap();
+        assert!(outcome.score < 24.0);
     }
 }

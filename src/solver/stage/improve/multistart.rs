@@ -6,29 +6,28 @@
 //! 65: 144.8 against 151.7. [`best_of`] gives each candidate a short run, then spends the rest
 //! of the time on the best of them.
 
-use super::board::{Board, Move};
-use super::improve::improve;
-use super::reorder::polish;
-use super::score::replay;
+use super::improve;
+use crate::solver::board::{Board, Move};
+use crate::solver::params::Params;
+use crate::solver::score::replay;
+use crate::solver::stage::reorder::polish;
 use std::time::{Duration, Instant};
 
-/// Share of the time of [`best_of`] spent on the first round over all candidates (the rest
-/// continues the best one).
-const FIRST_ROUND_SHARE: f64 = 0.5;
-
-/// Polishes and improves each of the first `first` of `candidates` (legal move lists, most
-/// promising first) for a share of the time until `deadline` (the others while that share
-/// lasts), then improves the best result further until `deadline`. Returns the best legal move list found, or an empty list when `candidates` is
-/// empty; never worse than the best candidate.
+/// Polishes and improves each of the first `multi_start_boards` of `candidates` (legal move
+/// lists, most promising first) for a share (`multi_start_first_round`) of the time until
+/// `deadline` (the others while that share lasts), then improves the best result further
+/// until `deadline`. Returns the best legal move list found, or an empty list when
+/// `candidates` is empty; never worse than the best candidate.
 pub fn best_of(
     board: &Board,
     candidates: Vec<Vec<Move>>,
-    first: usize,
     deadline: Instant,
+    params: &Params,
 ) -> Vec<Move> {
+    let first = params.multi_start_boards;
     let score = |moves: &[Move]| replay(board, moves).map_or(f64::INFINITY, |o| o.score);
     let total = deadline.saturating_duration_since(Instant::now());
-    let round_end = Instant::now() + total.mul_f64(FIRST_ROUND_SHARE);
+    let round_end = Instant::now() + total.mul_f64(params.multi_start_first_round);
     let k = candidates.len().min(first);
     let mut best: Option<(f64, Vec<Move>)> = None;
     for (i, moves) in candidates.into_iter().enumerate() {
@@ -45,7 +44,7 @@ pub fn best_of(
         }
         let slice_end = Instant::now() + left / k.saturating_sub(i).max(1) as u32;
         let moves = polish(board, moves, Some(slice_end));
-        let moves = improve(board, moves, Some(slice_end));
+        let moves = improve(board, moves, Some(slice_end), params);
         let s = score(&moves);
         if best.as_ref().is_none_or(|b| s < b.0) {
             best = Some((s, moves));
@@ -55,7 +54,7 @@ pub fn best_of(
         return Vec::new();
     };
     if deadline.saturating_duration_since(Instant::now()) > Duration::ZERO {
-        improve(board, moves, Some(deadline))
+        improve(board, moves, Some(deadline), params)
     } else {
         moves
     }
@@ -90,6 +89,10 @@ mod tests {
     #[test]
     fn never_worse_than_the_best_candidate_improved_alone() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let params = Params {
+            multi_start_boards: 2,
+            ..Params::default()
+        };
         for _ in 0..200 {
             let n = rng.random_range(3..=6);
             let colours = rng.random_range(1..=2);
@@ -108,12 +111,12 @@ mod tests {
             let alone = candidates
                 .iter()
                 .map(|m| {
-                    let m = improve(&board, polish(&board, m.clone(), None), None);
+                    let m = improve(&board, polish(&board, m.clone(), None), None, &params);
                     replay(&board, &m).unwrap().score
                 })
                 .fold(f64::INFINITY, f64::min);
             let far = Instant::now() + Duration::from_secs(3600);
-            let got = best_of(&board, candidates, 2, far);
+            let got = best_of(&board, candidates, far, &params);
             let o = replay(&board, &got).expect("legal");
             assert!(o.score <= alone + 1e-9, "{} > {alone}", o.score);
         }
@@ -122,6 +125,7 @@ mod tests {
     #[test]
     fn no_candidates_no_moves() {
         let board = Board::parse("2 1  1 0  0 0").unwrap();
-        assert!(best_of(&board, Vec::new(), 3, Instant::now()).is_empty());
+        let params = Params::default();
+        assert!(best_of(&board, Vec::new(), Instant::now(), &params).is_empty());
     }
 }

@@ -9,8 +9,8 @@
 //! empty answer reaches. When no queen can move at all (every neighbour cell of every queen is
 //! taken), the empty answer is the only one and its score is the bound.
 
-use super::board::{Board, DIRS, EMPTY};
-use super::score::{errors, LineCounts};
+use crate::solver::board::{Board, DIRS, EMPTY};
+use crate::solver::score::{errors, LineCounts};
 
 /// A lower bound on the score of every legal answer for `board`: the size of a maximal
 /// matching of the initial conflict graph (queens of one colour on one row, column or
@@ -18,15 +18,6 @@ use super::score::{errors, LineCounts};
 ///
 /// # Complexity
 /// `O(N² + Q)` for `Q` queens.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{board::Board, bound::lower_bound};
-/// // a valid 4-queens board: nothing to pay
-/// assert_eq!(lower_bound(&Board::parse("4 1  0 1 0 0  0 0 0 1  1 0 0 0  0 0 1 0").unwrap()), 0.0);
-/// // four queens on one row: two disjoint attacking pairs, each costs at least one move
-/// assert_eq!(lower_bound(&Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap()), 2.0);
-/// ```
 pub fn lower_bound(board: &Board) -> f64 {
     let n = board.n;
     if !any_move(board) {
@@ -141,5 +132,25 @@ mod tests {
         // colour 1 on a full row of 3 and colour 2 on a diagonal pair: one pair each
         let board = Board::parse("3 2  1 1 1  0 2 0  0 0 2").unwrap();
         assert_eq!(lower_bound(&board), 2.0);
+    }
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn lower_bound_example() {
+        use crate::solver::{board::Board, stage::first::bound::lower_bound};
+        // a valid 4-queens board: nothing to pay
+        assert_eq!(
+            lower_bound(&Board::parse("4 1  0 1 0 0  0 0 0 1  1 0 0 0  0 0 1 0").unwrap()),
+            0.0
+        );
+        // four queens on one row: two disjoint attacking pairs, each costs at least one move
+        assert_eq!(
+            lower_bound(&Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap()),
+            2.0
+        );
     }
 }

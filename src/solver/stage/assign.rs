@@ -1,10 +1,10 @@
-//! Stage 3, assignment: which queen of a colour goes to which target cell of that colour.
+//! Stage 4, assignment: which queen of a colour goes to which target cell of that colour.
 //!
 //! Per colour, a minimum-cost perfect matching of queens to the colour's target cells by
 //! walls-only path cost (Hungarian method, `pathfinding::kuhn_munkres_min` on integer costs
 //! scaled by 10⁶).
 
-use super::board::{by_colour, Queen};
+use crate::solver::board::{by_colour, Queen};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 
@@ -19,15 +19,6 @@ const FORBIDDEN: i64 = 1 << 50;
 ///
 /// # Complexity
 /// `O(k³)` per colour of `k` queens.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{assign::assign, board::Queen};
-/// let queens = [Queen { start: 0, colour: 0 }, Queen { start: 9, colour: 0 }];
-/// let mut targets = vec![9, 0]; // crossed: each queen goes to the other's cell
-/// assign(&queens, &mut targets, |q, cell| (queens[q].start as f32 - cell as f32).abs());
-/// assert_eq!(targets, vec![0, 9]);
-/// ```
 pub fn assign(queens: &[Queen], targets: &mut [usize], dist: impl Fn(usize, usize) -> f32) {
     for group in by_colour(queens).iter().filter(|g| g.len() > 1) {
         let cells: Vec<usize> = group.iter().map(|&q| targets[q]).collect();
@@ -110,5 +101,30 @@ mod tests {
                 assert_eq!(a, b);
             }
         }
+    }
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn assign_example() {
+        use crate::solver::{board::Queen, stage::assign::assign};
+        let queens = [
+            Queen {
+                start: 0,
+                colour: 0,
+            },
+            Queen {
+                start: 9,
+                colour: 0,
+            },
+        ];
+        let mut targets = vec![9, 0]; // crossed: each queen goes to the other's cell
+        assign(&queens, &mut targets, |q, cell| {
+            (queens[q].start as f32 - cell as f32).abs()
+        });
+        assert_eq!(targets, vec![0, 9]);
     }
 }

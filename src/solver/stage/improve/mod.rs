@@ -1,4 +1,4 @@
-//! Post-optimisation of a finished answer, one queen at a time.
+//! Stage 7, the post-optimiser: a finished answer improved one queen at a time.
 //!
 //! The routing stage plays queens in an order and sometimes leaves a queen with a detour, a
 //! move out of the way and back, or a target that was cheap for the annealer's estimate but
@@ -22,22 +22,18 @@
 //! moves minus their walls-only distance), in passes, until a pass gains nothing or the
 //! deadline comes.
 
+pub(crate) mod multistart;
 mod plan;
 mod swap;
 #[cfg(test)]
 mod tests;
 
-use super::board::{line_cells, Board, Move};
-use super::paths::{Paths, Search};
-use super::score::{replay, LineCounts};
+use crate::solver::board::{line_cells, Board, Move};
+use crate::solver::params::Params;
+use crate::solver::paths::{Paths, Search};
+use crate::solver::score::{replay, LineCounts};
 use std::time::Instant;
 
-/// Final cells tried per queen (the best by lower bound).
-const TARGETS_PER_QUEEN: usize = 8;
-/// Insertion times tried per final cell (besides the window ends and the original time).
-const TIMES_PER_TARGET: usize = 6;
-/// Final cells per queen (the best few) also tried with a stop on a parking cell.
-const TWO_PHASE_TARGETS: usize = 3;
 /// Gains smaller than this are noise from `f32` path costs.
 const EPS: f64 = 1e-7;
 const NONE: usize = usize::MAX;
@@ -47,33 +43,23 @@ const NONE: usize = usize::MAX;
 ///
 /// Returns a legal move list whose score is at most that of `moves`; `moves` is returned
 /// unchanged when it is not legal. Stops at `deadline` (checked between candidate paths).
+/// Its breadth comes from `params` (`targets_per_queen`, `times_per_target`,
+/// `two_phase_targets`).
 ///
 /// # Complexity
 /// One queen costs `O(M · N + N²)` for the bookkeeping (`M` moves) plus at most
-/// `TARGETS_PER_QUEEN × (TIMES_PER_TARGET + 3)` early-stopped Dijkstra runs; a pass visits every
+/// `targets_per_queen × (times_per_target + 3)` early-stopped Dijkstra runs; a pass visits every
 /// queen once.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{board::{Board, Move}, improve::improve, score::replay};
-/// // Two queens share the top row; the answer walks one of them (0,0) → (1,0) → (2,0) → (2,1)
-/// // (cost 3), where its first step alone already ends the conflict (cost 1).
-/// let board = Board::parse("3 1  1 0 1  0 0 0  0 0 0").unwrap();
-/// let moves = vec![
-///     Move { from: 0, to: 3 },
-///     Move { from: 3, to: 6 },
-///     Move { from: 6, to: 7 },
-/// ];
-/// assert_eq!(replay(&board, &moves).unwrap().score, 3.0);
-/// let better = improve(&board, moves, None);
-/// assert_eq!(better.len(), 1);
-/// assert_eq!(replay(&board, &better).unwrap().score, 1.0);
-/// ```
-pub fn improve(board: &Board, moves: Vec<Move>, deadline: Option<Instant>) -> Vec<Move> {
+pub fn improve(
+    board: &Board,
+    moves: Vec<Move>,
+    deadline: Option<Instant>,
+    params: &Params,
+) -> Vec<Move> {
     let Ok(outcome) = replay(board, &moves) else {
         return moves;
     };
-    let mut state = Improver::new(board, moves, outcome.score);
+    let mut state = Improver::new(board, moves, outcome.score, Breadth::of(params));
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     loop {
         let mut gained = false;
@@ -106,9 +92,28 @@ pub fn improve(board: &Board, moves: Vec<Move>, deadline: Option<Instant>) -> Ve
     }
 }
 
+/// How many final cells and times a queen's plan tries (the parameters of those names).
+#[derive(Clone, Copy)]
+pub(super) struct Breadth {
+    targets_per_queen: usize,
+    times_per_target: usize,
+    two_phase_targets: usize,
+}
+
+impl Breadth {
+    fn of(params: &Params) -> Breadth {
+        Breadth {
+            targets_per_queen: params.targets_per_queen,
+            times_per_target: params.times_per_target,
+            two_phase_targets: params.two_phase_targets,
+        }
+    }
+}
+
 /// The answer being improved and the workspaces reused for every queen.
 pub(super) struct Improver<'a> {
     board: &'a Board,
+    breadth: Breadth,
     n: usize,
     /// Start cell and colour of every queen (row-major order of the start cells).
     starts: Vec<usize>,
@@ -128,10 +133,11 @@ pub(super) struct Candidate {
 }
 
 impl<'a> Improver<'a> {
-    fn new(board: &'a Board, moves: Vec<Move>, score: f64) -> Improver<'a> {
+    fn new(board: &'a Board, moves: Vec<Move>, score: f64, breadth: Breadth) -> Improver<'a> {
         let queens = board.queens();
         Improver {
             board,
+            breadth,
             n: board.n,
             starts: queens.iter().map(|q| q.start).collect(),
             colours: queens.iter().map(|q| q.colour).collect(),
@@ -233,4 +239,30 @@ fn length(n: usize, from: usize, to: usize) -> f64 {
     let (r0, c0) = ((from / n) as i64, (from % n) as i64);
     let (r1, c1) = ((to / n) as i64, (to % n) as i64);
     (r1 - r0).abs().max((c1 - c0).abs()) as f64
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn improve_example() {
+        use crate::solver::{
+            board::{Board, Move},
+            score::replay,
+            stage::improve::improve,
+        };
+        // Two queens share the top row; the answer walks one of them (0,0) → (1,0) → (2,0) → (2,1)
+        // (cost 3), where its first step alone already ends the conflict (cost 1).
+        let board = Board::parse("3 1  1 0 1  0 0 0  0 0 0").unwrap();
+        let moves = vec![
+            Move { from: 0, to: 3 },
+            Move { from: 3, to: 6 },
+            Move { from: 6, to: 7 },
+        ];
+        assert_eq!(replay(&board, &moves).unwrap().score, 3.0);
+        let better = improve(&board, moves, None, &Default::default());
+        assert_eq!(better.len(), 1);
+        assert_eq!(replay(&board, &better).unwrap().score, 1.0);
+    }
 }

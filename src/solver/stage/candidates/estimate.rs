@@ -15,8 +15,8 @@
 //! of 1–100 (N ≥ 16, C ≥ 2, three runs each), re-plans ranked by it against re-plans ranked
 //! by their routed score: 4 % lower final scores, mostly because no board waits for routing.
 
-use super::board::{line_cells, line_length, Queen};
-use super::paths::Search;
+use crate::solver::board::{line_cells, line_length, Queen};
+use crate::solver::paths::Search;
 
 /// Extra cost of a queen the staying queens wall off completely: one of them must step aside
 /// and back (two moves of at least 1).
@@ -48,20 +48,6 @@ impl Estimator {
     /// # Complexity
     /// `O(Q · N)` for the straight moves, plus one early-stopped Dijkstra per other moving
     /// queen.
-    ///
-    /// # Examples
-    /// ```
-    /// use queenattack::solver::{board::Board, paths::Paths, stayers::Estimator};
-    /// // 1×3 row: queen A at 0 goes to 2, queen B at 1 stays in its way.
-    /// let board = Board::parse("3 2  1 2 0  0 0 0  0 0 0").unwrap();
-    /// let queens = board.queens();
-    /// let mut paths = Paths::new(3, board.walls());
-    /// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
-    /// let mut est = Estimator::new(3);
-    /// // walls-only cost √2, but around B: (0,0) → (1,1) → (0,2), two moves of length 1
-    /// let cost = est.estimate(&board.walls(), &queens, &[2, 1], &dist, 0);
-    /// assert!((cost - 2.0).abs() < 1e-6);
-    /// ```
     pub fn estimate(
         &mut self,
         walls: &[bool],
@@ -182,5 +168,27 @@ mod tests {
             let got = Estimator::new(n).estimate(&walls, &queens, &cells, &dist, 3);
             assert!((got - want).abs() < 1e-3, "{got} against {want}");
         }
+    }
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn estimate_example() {
+        use crate::solver::{board::Board, paths::Paths, stage::candidates::estimate::Estimator};
+        // 1×3 row: queen A at 0 goes to 2, queen B at 1 stays in its way.
+        let board = Board::parse("3 2  1 2 0  0 0 0  0 0 0").unwrap();
+        let queens = board.queens();
+        let mut paths = Paths::new(3, board.walls());
+        let dist: Vec<f32> = queens
+            .iter()
+            .flat_map(|q| paths.row(q.start).to_vec())
+            .collect();
+        let mut est = Estimator::new(3);
+        // walls-only cost √2, but around B: (0,0) → (1,1) → (0,2), two moves of length 1
+        let cost = est.estimate(&board.walls(), &queens, &[2, 1], &dist, 0);
+        assert!((cost - 2.0).abs() < 1e-6);
     }
 }

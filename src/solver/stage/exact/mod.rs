@@ -1,7 +1,7 @@
-//! Exact target boards for small boards: every colour an N-Queens solution that avoids the
+//! Stage 2, exact target boards for small boards: every colour an N-Queens solution that avoids the
 //! walls, chosen to minimise the walls-only estimate (Σ path cost of the matched queens).
 //!
-//! The annealer of [`super::targets`] settles in one basin per run; on small boards the whole
+//! The annealer of [`super::anneal`] (stage 3) settles in one basin per run; on small boards the whole
 //! space of error-free target boards is small enough to search exactly (and with one colour a
 //! search cut short still gives good boards):
 //!
@@ -33,6 +33,9 @@ mod potentials;
 mod sequential;
 
 use crate::solver::board::{by_colour, Queen};
+use crate::solver::budget::Budget;
+use crate::solver::params::Params;
+use crate::solver::problem::Problem;
 use colours::several_colours;
 use one_colour::one_colour;
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
@@ -57,11 +60,34 @@ const CLOCK_EVERY: u32 = 1024;
 
 /// One exact target board.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ExactBoard {
+pub(crate) struct ExactBoard {
     /// Target cell of every queen (indexed like the queen list), matched per colour.
-    pub cells: Vec<usize>,
+    pub(crate) cells: Vec<usize>,
     /// Σ walls-only path cost of the matching.
-    pub cost: f64,
+    pub(crate) cost: f64,
+}
+
+/// How much an exact search keeps: its best `boards`, and with several colours the listed
+/// N-Queens boards each colour may take (every one up to `options_all`, beyond only the
+/// `options_per_colour` cheapest by a bound).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Keep {
+    pub(crate) boards: usize,
+    pub(crate) options_all: usize,
+    pub(crate) options_per_colour: usize,
+}
+
+impl Keep {
+    /// The best `boards` boards, with the default option counts of [`Params`].
+    #[cfg(test)]
+    pub(crate) fn boards(boards: usize) -> Keep {
+        let params = Params::default();
+        Keep {
+            boards,
+            options_all: params.exact_options_all,
+            options_per_colour: params.exact_options_per_colour,
+        }
+    }
 }
 
 /// Minimum-cost matching of `members` (queen indices) to `cells` by `dist[q * nn + cell]`:
@@ -89,39 +115,50 @@ fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64
     (cost, assigned)
 }
 
+/// Stage 2 on `problem`: the best error-free boards on the walls-only table, cheapest first
+/// (as many as `exact_keep`, `exact_keep_big` beyond `exact_small_cells` cells), until
+/// [`Budget::exact_end`]; at N = 14 with several colours the boards are listed only from a
+/// compute budget of `exact_n14_budget` on, else made colour by colour.
+pub(crate) fn boards(problem: &Problem, budget: &Budget, params: &Params) -> Vec<ExactBoard> {
+    let (n, colours) = (problem.n, problem.colours);
+    let listing = !(n == 14 && colours > 1 && !budget.lists_n14());
+    let end = budget.exact_end(colours == 1, Instant::now());
+    let keep = Keep {
+        boards: if n * n <= params.exact_small_cells {
+            params.exact_keep
+        } else {
+            params.exact_keep_big
+        },
+        options_all: params.exact_options_all,
+        options_per_colour: params.exact_options_per_colour,
+    };
+    let (walls, queens, dist) = (&problem.walls, &problem.queens, problem.walls_only());
+    if listing {
+        best_boards(n, walls, queens, dist, keep, end)
+    } else {
+        colour_by_colour(n, walls, queens, dist, end)
+    }
+}
+
 /// The best (lowest estimate) error-free target boards, at most `keep`, best first; empty
 /// when the board is too big for an exact search, when a colour does not have exactly `n`
 /// queens, or when no error-free board exists. Stops at `deadline` with the best found so far.
 ///
 /// `dist[q * n² + cell]`: walls-only path cost from queen `q`'s start to `cell`.
-///
-/// # Examples
-/// ```
-/// use queenattack::solver::{board::Board, exact::best_boards, paths::Paths};
-/// // 4×4, one colour, all four queens on the first row
-/// let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
-/// let queens = board.queens();
-/// let mut paths = Paths::new(4, board.walls());
-/// let dist: Vec<f32> = queens.iter().flat_map(|q| paths.row(q.start).to_vec()).collect();
-/// let far = std::time::Instant::now() + std::time::Duration::from_secs(10);
-/// let found = best_boards(4, &board.walls(), &queens, &dist, 5, far);
-/// assert_eq!(found.len(), 2); // the two 4-queens boards
-/// assert!(found[0].cost <= found[1].cost);
-/// ```
-pub fn best_boards(
+pub(crate) fn best_boards(
     n: usize,
     walls: &[bool],
     queens: &[Queen],
     dist: &[f32],
-    keep: usize,
+    keep: Keep,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
-    let Some(members) = full_colours(queens, n).filter(|_| keep > 0) else {
+    let Some(members) = full_colours(queens, n).filter(|_| keep.boards > 0) else {
         return Vec::new();
     };
     let colours = members.len();
     if colours == 1 && n <= MAX_N_ONE_COLOUR {
-        one_colour(n, walls, &members[0], dist, keep, deadline)
+        one_colour(n, walls, &members[0], dist, keep.boards, deadline)
     } else if colours > 1 && n * n <= MAX_CELLS_COLOURS {
         several_colours(n, walls, &members, dist, keep, deadline)
     } else if colours > 1 && n <= MAX_N_ONE_COLOUR {
@@ -135,7 +172,7 @@ pub fn best_boards(
 /// cheapest first: what [`best_boards`] gives on boards too big to list every N-Queens board,
 /// here for any board of N ≤ [`MAX_N_ONE_COLOUR`] (empty otherwise, and when a colour does not
 /// have exactly `n` queens). Stops at `deadline`.
-pub fn colour_by_colour(
+pub(crate) fn colour_by_colour(
     n: usize,
     walls: &[bool],
     queens: &[Queen],
@@ -236,8 +273,8 @@ mod tests {
     use super::colours::{all_boards, disjoint, Mask};
     use super::*;
     use crate::solver::board::Board;
+    use crate::solver::problem::walls_only_problem;
     use crate::solver::score::errors;
-    use crate::solver::targets::tests::walls_only_problem;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
@@ -329,7 +366,7 @@ mod tests {
             let colours = rng.random_range(1..=2);
             let board = Board::random(n, colours, 0.1, &mut rng);
             let (queens, _, dist) = walls_only_problem(&board);
-            let found = best_boards(n, &board.walls(), &queens, &dist, 4, far());
+            let found = best_boards(n, &board.walls(), &queens, &dist, Keep::boards(4), far());
             let expected = brute_force(&board, &dist);
             let want = expected.len().min(4);
             assert_eq!(found.len(), want, "case {case}: {board:?}");
@@ -370,7 +407,7 @@ mod tests {
                 .filter(|c| c.is_finite())
                 .collect();
             expected.sort_by(|a, b| a.total_cmp(b));
-            let found = best_boards(n, &walls, &queens, &dist, 5, far());
+            let found = best_boards(n, &walls, &queens, &dist, Keep::boards(5), far());
             assert_eq!(found.len(), expected.len().min(5), "case {case}");
             for (f, e) in found.iter().zip(&expected) {
                 assert!((f.cost - e).abs() < 1e-3, "case {case}: {} vs {e}", f.cost);
@@ -389,7 +426,7 @@ mod tests {
         let found = colour_by_colour(15, &walls, &queens, &dist, soon());
         assert!(!found.is_empty());
         // best_boards takes the same road beyond 196 cells
-        assert!(!best_boards(15, &walls, &queens, &dist, 5, soon()).is_empty());
+        assert!(!best_boards(15, &walls, &queens, &dist, Keep::boards(5), soon()).is_empty());
         for b in &found {
             let mut cells = vec![0i8; 225];
             for (q, &c) in b.cells.iter().enumerate() {
@@ -410,7 +447,15 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         let board = Board::random(4, 3, 0.0, &mut rng);
         let (_, _, dist) = walls_only_problem(&board);
-        assert!(best_boards(4, &board.walls(), &board.queens(), &dist, 3, far()).is_empty());
+        assert!(best_boards(
+            4,
+            &board.walls(),
+            &board.queens(),
+            &dist,
+            Keep::boards(3),
+            far()
+        )
+        .is_empty());
         assert!(brute_force(&board, &dist).is_empty());
     }
 
@@ -424,6 +469,35 @@ mod tests {
             cells,
         };
         let (queens, walls, dist) = walls_only_problem(&board);
-        assert!(best_boards(4, &walls, &queens, &dist, 3, far()).is_empty());
+        assert!(best_boards(4, &walls, &queens, &dist, Keep::boards(3), far()).is_empty());
+    }
+}
+
+/// The examples of this module's documentation, as unit tests (the module is private to
+/// the crate, so rustdoc cannot run them).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn best_boards_example() {
+        use crate::solver::{board::Board, paths::Paths, stage::exact::best_boards};
+        // 4×4, one colour, all four queens on the first row
+        let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
+        let queens = board.queens();
+        let mut paths = Paths::new(4, board.walls());
+        let dist: Vec<f32> = queens
+            .iter()
+            .flat_map(|q| paths.row(q.start).to_vec())
+            .collect();
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let found = best_boards(
+            4,
+            &board.walls(),
+            &queens,
+            &dist,
+            super::Keep::boards(5),
+            far,
+        );
+        assert_eq!(found.len(), 2); // the two 4-queens boards
+        assert!(found[0].cost <= found[1].cost);
     }
 }

@@ -1,9 +1,6 @@
 //! Planning one queen anew among the other queens' moves: final cell, insertion time, route.
 
-use super::{
-    length, line_cells, Candidate, Improver, EPS, NONE, TARGETS_PER_QUEEN, TIMES_PER_TARGET,
-    TWO_PHASE_TARGETS,
-};
+use super::{length, line_cells, Candidate, Improver, EPS, NONE};
 use crate::solver::board::{Move, EMPTY};
 use crate::solver::score::LineCounts;
 
@@ -75,37 +72,18 @@ impl Improver<'_> {
                 continue;
             }
             let single = if earliest <= latest {
-                insertion_times(earliest, latest, first_time)
+                insertion_times(earliest, latest, first_time, self.breadth.times_per_target)
             } else {
                 Vec::new()
             };
-            for time in single {
-                if out_of_time() {
-                    break;
-                }
-                board_at(&initial, &rest[..time], &mut cells);
-                let board = &cells;
-                // routes that cannot beat the best plan (or the limit) are not finished
-                let cap = cap(&best, limit, fixed);
-                self.search
-                    .run_until(s, |c| board[c] != EMPTY, |u, du| u == g || du > cap);
-                if !self.search.settled(g) {
-                    continue;
-                }
-                let route = self.search.route(g);
-                let cost: f64 = route.windows(2).map(|w| length(n, w[0], w[1]).sqrt()).sum();
-                let total = fixed + cost;
-                if best.as_ref().is_none_or(|b| total < b.total) {
-                    best = Some(Candidate {
-                        total,
-                        blocks: vec![(time, route)],
-                    });
-                }
-                if cost <= bound - fixed + EPS {
-                    break; // the walls-only distance: no other time does better
-                }
-            }
-            if rank < TWO_PHASE_TARGETS {
+            let target = (s, g, bound, fixed);
+            let to = Timeline {
+                initial: &initial,
+                rest: &rest,
+                cells: &mut cells,
+            };
+            self.single_block(to, target, &single, limit, &mut best, out_of_time);
+            if rank < self.breadth.two_phase_targets {
                 let times = Times {
                     earliest,
                     latest,
@@ -126,7 +104,47 @@ impl Improver<'_> {
         Some(splice(&rest, &best.blocks))
     }
 
-    /// The cells `q` may end on (at most [`TARGETS_PER_QUEEN`], cheapest lower bound first)
+    /// The best single-block plan from `s` to `g` (`target`: `(s, g, lower bound, fixed
+    /// part of the score)`) at one of the `times`, into `best` when it beats it.
+    fn single_block(
+        &mut self,
+        to: Timeline<'_>,
+        (s, g, bound, fixed): (usize, usize, f64, f64),
+        times: &[usize],
+        limit: f64,
+        best: &mut Option<Candidate>,
+        out_of_time: &impl Fn() -> bool,
+    ) {
+        let n = self.n;
+        for &time in times {
+            if out_of_time() {
+                break;
+            }
+            board_at(to.initial, &to.rest[..time], to.cells);
+            let board = &*to.cells;
+            // routes that cannot beat the best plan (or the limit) are not finished
+            let cap = cap(best, limit, fixed);
+            self.search
+                .run_until(s, |c| board[c] != EMPTY, |u, du| u == g || du > cap);
+            if !self.search.settled(g) {
+                continue;
+            }
+            let route = self.search.route(g);
+            let cost: f64 = route.windows(2).map(|w| length(n, w[0], w[1]).sqrt()).sum();
+            let total = fixed + cost;
+            if best.as_ref().is_none_or(|b| total < b.total) {
+                *best = Some(Candidate {
+                    total,
+                    blocks: vec![(time, route)],
+                });
+            }
+            if cost <= bound - fixed + EPS {
+                break; // the walls-only distance: no other time does better
+            }
+        }
+    }
+
+    /// The cells `q` may end on (at most `targets_per_queen`, cheapest lower bound first)
     /// as (lower bound, cell, earliest time, score without q's moves): free from some time on
     /// (`last_touch`), reachable through the walls, and with a bound below `limit`.
     fn final_cells(
@@ -163,7 +181,7 @@ impl Improver<'_> {
             }
         }
         targets.sort_by(|a, b| a.0.total_cmp(&b.0));
-        targets.truncate(TARGETS_PER_QUEEN);
+        targets.truncate(self.breadth.targets_per_queen);
         targets
     }
 
@@ -259,6 +277,14 @@ impl Improver<'_> {
     }
 }
 
+/// The board of a plan: the initial board without the queen, the other queens' moves, and a
+/// workspace for the board after some of them.
+struct Timeline<'a> {
+    initial: &'a [i8],
+    rest: &'a [Move],
+    cells: &'a mut [i8],
+}
+
 /// The window of one queen and one final cell: `q` may stay on its start until `latest`, the
 /// final cell is free for good from `earliest` on; `first`/`last`: where `q`'s own moves were.
 #[derive(Clone, Copy)]
@@ -285,16 +311,21 @@ fn board_at(initial: &[i8], moves: &[Move], out: &mut [i8]) {
     }
 }
 
-/// Times to try in the window `earliest..=latest`: both ends, the original time and a few
+/// Times to try in the window `earliest..=latest`: both ends, the original time and `spread`
 /// evenly spread ones, ascending and distinct.
-pub(super) fn insertion_times(earliest: usize, latest: usize, original: usize) -> Vec<usize> {
+pub(super) fn insertion_times(
+    earliest: usize,
+    latest: usize,
+    original: usize,
+    spread: usize,
+) -> Vec<usize> {
     let mut times = vec![earliest, latest];
     if original != NONE {
         times.push(original.clamp(earliest, latest));
     }
     let span = latest - earliest;
-    for k in 1..=TIMES_PER_TARGET {
-        times.push(earliest + span * k / (TIMES_PER_TARGET + 1));
+    for k in 1..=spread {
+        times.push(earliest + span * k / (spread + 1));
     }
     times.sort_unstable();
     times.dedup();

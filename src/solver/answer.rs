@@ -1,0 +1,37 @@
+//! The answer the solver gives: legal moves, their score and why the search stopped.
+
+use super::board::{Board, Move};
+use super::score::{replay, Outcome};
+
+/// The answer: legal moves and their score.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The moves to print.
+    pub moves: Vec<Move>,
+    /// Their score under the contest rules.
+    pub outcome: Outcome,
+    /// Why the solver stopped.
+    pub stop: Stop,
+}
+
+/// Why [`solve`](crate::solver::solve) stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// An answer scored the solver's lower bound: nothing can beat it, so the solver stopped
+    /// early.
+    Optimal,
+    /// The time budget ran out; the answer is the best found.
+    Budget,
+}
+
+impl Solution {
+    /// The legal answer `moves` stopped for `stop`, or `None` if the moves are not legal.
+    pub(crate) fn of(board: &Board, moves: Vec<Move>, stop: Stop) -> Option<Solution> {
+        let outcome = replay(board, &moves).ok()?;
+        Some(Solution {
+            moves,
+            outcome,
+            stop,
+        })
+    }
+}

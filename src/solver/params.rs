@@ -1,0 +1,540 @@
+//! Every tuning constant of the solver as a named parameter: one [`Params`] with its
+//! defaults (the measured choices), overridable per run (`queenattack --param name=value`,
+//! listed by `queenattack --list-params`).
+//!
+//! The struct, its defaults, docs, ranges, the name → field setter and the listing are all
+//! made by one macro from one table, so they cannot drift apart.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+
+/// Why a `--param` override was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// No `=` between name and value.
+    NoEquals(String),
+    /// No parameter has this name.
+    Unknown(String),
+    /// The value does not parse as the parameter's type.
+    BadValue {
+        /// The parameter.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+        /// The type expected (`f64`, `usize`).
+        kind: &'static str,
+    },
+    /// The value parses but lies outside the parameter's range.
+    OutOfRange {
+        /// The parameter.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+        /// The range allowed, as text.
+        range: String,
+    },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use super::board::quote;
+        match self {
+            ParamError::NoEquals(text) => {
+                write!(f, "--param {} is not NAME=VALUE", quote(text))
+            }
+            ParamError::Unknown(name) => write!(
+                f,
+                "--param: no parameter is called {} (queenattack --list-params lists them)",
+                quote(name)
+            ),
+            ParamError::BadValue { name, value, kind } => {
+                write!(f, "--param {name}={}: not a valid {kind}", quote(value))
+            }
+            ParamError::OutOfRange { name, value, range } => {
+                write!(f, "--param {name}={}: outside {range}", quote(value))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// One parameter as listed: name, current value, range and the first line of its doc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamLine {
+    /// Field name, as `--param` takes it.
+    pub name: &'static str,
+    /// Current value, in a form `--param` parses back to the same value.
+    pub value: String,
+    /// Allowed values, as text (`0..=1`).
+    pub range: String,
+    /// First line of the field's documentation.
+    pub doc: &'static str,
+}
+
+/// Parses `value` as a `T` inside `range`.
+fn parse_in<T>(name: &'static str, value: &str, range: RangeInclusive<T>) -> Result<T, ParamError>
+where
+    T: std::str::FromStr + PartialOrd + fmt::Display,
+{
+    let kind = std::any::type_name::<T>();
+    let v: T = value.trim().parse().map_err(|_| ParamError::BadValue {
+        name,
+        value: value.to_string(),
+        kind,
+    })?;
+    if range.contains(&v) {
+        Ok(v)
+    } else {
+        Err(ParamError::OutOfRange {
+            name,
+            value: value.to_string(),
+            range: format!("{}..={}", range.start(), range.end()),
+        })
+    }
+}
+
+/// The first line of a field's doc attributes (each `///` line is one `#[doc = ...]`).
+fn first_line(lines: &[&'static str]) -> &'static str {
+    lines.first().map_or("", |l| l.trim())
+}
+
+/// Defines [`Params`] from a table of `doc, name: type = default, range` entries.
+macro_rules! params {
+    ($( $(#[doc = $doc:literal])* $name:ident : $ty:ty = $default:expr, $lo:literal ..= $hi:literal; )*) => {
+        /// The solver's tuning parameters; [`Params::default`] holds the measured choices.
+        /// Each field's documentation says what it tunes and the measurement that chose it.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Params {
+            $( $(#[doc = $doc])* pub $name: $ty, )*
+        }
+
+        impl Default for Params {
+            fn default() -> Params {
+                Params { $( $name: $default, )* }
+            }
+        }
+
+        impl Params {
+            /// Sets the parameter `name` to `value` (parsed as its type, checked against its
+            /// range).
+            ///
+            /// # Errors
+            /// An unknown name, a value that does not parse or lies outside the range.
+            pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+                match name {
+                    $( stringify!($name) => {
+                        self.$name = parse_in(stringify!($name), value, $lo..=$hi)?;
+                        Ok(())
+                    } )*
+                    _ => Err(ParamError::Unknown(name.to_string())),
+                }
+            }
+
+            /// Every parameter with its current value, range and doc line, in table order.
+            pub fn lines(&self) -> Vec<ParamLine> {
+                vec![ $( ParamLine {
+                    name: stringify!($name),
+                    value: self.$name.to_string(),
+                    range: format!("{}..={}", $lo, $hi),
+                    doc: first_line(&[$($doc),*]),
+                }, )* ]
+            }
+        }
+    };
+}
+
+impl Params {
+    /// Applies one `NAME=VALUE` override.
+    ///
+    /// # Errors
+    /// As [`Params::set`], or text without `=`.
+    ///
+    /// # Examples
+    /// ```
+    /// use queenattack::solver::Params;
+    /// let mut params = Params::default();
+    /// params.apply("board_share=0.6").unwrap();
+    /// assert_eq!(params.board_share, 0.6);
+    /// assert!(params.apply("no_such=1").is_err());
+    /// assert!(params.apply("board_share=2").is_err()); // a share is at most 1
+    /// ```
+    pub fn apply(&mut self, text: &str) -> Result<(), ParamError> {
+        let (name, value) = text
+            .split_once('=')
+            .ok_or_else(|| ParamError::NoEquals(text.to_string()))?;
+        self.set(name.trim(), value)
+    }
+
+    /// The listing of `queenattack --list-params`: one line per parameter,
+    /// `name = value  # doc`.
+    pub fn listing(&self) -> String {
+        self.lines()
+            .iter()
+            .map(|l| format!("{} = {}  # {}\n", l.name, l.value, l.doc))
+            .collect()
+    }
+}
+
+params! {
+    // ---- the time limit and the compute budget ([`super::budget::Budget`])
+    /// Share of a time limit of 2-5 s spent computing (the rest: output, process start/exit).
+    /// The target is 95 % of the limit. Measured on a machine with load average ~6 on 2 cores:
+    /// with 0.8 at a 1 s limit, 13 of 1000 runs were stalled past 1 s, so short limits keep a
+    /// wider margin (`compute_share_short`).
+    compute_share: f64 = 0.80, 0.0..=1.0;
+    /// Share of the time limit spent computing for limits up to `short_limit`.
+    compute_share_short: f64 = 0.70, 0.0..=1.0;
+    /// Share of the time limit spent computing for limits of `long_limit` and more.
+    compute_share_long: f64 = 0.88, 0.0..=1.0;
+    /// Time limits (s) up to this one are short (`compute_share_short`).
+    short_limit: f64 = 2.0, 0.0..=86400.0;
+    /// Time limits (s) from this one on are long (`compute_share_long`).
+    long_limit: f64 = 5.0, 0.0..=86400.0;
+    /// Extra share of the compute budget the final polish may use (after the budget's end).
+    polish_share: f64 = 0.02, 0.0..=1.0;
+    /// Extra share of the compute budget for the post-optimiser, after the polish.
+    improve_share: f64 = 0.03, 0.0..=1.0;
+    /// Share of the compute budget taken from the reordering for the polish and the improver.
+    /// 0.15 and 0.3 against 0.04 on the 37 seeds of 1-100 with C >= 4 and N >= 13 at 2 s
+    /// (load 9, interleaved): sums 8264 and 8085 against 8195, each worse on 22-23 seeds: no
+    /// gain seen.
+    improve_early: f64 = 0.04, 0.0..=1.0;
+    /// The same when the polish and improver run on several boards (`multi_start_budget`).
+    /// 24 seeds of 1-100 at 10 s (2 runs each, interleaved, load 10-12): mean ours/reference
+    /// 0.8895 against 0.8945; crowded big boards gained 2-5 % (seeds 44, 65, 77, 78), one
+    /// colour did not (seed 27, N = 26: 48.4 and 46.0 against 46.0 twice), hence several
+    /// colours only.
+    improve_early_long: f64 = 0.15, 0.0..=1.0;
+    /// Compute budgets (s) from which the polish and improver run on several of the best
+    /// boards (boards of several colours); measured with `improve_early_long`.
+    multi_start_budget: f64 = 4.0, 0.0..=86400.0;
+    /// How many of the best boards the multi-start post-optimiser takes.
+    multi_start_boards: usize = 6, 1..=1000;
+    /// Share of the multi-start post-optimiser's time for its first round over all boards
+    /// (the rest continues the best one).
+    multi_start_first_round: f64 = 0.5, 0.0..=1.0;
+
+    // ---- stage 1: distance tables
+    /// Weight of the initial-board distances in the second distance table.
+    pieces_share: f64 = 0.5, 0.0..=1.0;
+    /// Cells the pieces cut off cost this many times their walls-only distance in the
+    /// second distance table.
+    pieces_cut_off: f64 = 1.5, 1.0..=100.0;
+    /// Share of the compute time left the distance rows may take (start rows, the pieces
+    /// table, the target rows). Before: N = 80, C = 10 at 5 s spent 4.1 s in the start rows
+    /// and the pieces table and then 1.5 s in one routing, ending at 5.75 s with the empty
+    /// answer. With the pipeline forced (5 s, load 8, after the descent): N = 64 routed one
+    /// board, 3 838 against the descent's 4 909; N = 80 routed nothing in time; N = 128 ran
+    /// out of time in the rows with 14 615 against 12 300-13 200 when the descent had the time.
+    paths_share: f64 = 0.9, 0.0..=1.0;
+    /// Boards with more queens x cells than this time their first distance rows.
+    /// Every contest board is far below (at most 180 x 900), and timing them misled: on a
+    /// loaded machine a stall of a few ms during the first rows of seed 2 (N = 30, C = 6) at
+    /// 1 s projected tables too slow, and two of six runs printed the greedy answer (1160
+    /// instead of ~700).
+    big_board: usize = 1_000_000, 0..=1_000_000_000;
+    /// Rows built before the time of the rest is projected from them (at least).
+    /// So that one stall of a loaded machine does not decide alone (with `probe_share`).
+    probe_rows: usize = 16, 1..=1_000_000;
+    /// Share of the distance rows' time timed before the rest is projected (at least).
+    probe_share: f64 = 0.05, 0.0..=1.0;
+
+    // ---- the first answer (greedy descent)
+    /// Most of the compute budget the first answer (greedy descent) may take.
+    /// It usually ends sooner, at a local optimum. On contest boards the pipeline wins and the
+    /// descent is a safety net: it took 4-40 ms at N = 21-30, C = 4-6 (loaded machine). Seeds
+    /// 1-20 at 1 s, six runs each interleaved with the build before it (load 7-10): with a
+    /// cap of 2 % the mean was 161.1 against 157.3; with 0.5 %, 158.4 against 160.4.
+    first_share: f64 = 0.005, 0.0..=1.0;
+    /// The same on big boards (`big_board`), where the descent may be the answer.
+    /// At N = 64, C = 10 it took 0.7 s on a loaded machine and scored 4 929, where the
+    /// pipeline's one routed board at 5 s scored 10 536.
+    first_share_big: f64 = 0.25, 0.0..=1.0;
+    /// Cells tried per queen for an ejection chain of the descent.
+    /// The nearest where it attacks a single queen. Chains measured (load 10, random boards,
+    /// C = 10, 10 % walls): N = 128 at 10 s, the descent without them stopped at a local
+    /// optimum after 3.0 s with 13 012, with them 7 863 after 5.6 s; N = 80 at 5 s,
+    /// 6 066 -> 3 982.
+    chain_cells: usize = 4, 0..=1_000_000;
+
+    // ---- stage 2a: exact boards
+    /// Share of the compute budget the exact search may take (several colours).
+    exact_share: f64 = 0.3, 0.0..=1.0;
+    /// Share of the compute budget the exact search may take with one colour.
+    /// The search (any N <= 32) finishes up to N ~ 15 and, cut short on bigger boards, still
+    /// gives better boards than the annealer. 69 one-colour seeds (N 13-30, from 1-100,
+    /// 1001-1200, 2001-4000), 1 s, side by side, one run each, geometric mean of the score
+    /// ratio: 0.5 against 0.3 0.996, 0.7 against 0.5 0.995, 0.85 against 0.7 0.999.
+    exact_share_one_colour: f64 = 0.7, 0.0..=1.0;
+    /// Longest exact search (s) with one colour.
+    /// On big boards the annealer's later boards beat a longer search. 20 one-colour seeds
+    /// with N >= 17 at 10 s, against main: capped at 1 s 0.976 (14 better, 4 worse); uncapped
+    /// (0.7 of the budget), 35 seeds of N 13-30: 0.987 (15 better, 5 worse, all N >= 23; seed
+    /// 90, N = 30: +10 %).
+    exact_cap_one_colour: f64 = 1.0, 0.0..=86400.0;
+    /// Compute budget (s) from which N = 14 with several colours lists every board.
+    /// (0.4-1.3 s on seeds 48, 1005, 1013 at load 10); below it the boards are made colour by
+    /// colour. 77 seeds with N = 14, C >= 2 at 1 s, side by side, one run each: 0.852 against
+    /// no exact boards (74 better, 2 worse), 0.840 against the listing cut short; 19 of them
+    /// at 5 s: listing against colour by colour 0.999 (8 better, 5 worse). N = 11-13, 120
+    /// seeds at 1 s: colour by colour against listing 1.008 (43 better, 58 worse), so listing
+    /// stays there. One colour no longer needs the gate (seed 1061, N = 14: the search takes
+    /// 0.05-0.09 s; at 1 s, 21 seeds with N = 14 and C = 1: 0.976, 12 better, 0 worse).
+    exact_n14_budget: f64 = 5.0, 0.0..=86400.0;
+    /// How many exact boards are routed.
+    /// On crowded boards the routed scores of boards with nearly equal estimates spread
+    /// widely (seed 60: estimates 57.0-58.4, routed 83-148). 61 small seeds (N <= 11 with
+    /// several colours, N <= 14 with one) at 1 s: 300 against 50 summed 2240 against 2309.
+    exact_keep: usize = 300, 0..=1_000_000;
+    /// How many exact boards are routed on boards of more than `exact_small_cells` cells.
+    /// There the search prunes with the `keep`-th best board found: seed 12 (N = 13, C = 6) at
+    /// 2 s found no board with 300 or 50 under load, and 20 boards in 0.30 s with 20.
+    exact_keep_big: usize = 20, 0..=1_000_000;
+    /// Boards of at most this many cells keep `exact_keep` exact boards (N <= 11).
+    exact_small_cells: usize = 128, 0..=16384;
+    /// Up to this many listed N-Queens boards, every colour may take any of them.
+    /// (N <= 11 has at most 2 680)
+    exact_options_all: usize = 3000, 0..=100_000_000;
+    /// Beyond `exact_options_all`, listed boards kept per colour (the cheapest by a bound).
+    /// N = 12 has 14 200 boards and N = 13 73 712, and the disjointness table of all of them
+    /// would take seconds; 500 per colour keep it under 3 000^2 pairs.
+    exact_options_per_colour: usize = 500, 1..=100_000_000;
+
+    // ---- stages 2-4: the board phase
+    /// Share of the compute time spent making candidate target boards (the rest: reordering).
+    board_share: f64 = 0.75, 0.0..=1.0;
+    /// The board phase's share when a routing simulation is slow (`slow_simulations`).
+    board_share_slow: f64 = 0.85, 0.0..=1.0;
+    /// A simulation is slow when the time left holds fewer than this many.
+    slow_simulations: f64 = 1000.0, 0.0..=1e12;
+    /// The board phase is cut into this many annealing runs (each also routed).
+    runs_per_phase: f64 = 6.0, 1.0..=1e9;
+    /// Least share of the time left for the run that must make the first board.
+    /// (the first board must come even when the paths took the board phase's time)
+    first_board_share: f64 = 0.25, 0.0..=1.0;
+    /// Most share of the time left one annealing run may take.
+    run_share_max: f64 = 0.5, 0.0..=1.0;
+    /// Share of the time left that goes back to making boards when reordering gains nothing.
+    /// (routing already meets the estimate, as with one colour: new boards are worth more)
+    second_round_share: f64 = 0.8, 0.0..=1.0;
+    /// Iterations per queen of the shortest annealing run.
+    iterations_per_queen_min: f64 = 1_500.0, 0.0..=1e9;
+    /// Iterations per queen of the longest annealing run.
+    iterations_per_queen_max: f64 = 60_000.0, 0.0..=1e9;
+    /// Iterations per queen of the first run on crowded boards (`crowded_colours`).
+    /// Shorter runs end with many errors and are thrown away (seed 2, N = 30, C = 6, at 1 s:
+    /// 14, 13, 10 errors in the first three boards). At 1 s, A/B side by side per seed (load
+    /// 4-9), geometric mean of the score ratio, 6 000 against 1 500 for every board: seeds
+    /// 1-100 0.978 (C >= 4 and N >= 16: 0.929, the other 68 seeds 0.999-1.010); held-out seeds
+    /// 1001-1100 0.993 (C >= 4: 0.975-0.982, but C <= 3 and N < 16: 1.015, hence crowded
+    /// boards only); the 37 seeds of 1-100 with C >= 4 and N >= 13, two runs each: 0.941, and
+    /// 20 000 against 6 000 0.995 (no further gain). At 2 s it lost on the same 37 seeds (one
+    /// run, load 5: 1.034, 11 better, 25 worse; at 1 s in the same sitting 0.982), hence only
+    /// for compute budgets below `crowded_budget`.
+    iterations_per_queen_crowded: f64 = 6_000.0, 0.0..=1e9;
+    /// Boards of at least this many colours are crowded (`iterations_per_queen_crowded`).
+    crowded_colours: usize = 4, 0..=1000;
+    /// Compute budgets (s) below this one start crowded boards with longer runs.
+    /// (the 1 s limit's 0.7 s; the 2 s limit's is 1.4 s)
+    crowded_budget: f64 = 1.0, 0.0..=86400.0;
+    /// Fewest iterations of a whole-board annealing run.
+    min_iterations: f64 = 20_000.0, 0.0..=1e12;
+    /// A whole-board run that ends with errors makes the next this many times longer.
+    /// (short runs give more diverse boards, best for easy cases; crowded boards need longer)
+    run_growth: f64 = 2.0, 1.0..=1000.0;
+    /// A whole-board run without errors makes the next this many times as long.
+    run_shrink: f64 = 0.8, 0.0..=1.0;
+    /// Lowest start temperature of an annealing run (log-uniform up to `t0_max`).
+    /// In units of path cost; an error costs N.
+    t0_min: f64 = 1.0, 0.0..=1e9;
+    /// Highest start temperature of an annealing run.
+    t0_max: f64 = 10.0, 0.0..=1e9;
+    /// End temperature of every annealing run.
+    t1: f64 = 0.05, 0.0..=1e9;
+    /// Start temperature of a run that refines the best board so far (+- `warm_t0_spread`).
+    warm_t0: f64 = 0.7, 0.0..=1e9;
+    /// Relative spread of the warm start temperature (uniform in 1 +- spread).
+    warm_t0_spread: f64 = 0.5, 0.0..=1.0;
+    /// Share of a whole-board run's iterations a warm restart runs.
+    warm_iterations: f64 = 0.5, 0.0..=1000.0;
+    /// Re-planning one colour of the best board starts once this many boards are ranked.
+    ils_after: usize = 2, 0..=1_000_000;
+    /// Every this-many-th run starts from scratch instead of re-planning one colour.
+    ils_every: usize = 8, 1..=1_000_000;
+    /// Re-plans need one colour or at least this many queens.
+    /// On smaller boards of several colours a whole-board run costs as little as a one-colour
+    /// run and finds more varied boards. Seeds with fewer than 20 queens among 1-100 at 10 s:
+    /// one colour gained (seed 8: 24.33 -> 22.00), two colours lost (seed 1: 16.71 -> 17.36,
+    /// seed 57: 19.19 -> 19.81) with the re-plans.
+    ils_min_queens: usize = 20, 0..=1_000_000;
+    /// Re-plans need routing fast enough for this many boards in the board phase.
+    /// At N = 64, C = 10 (0.6 s per routing) re-plans after the first two boards ended at 2640
+    /// (15 errors) where whole-board runs reached 2220 (4 errors). With 50 instead of 20,
+    /// crowded contest boards at 1-2 s lost the re-plans and some did worse (seed 55 at 2 s:
+    /// +70).
+    ils_min_boards: f64 = 20.0, 0.0..=1e12;
+    /// Start temperature of a one-colour re-plan.
+    ils_t0: f64 = 1.0, 0.0..=1e9;
+    /// Length of a one-colour re-plan with 4 or more colours (iterations per queen, x N).
+    /// Measured on seeds 1-20 at 10 s (sum of scores): 4 000 -> 2087, 8 000 -> 1990,
+    /// 16 000 -> 1975, 32 000 -> 2049.
+    ils_iterations_per_queen: f64 = 16_000.0, 0.0..=1e9;
+    /// Length of a re-plan with one colour (iterations per queen, x N).
+    /// A re-plan perturbs the whole board and more, shorter re-plans win. The 44 one-colour
+    /// seeds of 1-100 and 1001-1200, side by side per seed, geometric mean of the score ratio
+    /// against 16 000: at 1 s 1 000 -> 0.985, 2 000 -> 0.987, 4 000 -> 0.988, 8 000 -> 0.992
+    /// (2-5 runs each); at 2 s 4 000 -> 0.981, at 5 s 0.994, at 10 s 0.996 (one run each). On
+    /// crowded boards short re-plans lose (4 000 at 1 s, the 72 seeds with C >= 4: 1.028).
+    ils_iterations_per_queen_one_colour: f64 = 4_000.0, 0.0..=1e9;
+    /// Length of a re-plan with two or three colours (iterations per queen, x N).
+    /// The 62 seeds with C = 2 or 3 of 1-100 and 1001-1060, side by side, against 16 000: at
+    /// 1 s 8 000 -> 0.992 (2 runs), 4 000 -> 0.987 (1 run); at 2 s 8 000 -> 0.990; at 10 s
+    /// (31 of them) 0.987.
+    ils_iterations_per_queen_few_colours: f64 = 8_000.0, 0.0..=1e9;
+    /// Least chance of a re-planned queen to go back to its start (drawn up to 1).
+    /// (small: a local change; 1: the whole colour from scratch)
+    ils_reset_min: f64 = 0.2, 0.0..=1.0;
+    /// Chance that a re-plan of a board with errors picks one of the colours with errors.
+    /// At 1 s, side by side per seed (one run each, geometric mean of the score ratio against
+    /// picking any colour): the 42 seeds of 1-100 with C >= 4 0.981, the first 50 held-out
+    /// seeds 1001-1200 with C >= 4 0.988.
+    faulty_colour_chance: f64 = 0.8, 0.0..=1.0;
+    /// The pool keeps this many routed boards, and as many ranked ones.
+    pool_size: usize = 40, 1..=1_000_000;
+    /// A board is routed when it ranks among this many best by estimate as it comes.
+    /// (so the routed pool holds the best candidates, and routing does not slow the re-plans)
+    route_rank: usize = 4, 0..=1_000_000;
+
+    // ---- stage 4: routing
+    /// At most this many travelling queens are weighed when routing is blocked.
+    max_considered: usize = 48, 1..=1_000_000;
+    /// Routing gives up after this many blocked situations per queen (plus `stuck_extra`).
+    stuck_per_queen: usize = 8, 0..=1_000_000;
+    /// Blocked situations routing resolves beyond `stuck_per_queen` per queen.
+    stuck_extra: usize = 64, 0..=1_000_000;
+    /// Extra cost of stepping a blocker aside onto another queen's target.
+    /// (that queen pays for it later)
+    park_penalty: f64 = 1.5, 0.0..=1e6;
+    /// Weight of a blocker that has arrived on its target, when a route to clear is chosen.
+    /// (a queen that still travels, weight 1, costs less to push aside)
+    arrived_blocker_weight: usize = 3, 0..=1_000_000;
+
+    // ---- stage 5: reordering
+    /// Fewest best boards the first reordering round takes.
+    top_boards_min: usize = 3, 1..=1_000_000;
+    /// The first reordering round takes 1/this of the time left.
+    top_round_parts: f64 = 3.0, 1.0..=1e9;
+    /// Simulations each board of the first reordering round should get.
+    top_round_sims: f64 = 300.0, 1.0..=1e12;
+    /// Percent of reordering moves that move a held-up queen earlier in the order.
+    held_up_moves: usize = 30, 0..=100;
+    /// Percent of reordering moves that move any queen in the order (after `held_up_moves`).
+    order_moves: usize = 30, 0..=100;
+    /// Percent of reordering moves where two queens of a colour exchange targets.
+    /// (the rest: column swaps of two targets of a colour)
+    target_swaps: usize = 20, 0..=100;
+
+    // ---- stage 6: the post-optimiser
+    /// Final cells tried per queen by the post-optimiser (the best by lower bound).
+    targets_per_queen: usize = 8, 1..=1_000_000;
+    /// Insertion times tried per final cell (besides the window ends and the original time).
+    times_per_target: usize = 6, 0..=1_000_000;
+    /// Final cells per queen (the best few) also tried with a stop on a parking cell.
+    two_phase_targets: usize = 3, 0..=1_000_000;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every listed name takes its listed value back and yields the defaults unchanged;
+    /// the defaults are the constants the solver had before they became parameters.
+    #[test]
+    fn every_listed_name_round_trips() {
+        let defaults = Params::default();
+        let lines = defaults.lines();
+        assert!(lines.len() >= 20, "{} parameters", lines.len());
+        let mut all = Params::default();
+        for line in &lines {
+            let mut one = Params::default();
+            one.apply(&format!("{}={}", line.name, line.value))
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(one, defaults, "{}", line.name);
+            all.set(line.name, &line.value).unwrap();
+            assert!(!line.doc.is_empty(), "{} has no doc", line.name);
+        }
+        assert_eq!(all, defaults);
+        // names are distinct
+        let mut names: Vec<_> = lines.iter().map(|l| l.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), lines.len());
+    }
+
+    /// A sample of the old constants, by value.
+    #[test]
+    fn defaults_are_the_old_constants() {
+        let p = Params::default();
+        assert_eq!(
+            (p.compute_share, p.compute_share_short, p.compute_share_long),
+            (0.80, 0.70, 0.88)
+        );
+        assert_eq!((p.board_share, p.board_share_slow), (0.75, 0.85));
+        assert_eq!((p.exact_keep, p.exact_keep_big, p.pool_size), (300, 20, 40));
+        assert_eq!(
+            (p.iterations_per_queen_min, p.iterations_per_queen_max),
+            (1_500.0, 60_000.0)
+        );
+        assert_eq!(
+            (p.t0_min, p.t0_max, p.t1, p.warm_t0),
+            (1.0, 10.0, 0.05, 0.7)
+        );
+    }
+
+    #[test]
+    fn a_change_reaches_its_field_only() {
+        let mut p = Params::default();
+        p.apply("pool_size=7").unwrap();
+        p.apply(" t1 = 0.125").unwrap();
+        assert_eq!((p.pool_size, p.t1), (7, 0.125));
+        let back = Params {
+            pool_size: 40,
+            t1: 0.05,
+            ..p
+        };
+        assert_eq!(back, Params::default());
+    }
+
+    #[test]
+    fn bad_overrides_are_refused_with_a_message() {
+        let mut p = Params::default();
+        let err = p.apply("no_such=1").unwrap_err();
+        assert!(matches!(err, ParamError::Unknown(_)));
+        assert!(err.to_string().contains("\"no_such\""));
+        let err = p.apply("pool_size=lots").unwrap_err();
+        assert!(err.to_string().contains("not a valid usize"), "{err}");
+        let err = p.apply("pool_size=0").unwrap_err();
+        assert!(err.to_string().contains("outside 1..=1000000"), "{err}");
+        assert!(p.apply("board_share=NaN").is_err());
+        assert!(p.apply("board_share=-0.1").is_err());
+        assert!(matches!(
+            p.apply("board_share").unwrap_err(),
+            ParamError::NoEquals(_)
+        ));
+        // a huge value is quoted cut short
+        let long = format!("t1={}", "9".repeat(10_000));
+        assert!(p.apply(&long).unwrap_err().to_string().len() < 200);
+        assert_eq!(p, Params::default());
+    }
+
+    #[test]
+    fn the_listing_has_one_line_per_parameter() {
+        let listing = Params::default().listing();
+        let lines: Vec<&str> = listing.lines().collect();
+        assert_eq!(lines.len(), Params::default().lines().len());
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("board_share = 0.75  # Share of the compute time")));
+    }
+}
