@@ -22,6 +22,7 @@ pub mod bound;
 pub mod candidates;
 pub mod exact;
 pub mod improve;
+pub mod lower_bound;
 pub mod multistart;
 pub mod paths;
 pub mod quick;
