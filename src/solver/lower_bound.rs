@@ -120,7 +120,7 @@ pub fn lower_bound(board: &Board, deadline: Instant) -> LowerBound {
         result.steps += 1;
         let prices = hungarian.prices();
         let bound = problem.certificate(&weights, &prices, &cost);
-        let counts = problem.line_counts(&assigned, lines);
+        let counts = problem.line_counts(&assigned, weights.len());
         let relaxed = problem.relaxed_score(&assigned, &counts);
         result.relaxed = result.relaxed.min(relaxed);
         if bound > best + 1e-9 {
@@ -146,8 +146,8 @@ pub fn lower_bound(board: &Board, deadline: Instant) -> LowerBound {
         let active = |i: usize| !(weights[i] <= 0.0 && g(i) < 0.0 || weights[i] >= n && g(i) > 0.0);
         let norm: f64 = (0..weights.len()).filter(|&i| active(i)).map(|i| g(i) * g(i)).sum();
         if norm == 0.0 {
-            // the assignment is optimal for the weights and has no pair: the bound is exact
-            result.stop = BoundStop::Exact;
+            // no ascent direction: these weights are optimal
+            result.stop = BoundStop::Converged;
             return finish(result, best);
         }
         // target: the best relaxed answer, but no farther above the bound than a share of it
@@ -266,10 +266,11 @@ impl Problem {
         total
     }
 
-    /// Queens of each (colour, line) when queen `q` stands on free cell `assigned[q]`.
-    fn line_counts(&self, assigned: &[usize], lines: usize) -> Vec<u32> {
-        let colours = self.queens.iter().max().map_or(0, |&c| c + 1);
-        let mut counts = vec![0u32; colours.max(1) * lines];
+    /// Queens of each (colour, line) when queen `q` stands on free cell `assigned[q]`, indexed
+    /// like the weights (`total` of them).
+    fn line_counts(&self, assigned: &[usize], total: usize) -> Vec<u32> {
+        let lines = line_count(self.n);
+        let mut counts = vec![0u32; total];
         for (q, &j) in assigned.iter().enumerate() {
             for line in self.cell_lines[j] {
                 counts[self.queens[q] * lines + line] += 1;
