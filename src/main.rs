@@ -207,7 +207,10 @@ fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
     // rounded down, so the printed number is still a bound
     let text = format!("{:.4}\n", (bound.value * 1e4).floor() / 1e4);
     let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()) {
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
         eprintln!("queenattack: cannot write the bound: {e}");
         return ExitCode::from(1);
     }

@@ -34,7 +34,16 @@ fn distances(board: &Board, from: usize) -> Vec<f64> {
             if !dist[cell].is_finite() {
                 continue;
             }
-            for (dr, dc) in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
+            for (dr, dc) in [
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+                (0, -1),
+                (0, 1),
+                (1, -1),
+                (1, 0),
+                (1, 1),
+            ] {
                 let (mut r, mut c) = (cell as i64 / n + dr, cell as i64 % n + dc);
                 let mut len = 1.0f64;
                 while (0..n).contains(&r) && (0..n).contains(&c) {
@@ -169,11 +178,17 @@ fn never_above_the_exact_optimum_of_the_relaxation() {
             bound.value
         );
         // the best relaxed answer the climb saw is a real assignment: never below the optimum
-        assert!(bound.relaxed >= optimum - EPS, "round {round}: {bound:?} {optimum}");
-        positive += (bound.value > 0.5).then_some(1).unwrap_or(0);
+        assert!(
+            bound.relaxed >= optimum - EPS,
+            "round {round}: {bound:?} {optimum}"
+        );
+        positive += usize::from(bound.value > 0.5);
     }
     // not a vacuous check: many of these boards have a pair to pay for
-    assert!(positive >= 30, "only {positive} boards with a bound above 0.5");
+    assert!(
+        positive >= 30,
+        "only {positive} boards with a bound above 0.5"
+    );
 }
 
 #[test]
@@ -190,9 +205,12 @@ fn never_above_the_best_of_three_legal_moves() {
             bound <= best + EPS,
             "round {round}: {board:?}: bound {bound} above a legal score {best}"
         );
-        tight += ((best - bound).abs() < 1e-6).then_some(1).unwrap_or(0);
+        tight += usize::from((best - bound).abs() < 1e-6);
     }
-    assert!(tight >= 10, "the bound met the best short answer on only {tight} boards");
+    assert!(
+        tight >= 10,
+        "the bound met the best short answer on only {tight} boards"
+    );
 }
 
 #[test]
@@ -203,18 +221,26 @@ fn never_above_the_best_of_two_legal_moves_on_five_by_five() {
         let board = tiny_board(&mut rng, 5, colours, queens);
         let bound = lower_bound(&board, far()).value;
         let best = best_within(&Replay::new(&judge_input(&board)), 2);
-        assert!(bound <= best + EPS, "round {round}: {board:?}: {bound} > {best}");
+        assert!(
+            bound <= best + EPS,
+            "round {round}: {board:?}: {bound} > {best}"
+        );
     }
 }
 
 #[test]
 fn a_deadline_in_the_past_gives_a_valid_bound_at_once() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/2.in"))
-        .expect("testcases/2.in exists");
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/2.in"))
+            .expect("testcases/2.in exists");
     let board = Board::parse_official(&text).expect("official input");
     let started = Instant::now();
     let bound = lower_bound(&board, started);
-    assert!(started.elapsed() < Duration::from_millis(200), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(bound.value, 0.0);
 }
 
@@ -236,7 +262,10 @@ fn the_bound_is_below_the_solvers_answer_on_every_testcase() {
         let answer = common::run_with_input(exe, &["--time-limit", "0.6"], text.as_bytes());
         let verdict = tools::judge::judge(&input, &String::from_utf8_lossy(&answer.stdout));
         assert_eq!(verdict.error(), None, "seed {seed}");
-        assert!(bound > 0.0, "seed {seed}: every official board has pairs to pay for");
+        assert!(
+            bound > 0.0,
+            "seed {seed}: every official board has pairs to pay for"
+        );
         assert!(
             bound <= verdict.score,
             "seed {seed}: bound {bound} above the score {} of a legal answer",
