@@ -273,3 +273,20 @@ fn the_bound_is_below_the_solvers_answer_on_every_testcase() {
         );
     }
 }
+
+#[test]
+fn the_deadline_is_kept_on_the_largest_boards() {
+    // N = 128, C = 100: the tables alone would take minutes, and a step with few open rows
+    // must still look at the clock (without that check this test ran 8.3 s).
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(128);
+    let board = Board::random(128, 100, 0.1, &mut rng);
+    let started = Instant::now();
+    let bound = lower_bound(&board, started + Duration::from_millis(900));
+    // generous slack for a loaded machine; the bug above overshot by seconds
+    assert!(
+        started.elapsed() < Duration::from_millis(1900),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(bound.queens < 128 * 100, "{bound:?}");
+}

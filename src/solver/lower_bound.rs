@@ -116,6 +116,9 @@ pub fn lower_bound(board: &Board, deadline: Instant) -> LowerBound {
     let mut cost = vec![0.0; problem.queens.len() * problem.cells.len()];
     let n = board.n as f64;
     while result.steps < MAX_STEPS {
+        if Instant::now() >= deadline {
+            return finish(result, best);
+        }
         problem.costs(&weights, &mut cost);
         let Some(assigned) = hungarian.solve(problem.queens.len(), &cost, deadline) else {
             return finish(result, best);
@@ -206,7 +209,8 @@ struct Problem {
 
 impl Problem {
     /// Tables for the queens of `board`, those in an attacking pair first; queens whose table is
-    /// not done by `deadline` are left out (a relaxation of fewer queens is still a bound).
+    /// not done halfway to `deadline` are left out (a relaxation of fewer queens is still a
+    /// bound).
     fn new(board: &Board, deadline: Instant) -> Problem {
         let n = board.n;
         let cells: Vec<usize> = (0..n * n).filter(|&c| board.cells[c] != WALL).collect();
@@ -217,13 +221,17 @@ impl Problem {
         }
         let mut starts: Vec<usize> = (0..n * n).filter(|&c| board.cells[c] > 0).collect();
         let attacked = attacked(board);
-        starts.sort_by_key(|&c| !attacked[c]);
+        // attacked queens first, colour by colour, so that a cut-short table keeps pairs
+        starts.sort_by_key(|&c| (!attacked[c], board.cells[c]));
         let m = cells.len();
         let walls = board.walls();
         let mut search = Dijkstra::new(n);
         let (mut queens, mut dist) = (Vec::new(), Vec::new());
+        // the tables may take half the time left, so that some steps follow a cut
+        let now = Instant::now();
+        let tables_by = now + deadline.saturating_duration_since(now) / 2;
         for &start in &starts {
-            if Instant::now() >= deadline {
+            if Instant::now() >= tables_by {
                 break;
             }
             search.run(start, &walls);
@@ -468,8 +476,9 @@ impl Hungarian {
                 None => true,
             }
         });
-        for (k, &i) in open.iter().enumerate() {
-            if k % 16 == 15 && Instant::now() >= deadline {
+        for &i in &open {
+            // one clock read per path: a path costs at least O(m)
+            if Instant::now() >= deadline {
                 return None;
             }
             self.augment(i, q, cost);
