@@ -405,6 +405,8 @@ struct Hungarian {
     pred: Vec<usize>,
     scanned: Vec<bool>,
     done: Vec<usize>,
+    /// The cost row of every dummy.
+    zeros: Vec<f64>,
 }
 
 const NONE: usize = usize::MAX;
@@ -421,6 +423,7 @@ impl Hungarian {
             pred: vec![0; m],
             scanned: vec![false; m],
             done: Vec::new(),
+            zeros: vec![0.0; m],
         }
     }
 
@@ -497,21 +500,26 @@ impl Hungarian {
         self.dist.fill(f64::INFINITY);
         let (mut row, mut reach) = (root, 0.0);
         let sink = loop {
-            let costs = (row < q).then(|| &cost[row * m..(row + 1) * m]);
+            let costs = if row < q {
+                &cost[row * m..(row + 1) * m]
+            } else {
+                &self.zeros[..]
+            };
             let base = reach - self.u[row];
             let (mut best, mut best_j) = (f64::INFINITY, NONE);
-            for j in 0..m {
-                if self.scanned[j] {
+            let columns = self.dist.iter_mut().zip(&mut self.pred).zip(&self.scanned);
+            for (j, ((dist, pred), &scanned)) in columns.enumerate() {
+                if scanned {
                     continue;
                 }
-                let d = base + costs.map_or(0.0, |c| c[j]) - self.v[j];
-                if d < self.dist[j] {
-                    self.dist[j] = d;
-                    self.pred[j] = row;
+                let d = base + costs[j] - self.v[j];
+                if d < *dist {
+                    *dist = d;
+                    *pred = row;
                 }
                 // among equals a free column ends the path at once
-                if self.dist[j] < best || self.dist[j] == best && self.row_of[j] == NONE {
-                    best = self.dist[j];
+                if *dist < best || *dist == best && self.row_of[j] == NONE {
+                    best = *dist;
                     best_j = j;
                 }
             }
