@@ -13,10 +13,10 @@
 //!   cells.
 //!
 //! So for any weights `λ ∈ [0, N]` and prices `p ≥ 0` every answer scores at least
-//! `Σ_q min_j (d(q, j) + Λ_q(j) + p_j) − Σ_j p_j − Σ λ` ([`certificate`]), where `Λ_q(j)` sums
+//! `Σ_q min_j (d(q, j) + Λ_q(j) + p_j) − Σ_j p_j − Σ λ` (`certificate`), where `Λ_q(j)` sums
 //! the weights of `q`'s colour on `j`'s four lines. The weights climb by projected subgradient;
 //! the prices are the optimal duals of the assignment problem for those weights (Hungarian
-//! method, [`Hungarian`]), so each step's bound is that assignment's optimum. The bound is
+//! method, `Hungarian`), so each step's bound is that assignment's optimum. The bound is
 //! evaluated from `(λ, p)` by the formula, so it stays valid whatever the iterate, the step
 //! size or the deadline.
 
@@ -50,7 +50,7 @@ pub enum BoundStop {
     Exact,
     /// The step size fell below its floor: the weights stopped improving.
     Converged,
-    /// [`MAX_STEPS`] steps were made.
+    /// `MAX_STEPS` steps were made.
     Steps,
     /// The deadline came first (the bound is the best one certified before it).
     Deadline,
@@ -79,7 +79,7 @@ pub struct LowerBound {
 /// # Complexity
 /// Distance tables `O(Q·M·N·log M)` for `Q` queens and `M` free cells, then per step one
 /// Hungarian solve, `O(M²)` when the duals carried over from the previous step are nearly
-/// optimal and `O(M³)` at worst, at most [`MAX_STEPS`] steps. On contest boards (`N ≤ 30`,
+/// optimal and `O(M³)` at worst, at most `MAX_STEPS` steps. On contest boards (`N ≤ 30`,
 /// `C ≤ 6`) well under a second.
 ///
 /// # Examples
