@@ -39,7 +39,8 @@ struct Cli {
     #[arg(long)]
     verbose: bool,
     /// Print a certified lower bound on the score of every legal answer instead of moves (one
-    /// number on stdout), computed within min(1 s, --time-limit). See docs/solver.md.
+    /// number on stdout, rounded down to 4 decimals), computed within min(0.9 s, 70 % of
+    /// --time-limit). See docs/solver.md.
     #[arg(long)]
     bound: bool,
 }
