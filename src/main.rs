@@ -3,6 +3,7 @@
 use clap::Parser;
 use queenattack::solver::board::{quote, Board, MAX_COLOURS, MAX_N};
 use queenattack::solver::input::BoardText;
+use queenattack::solver::lower_bound::lower_bound;
 use queenattack::solver::{solve, Options, Params};
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -17,6 +18,9 @@ const MAX_TIME_LIMIT: f64 = 86_400.0;
 /// Share of the time limit the board may take to arrive: the solver's own compute share for
 /// short limits, after which nothing but the empty answer could be computed.
 const READ_SHARE: f64 = 0.70;
+/// Longest time `--bound` takes (the issue's limit: 1 s on any contest board), less a margin for
+/// process start and exit.
+const BOUND_SECONDS: f64 = 0.9;
 
 /// Solver for Topcoder Marathon Match 150 QueenAttack.
 ///
@@ -42,6 +46,11 @@ struct Cli {
     /// values after the overrides).
     #[arg(long)]
     list_params: bool,
+    /// Print a certified lower bound on the score of every legal answer instead of moves (one
+    /// number on stdout, rounded down to 4 decimals), computed within min(0.9 s, 70 % of
+    /// --time-limit). See docs/solver.md.
+    #[arg(long)]
+    bound: bool,
 }
 
 const LIMITS: &str = "\
@@ -207,6 +216,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if cli.bound {
+        return print_bound(&board, started, &cli);
+    }
     let options = Options {
         time_limit: cli.time_limit,
         seed: cli.seed,
@@ -242,6 +254,36 @@ fn main() -> ExitCode {
         .and_then(|_| stdout.flush())
     {
         eprintln!("queenattack: cannot write the answer: {e}");
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--bound`: prints the certified lower bound of `board` on stdout, rounded down to 4
+/// decimals, and with `--verbose` how it was found on stderr.
+fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
+    let budget = Duration::from_secs_f64(BOUND_SECONDS.min(cli.time_limit * READ_SHARE));
+    let bound = lower_bound(board, started + budget);
+    if cli.verbose {
+        eprintln!(
+            "[{:6.3}s] lower bound {:.4}: relaxation optimum at most {:.4}, {} steps, {} queens, \
+             stop: {:?}",
+            started.elapsed().as_secs_f64(),
+            bound.value,
+            bound.relaxed,
+            bound.steps,
+            bound.queens,
+            bound.stop
+        );
+    }
+    // rounded down, so the printed number is still a bound
+    let text = format!("{:.4}\n", (bound.value * 1e4).floor() / 1e4);
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        eprintln!("queenattack: cannot write the bound: {e}");
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS

@@ -4,7 +4,7 @@
 //! Ground floor (no import from a stage):
 //! * [`board`]: the input board and the queen move; [`input`]: when the board has arrived
 //!   on stdin; [`score`]: the solver's own referee (the answer is replayed before it is
-//!   printed);
+//!   printed); [`lower_bound`]: the certified lower bound on any answer's score (`--bound`);
 //! * `problem`: the one `Problem` (board, walls, starts, colours, distance tables);
 //! * `answer`: the one answer type, [`Solution`]; `params`: every tuning constant
 //!   ([`Params`]); `budget`: every time share (`Budget`); `paths`: cheapest queen routes.
@@ -26,6 +26,7 @@ mod answer;
 pub mod board;
 mod budget;
 pub mod input;
+pub mod lower_bound;
 mod params;
 mod paths;
 mod problem;
