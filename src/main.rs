@@ -256,6 +256,16 @@ fn main() -> ExitCode {
         eprintln!("queenattack: cannot write the answer: {e}");
         return ExitCode::from(1);
     }
+    // After the answer, so they cost it nothing: `tester run` keeps these per seed.
+    eprint!(
+        "[DATA] score = {}\n[DATA] errors = {}\n[DATA] moves = {}\n[DATA] stop = {:?}\n\
+         [DATA] wall_ms = {}\n",
+        solution.outcome.score,
+        solution.outcome.errors,
+        solution.moves.len(),
+        solution.stop,
+        started.elapsed().as_millis()
+    );
     ExitCode::SUCCESS
 }
 

@@ -28,6 +28,17 @@ fn every_testcase_gets_a_legal_answer_better_than_doing_nothing() {
         let output = String::from_utf8(out.stdout).expect("ASCII output");
         let verdict = judge(&input, &output);
         assert_eq!(verdict.error(), None, "seed {seed}");
+        // The `[DATA]` lines that `tester run` keeps tell the judge's own numbers.
+        let log = String::from_utf8_lossy(&out.stderr);
+        let data = |key: &str| -> f64 {
+            let prefix = format!("[DATA] {key} = ");
+            let line = log.lines().find_map(|l| l.strip_prefix(&prefix));
+            line.and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("seed {seed}: no [DATA] {key} in {log}"))
+        };
+        assert!((data("score") - verdict.score).abs() < 1e-9, "seed {seed}");
+        assert_eq!(data("moves"), verdict.moves as f64, "seed {seed}");
+        assert_eq!(data("errors"), verdict.errors as f64, "seed {seed}");
         let nothing = judge(&input, "0\n").score;
         assert!(
             verdict.score < nothing,
