@@ -1,7 +1,7 @@
 //! `tester run`: run a solver on many seeds in parallel, judge every output, summarise.
 //!
-//! Nothing is lost: `results.json` is rewritten (atomically) as seeds finish, SIGINT/SIGTERM
-//! stop the run cleanly (see [`super::reaper`]), and `--resume` finishes an interrupted run.
+//! Nothing is lost: `results.json` is rewritten (atomically) as seeds finish, SIGINT/SIGTERM/
+//! SIGHUP stop the run cleanly (see [`super::reaper`]), and `--resume` finishes an interrupted run.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -29,8 +29,9 @@ use crate::vis::{PageData, PAGE_OUTPUT_MAX};
 /// Exit codes of `tester run`, as `tester run --help` states them.
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
 ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
-SIGINT (Ctrl-C), 143 by SIGTERM (results.json then holds the finished seeds, \
-\"interrupted\": true; --resume finishes the rest).
+SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (results.json then holds the finished seeds, \
+\"interrupted\": true; --resume finishes the rest). If tester is killed outright (SIGKILL), its \
+solvers are killed too (they die with it, and a guardian process ends their children).
 
 Every solver's output (and any file it writes) is capped at 64 + 2·N³·32 bytes, room for the \
 largest legal answer; a solver reaching the cap is stopped and the seed is `too-long`. Solvers \
@@ -356,6 +357,9 @@ fn prepare_folder(
     Ok((old.results, old.info.seeds))
 }
 
+/// The `about` text of a bests file created by `--update-bests`.
+const NEW_BESTS_ABOUT: &str = "best known scores, written by `tester run --update-bests`";
+
 /// The bests file and its scores for this run (created empty by --update-bests if missing).
 fn bests_for(args: &Args) -> Result<(Option<PathBuf>, Option<Bests>), String> {
     if args.ranges.any() {
@@ -377,7 +381,7 @@ fn bests_for(args: &Args) -> Result<(Option<PathBuf>, Option<Bests>), String> {
         Bests::load(&path)?
     } else {
         Bests {
-            about: "best known scores, written by `tester run --update-bests`".into(),
+            about: NEW_BESTS_ABOUT.into(),
             ..Bests::default()
         }
     };
@@ -470,7 +474,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     });
     let mut info = RunInfo::now(&solver, args.time_limit, ranges, args.comment.clone());
     info.shard = args.shard.map(|s| s.to_string());
-    let (bests_path, mut bests) = bests_for(args)?;
+    let (bests_path, bests) = bests_for(args)?;
     let (kept, mut all_seeds) = prepare_folder(&dir, args, &info)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
     let todo: Vec<u64> = seeds
@@ -515,14 +519,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
         results_file.display()
     ));
     if let Some(signal) = signal {
-        let name = if signal == libc::SIGINT {
-            "SIGINT"
-        } else {
-            "SIGTERM"
-        };
-        eprintln!(
-            "tester run: interrupted by {name}: {} of {} seeds finished; every solver was \
+        // After SIGHUP the terminal may be gone: a failed write must not end in a panic.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "tester run: interrupted by {}: {} of {} seeds finished; every solver was \
              stopped; `tester run --resume --out {} ...` (same options) finishes the rest",
+            reaper::signal_name(signal),
             results.len(),
             info.seeds.len(),
             dir.display()
@@ -530,12 +533,11 @@ pub fn run(args: &Args) -> Result<i32, String> {
         return Ok(128 + signal);
     }
     if args.update_bests {
-        let (path, bests) = (
-            bests_path.expect("set with --update-bests"),
-            bests.as_mut().expect("set"),
-        );
+        let path = bests_path.expect("set with --update-bests");
         let source = format!("tester run {}: {}", date::today(), solver.describe());
-        let improved = update_bests(bests, &results, &source, &dir, &path)?;
+        let improved = Bests::update_locked(&path, NEW_BESTS_ABOUT, |bests| {
+            update_bests(bests, &results, &source, &dir, &path)
+        })?;
         emit(&format!(
             "bests: {improved} improved in {}\n",
             path.display()
@@ -553,8 +555,8 @@ fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-/// Records every ok result that beats `bests`, copies its output to `best/SEED.out` beside the
-/// bests file, and saves the file; returns how many improved.
+/// Records every ok result that beats `bests` (the file as it is now, read under its lock) and
+/// copies its output to `best/SEED.out` beside the bests file; returns how many improved.
 fn update_bests(
     bests: &mut Bests,
     results: &[SeedResult],
@@ -578,10 +580,5 @@ fn update_bests(
         fs::copy(&from, &to)
             .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
     }
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-    }
-    bests.save(path)?;
     Ok(improved)
 }

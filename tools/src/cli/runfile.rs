@@ -136,8 +136,7 @@ pub fn read_run(dir: &Path) -> Result<Option<StoredRun>, String> {
     if !path.is_file() {
         return Ok(None);
     }
-    let text =
-        fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = super::readcap::read_text_capped(&path, super::readcap::JSON_MAX, "a results.json")?;
     let doc: Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
     let results = doc

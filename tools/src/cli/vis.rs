@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{ArgGroup, Args as ClapArgs};
 
 use super::args::RangeArgs;
-use super::score::read_text;
+use super::score::{read_input_text, read_text};
 use crate::gen::generate;
 use crate::input::Input;
 use crate::judge::judge;
@@ -41,7 +41,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let output = read_text(&args.output)?;
     let (input, input_text, seed, p, title) = match (&args.input, args.seed) {
         (Some(path), _) => {
-            let text = read_text(path)?;
+            let text = read_input_text(path)?;
             let input = Input::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             let title = format!("{} + {}", path.display(), args.output.display());
             (input, text, None, None, title)

