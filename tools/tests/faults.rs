@@ -6,7 +6,7 @@
 use std::fs;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -162,4 +162,100 @@ fn fault2_concurrent_bests_updates_are_all_kept() {
     for seed in seeds {
         assert!(dir.join(format!("best/{seed}.out")).is_file());
     }
+}
+
+/// `tester ARGS` with the standard output of `feed` (a shell command) on its standard input.
+fn tester_fed(feed: &str, args: &[&str]) -> Output {
+    let mut source = std::process::Command::new("sh")
+        .args(["-c", feed])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = tester()
+        .args(args)
+        .stdin(source.stdout.take().unwrap())
+        .output()
+        .unwrap();
+    let _ = source.kill();
+    let _ = source.wait();
+    out
+}
+
+#[test]
+fn fault3_endless_files_and_streams_are_refused() {
+    let dir = scratch("faults-3-reads");
+    let refused = |out: Output, what: &str| {
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("more than") && err.contains(what), "{err}");
+    };
+    let output_cap = "134217792 bytes, the most tester reads as an output";
+    let out = tester()
+        .args(["score", "--seed", "1", "/dev/zero"])
+        .output()
+        .unwrap();
+    refused(out, output_cap);
+    refused(tester_fed("yes", &["score", "--seed", "1", "-"]), output_cap);
+    let page = dir.join("y.html");
+    let page = page.to_str().unwrap();
+    let vis = ["vis", "--seed", "1", "-", "-o", page];
+    refused(tester_fed("yes '0 0 0 1'", &vis), output_cap);
+    assert!(!Path::new(page).exists());
+    let out = tester()
+        .args(["score", "--input", "/dev/zero", "/dev/null"])
+        .output()
+        .unwrap();
+    refused(out, "4194304 bytes, the most tester reads as an input");
+    // A big regular file is refused from its size, before any read.
+    let big = dir.join("big.in");
+    fs::File::create(&big)
+        .unwrap()
+        .set_len(5 << 20)
+        .unwrap();
+    let out = tester()
+        .args(["score", "--input"])
+        .arg(&big)
+        .arg("/dev/null")
+        .output()
+        .unwrap();
+    refused(out, "as an input");
+}
+
+#[test]
+fn fault11_rescore_names_a_missing_input_and_a_missing_output() {
+    let dir = scratch("faults-11-rescore");
+    let run = dir.join("run");
+    let out = tester()
+        .args(["run", "--quiet", "--seeds", "1-3", "--exec", "echo 0", "--out"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    fs::remove_file(run.join("2.in")).unwrap();
+    fs::remove_file(run.join("3.out")).unwrap();
+    let out = tester().arg("rescore").arg(&run).output().unwrap();
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    assert!(
+        err.contains("seed 2: 2.in is missing: not judged"),
+        "{err}"
+    );
+    assert!(
+        text.contains("not judged (SEED.in missing): seeds 2"),
+        "{text}"
+    );
+    assert!(
+        text.contains("no output file (SEED.out missing): seeds 3"),
+        "{text}"
+    );
+    assert!(!text.contains("Cannot parse"), "{text}");
+    let out = tester()
+        .args(["rescore", "--json"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["missing_input"], serde_json::json!([2]));
+    assert_eq!(doc["missing_output"], serde_json::json!([3]));
+    assert_eq!(doc["results"][1]["status"], "invalid");
 }
