@@ -195,7 +195,10 @@ fn fault3_endless_files_and_streams_are_refused() {
         .output()
         .unwrap();
     refused(out, output_cap);
-    refused(tester_fed("yes", &["score", "--seed", "1", "-"]), output_cap);
+    refused(
+        tester_fed("yes", &["score", "--seed", "1", "-"]),
+        output_cap,
+    );
     let page = dir.join("y.html");
     let page = page.to_str().unwrap();
     let vis = ["vis", "--seed", "1", "-", "-o", page];
@@ -208,10 +211,7 @@ fn fault3_endless_files_and_streams_are_refused() {
     refused(out, "4194304 bytes, the most tester reads as an input");
     // A big regular file is refused from its size, before any read.
     let big = dir.join("big.in");
-    fs::File::create(&big)
-        .unwrap()
-        .set_len(5 << 20)
-        .unwrap();
+    fs::File::create(&big).unwrap().set_len(5 << 20).unwrap();
     let out = tester()
         .args(["score", "--input"])
         .arg(&big)
@@ -226,7 +226,9 @@ fn fault11_rescore_names_a_missing_input_and_a_missing_output() {
     let dir = scratch("faults-11-rescore");
     let run = dir.join("run");
     let out = tester()
-        .args(["run", "--quiet", "--seeds", "1-3", "--exec", "echo 0", "--out"])
+        .args([
+            "run", "--quiet", "--seeds", "1-3", "--exec", "echo 0", "--out",
+        ])
         .arg(&run)
         .output()
         .unwrap();
@@ -236,10 +238,7 @@ fn fault11_rescore_names_a_missing_input_and_a_missing_output() {
     let out = tester().arg("rescore").arg(&run).output().unwrap();
     let (text, err) = (stdout(&out), stderr(&out));
     assert_eq!(out.status.code(), Some(1), "{text}{err}");
-    assert!(
-        err.contains("seed 2: 2.in is missing: not judged"),
-        "{err}"
-    );
+    assert!(err.contains("seed 2: 2.in is missing: not judged"), "{err}");
     assert!(
         text.contains("not judged (SEED.in missing): seeds 2"),
         "{text}"
@@ -258,4 +257,89 @@ fn fault11_rescore_names_a_missing_input_and_a_missing_output() {
     assert_eq!(doc["missing_input"], serde_json::json!([2]));
     assert_eq!(doc["missing_output"], serde_json::json!([3]));
     assert_eq!(doc["results"][1]["status"], "invalid");
+}
+
+/// Two runs of seeds 1-5 (`echo 0`: ok, scores errors × N) in `dir`/a and `dir`/b.
+fn two_runs(dir: &Path) {
+    for name in ["a", "b"] {
+        let out = tester()
+            .args([
+                "run", "--quiet", "--seeds", "1-5", "--exec", "echo 0", "--out",
+            ])
+            .arg(dir.join(name))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+}
+
+/// Sets the score of every result in `dir`/results.json to `score` (the JSON text given).
+fn set_scores(dir: &Path, score: &str) {
+    let path = dir.join("results.json");
+    let mut doc = results_json(dir);
+    for r in doc["results"].as_array_mut().unwrap() {
+        r["score"] = Value::String("SCORE".into());
+    }
+    let text = doc.to_string().replace("\"SCORE\"", score);
+    fs::write(path, text).unwrap();
+}
+
+#[test]
+fn fault5_odd_scores_are_refused_by_compare_merge_and_runs() {
+    let dir = scratch("faults-5-odd");
+    two_runs(&dir);
+    set_scores(&dir.join("b"), "-5");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let out = tester().arg("compare").arg(&a).arg(&b).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("seed 1: status ok with score -5"),
+        "{}",
+        stderr(&out)
+    );
+    let out = tester()
+        .arg("merge")
+        .arg(&b)
+        .arg("--out")
+        .arg(dir.join("m"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("score -5"), "{}", stderr(&out));
+    let out = tester().arg("runs").arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("skipped") && stderr(&out).contains("score -5"));
+    assert!(!stdout(&out).contains(" b "), "{}", stdout(&out));
+}
+
+#[test]
+fn fault5_compare_html_of_tiny_scores_ends() {
+    let dir = scratch("faults-5-tiny");
+    two_runs(&dir);
+    set_scores(&dir.join("b"), "1e-308");
+    let mut child = tester()
+        .arg("compare")
+        .arg(dir.join("a"))
+        .arg(dir.join("b"))
+        .arg("--html")
+        .arg(dir.join("p.html"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("compare --html still running after 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success());
+    let page = fs::read_to_string(dir.join("p.html")).unwrap();
+    assert!(page.contains("<svg"), "the page has its plots");
 }
