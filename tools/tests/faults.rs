@@ -343,3 +343,33 @@ fn fault5_compare_html_of_tiny_scores_ends() {
     let page = fs::read_to_string(dir.join("p.html")).unwrap();
     assert!(page.contains("<svg"), "the page has its plots");
 }
+
+#[test]
+fn fault9_runs_and_compare_escape_control_characters() {
+    let dir = scratch("faults-9-escape");
+    two_runs(&dir);
+    let evil = dir.join("b\x1b[31mred");
+    fs::rename(dir.join("b"), &evil).unwrap();
+    let mut doc = results_json(&evil);
+    doc["comment"] = "clear\x1b[2J screen\u{202e}".into();
+    doc["command"] = "echo\x07 0\r".into();
+    fs::write(evil.join("results.json"), doc.to_string()).unwrap();
+    let runs = tester().arg("runs").arg(&dir).output().unwrap();
+    let compare = tester()
+        .arg("compare")
+        .arg(dir.join("a"))
+        .arg(&evil)
+        .output()
+        .unwrap();
+    for out in [runs, compare] {
+        let text = stdout(&out);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            !text.contains('\x1b') && !text.contains('\x07') && !text.contains('\r'),
+            "{text:?}"
+        );
+        assert!(!text.contains('\u{202e}'), "{text:?}");
+        assert!(text.contains("clear\\x1b[2J screen\\u{202e}"), "{text}");
+        assert!(text.contains("b\\x1b[31mred"), "{text}");
+    }
+}

@@ -19,6 +19,7 @@ pub mod guardian;
 pub mod history;
 pub mod merge;
 pub mod progress;
+pub mod quote;
 pub mod readcap;
 pub mod reaper;
 pub mod report;
