@@ -373,3 +373,138 @@ fn fault9_runs_and_compare_escape_control_characters() {
         assert!(text.contains("b\\x1b[31mred"), "{text}");
     }
 }
+
+/// `tester run --quiet --exec 'echo 0'` with these arguments.
+fn quick_run(args: &[&str], out: &Path) -> Output {
+    tester()
+        .args(["run", "--quiet", "--exec", "echo 0"])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+fn merge(dirs: &[&Path], out: &Path, extra: &[&str]) -> Output {
+    tester()
+        .arg("merge")
+        .args(dirs)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn fault4_merge_names_missing_extra_and_broken_seeds() {
+    let dir = scratch("faults-4-merge");
+    let d = |name: &str| dir.join(name);
+    // Shards of two different seed lists: seeds 11, 13, ..., 19 are in neither.
+    assert!(quick_run(&["--seeds", "1-9", "--shard", "0/2"], &d("s0"))
+        .status
+        .success());
+    assert!(quick_run(&["--seeds", "1-20", "--shard", "1/2"], &d("s1"))
+        .status
+        .success());
+    let out = merge(&[&d("s0"), &d("s1")], &d("m1"), &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("shard 0/2 lists 5 seeds and shard 1/2 lists 10"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!d("m1").join("results.json").exists());
+
+    // An older results.json without `seeds`: its results still count.
+    assert!(quick_run(&["--seeds", "1-5"], &d("old")).status.success());
+    let mut doc = results_json(&d("old"));
+    doc.as_object_mut().unwrap().remove("seeds");
+    fs::write(d("old").join("results.json"), doc.to_string()).unwrap();
+    assert!(quick_run(&["--seeds", "6-10"], &d("new")).status.success());
+    let out = merge(&[&d("old"), &d("new")], &d("m2"), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("has no seed list"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        results_json(&d("m2"))["results"].as_array().unwrap().len(),
+        10
+    );
+
+    // A result for a seed outside the list is refused, not dropped.
+    let mut doc = results_json(&d("new"));
+    let mut extra = doc["results"][0].clone();
+    extra["seed"] = 999.into();
+    doc["results"].as_array_mut().unwrap().push(extra);
+    fs::write(d("new").join("results.json"), doc.to_string()).unwrap();
+    let out = merge(&[&d("new")], &d("m3"), &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("not in its seed list (999)"),
+        "{}",
+        stderr(&out)
+    );
+
+    // A deleted output makes the seed missing: refused, or merged without it (exit 1).
+    fs::remove_file(d("old").join("1.out")).unwrap();
+    let out = merge(&[&d("old")], &d("m4"), &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("1.out is missing"),
+        "{}",
+        stderr(&out)
+    );
+    let out = merge(&[&d("old")], &d("m4"), &["--allow-missing"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("seed 1: "), "{}", stderr(&out));
+    let merged = results_json(&d("m4"));
+    assert_eq!(merged["interrupted"], true);
+    assert_eq!(merged["results"].as_array().unwrap().len(), 4);
+    assert_eq!(merged["results"][0]["seed"], 2);
+}
+
+#[test]
+fn fault10_force_deletes_only_the_runs_own_files() {
+    let dir = scratch("faults-10-force");
+    let mine = ["notes.txt", "99.in", "7.html"];
+    for name in mine {
+        fs::write(dir.join(name), "mine\n").unwrap();
+    }
+    // Not a run folder (no results.json): the run goes ahead beside the user's files.
+    let out = quick_run(&["--seeds", "1-3", "--force"], &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Replacing that run deletes its seeds' files only.
+    let out = quick_run(&["--seeds", "4-5", "--force"], &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!dir.join("1.in").exists() && !dir.join("3.out").exists());
+    assert!(dir.join("4.in").exists());
+    for name in mine {
+        assert_eq!(
+            fs::read_to_string(dir.join(name)).unwrap(),
+            "mine\n",
+            "{name}"
+        );
+    }
+    // A copy of testcases/ is not a run: its inputs are never written over.
+    let cases = scratch("faults-10-cases");
+    for seed in 1..=10 {
+        fs::write(cases.join(format!("{seed}.in")), "case\n").unwrap();
+    }
+    let out = quick_run(&["--seeds", "1-2", "--force"], &cases);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("that no tester run recorded (1.in, 2.in)"),
+        "{}",
+        stderr(&out)
+    );
+    for seed in 1..=10 {
+        assert_eq!(
+            fs::read_to_string(cases.join(format!("{seed}.in"))).unwrap(),
+            "case\n"
+        );
+    }
+    assert!(!cases.join("results.json").exists());
+}

@@ -82,7 +82,7 @@ pub fn run(cli: &Cli) -> Result<i32, String> {
         Command::Gen(args) => done(gen::run(args)),
         Command::Score(args) => done(score::run(args)),
         Command::Run(args) => run::run(args),
-        Command::Merge(args) => done(merge::run(args)),
+        Command::Merge(args) => merge::run(args),
         Command::Rescore(args) => rescore::run(args),
         Command::Vis(args) => done(vis::run(args)),
         Command::Compare(args) => done(compare::run(args)),

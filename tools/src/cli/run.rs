@@ -20,7 +20,7 @@ use super::exec::{output_cap, run_solver, Ending, Solver};
 use super::progress::Progress;
 use super::reaper::{self, Target};
 use super::report::{summary, table, SeedResult, Status};
-use super::runfile::{read_run, run_files, write_run, RunInfo};
+use super::runfile::{read_run, recorded_run, refuse_foreign, write_run, RunInfo};
 use super::vis::write_page;
 use super::{date, load_bests};
 use crate::gen::generate;
@@ -301,6 +301,12 @@ impl<'a> Recorder<'a> {
             .collect()
     }
 
+    /// Writes `results.json` as it stands, marked interrupted (the run goes on).
+    fn save(&self) -> Result<(), String> {
+        let state = self.state.lock().unwrap();
+        write_run(self.dir, &self.document(&state.0, true)).map(drop)
+    }
+
     /// Writes the final `results.json` and returns the results in seed-list order.
     fn finish(&self, interrupted: bool) -> Result<(PathBuf, Vec<SeedResult>), String> {
         let state = self.state.lock().unwrap();
@@ -309,19 +315,29 @@ impl<'a> Recorder<'a> {
     }
 }
 
-/// Readies `dir` for the run: refuses a folder that holds a run unless --resume (returns the
-/// finished results and the seed list of that run) or --force (deletes its files).
+/// Readies `dir` for a run of `seeds`: refuses a folder that holds a run (a `results.json`)
+/// unless --resume (returns the finished results and the seed list of that run) or --force
+/// (deletes that run's files: its `results.json` and the `SEED.*` files of its seeds, nothing
+/// else), and refuses files of `seeds` that no recorded run wrote.
 fn prepare_folder(
     dir: &Path,
     args: &Args,
     info: &RunInfo,
+    seeds: &[u64],
 ) -> Result<(Vec<SeedResult>, Vec<u64>), String> {
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let files = run_files(dir);
-    if files.is_empty() {
+    let recorded = recorded_run(dir).map_err(|e| {
+        format!(
+            "{e} (the run in {} cannot be read: move it away)",
+            dir.display()
+        )
+    })?;
+    let Some((old_seeds, files)) = recorded else {
+        refuse_foreign(dir, seeds, &[])?;
         return Ok((Vec::new(), Vec::new()));
-    }
+    };
     if args.force {
+        refuse_foreign(dir, seeds, &old_seeds)?;
         for file in files {
             fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
         }
@@ -335,8 +351,8 @@ fn prepare_folder(
             files.len()
         ));
     }
+    refuse_foreign(dir, seeds, &old_seeds)?;
     let Some(old) = read_run(dir)? else {
-        // Killed before its first results.json: nothing finished to keep.
         return Ok((Vec::new(), Vec::new()));
     };
     let same = old.info.command == info.command
@@ -475,7 +491,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let mut info = RunInfo::now(&solver, args.time_limit, ranges, args.comment.clone());
     info.shard = args.shard.map(|s| s.to_string());
     let (bests_path, bests) = bests_for(args)?;
-    let (kept, mut all_seeds) = prepare_folder(&dir, args, &info)?;
+    let (kept, mut all_seeds) = prepare_folder(&dir, args, &info, &seeds)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
     let todo: Vec<u64> = seeds
         .iter()
@@ -506,6 +522,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
         );
     }
     let recorder = Recorder::new(&dir, &info, kept, bests.as_ref());
+    // Written before any solver starts: from now on the folder is known to hold this run (for
+    // --resume and --force), even if tester is killed within the first seconds.
+    recorder.save()?;
     let outcome = run_all(&todo, args, &solver, &dir, jobs, &recorder);
     reaper::sweep(Target::All);
     let signal = reaper::interrupted();
