@@ -24,7 +24,7 @@ use super::runfile::{read_run, recorded_run, refuse_foreign, write_run, RunInfo}
 use super::vis::write_page;
 use super::{date, load_bests};
 use crate::gen::generate;
-use crate::vis::{PageData, PAGE_OUTPUT_MAX};
+use crate::vis::PageData;
 
 /// Exit codes of `tester run`, as `tester run --help` states them.
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
@@ -207,7 +207,7 @@ fn run_seed(
 }
 
 /// `SEED.html` of a finished seed: whatever the solver printed, even after a timeout or crash,
-/// is worth a look (an output beyond [`PAGE_OUTPUT_MAX`] is not inlined).
+/// is worth a look (the page inlines at most [`crate::vis::PAGE_OUTPUT_MAX`] bytes of it).
 fn write_seed_page(
     dir: &Path,
     seed: u64,
@@ -216,8 +216,8 @@ fn write_seed_page(
     result: &SeedResult,
 ) -> Result<(), String> {
     let out = dir.join(format!("{seed}.out"));
-    let small = fs::metadata(&out).is_ok_and(|m| m.len() <= PAGE_OUTPUT_MAX as u64);
-    let output = small.then(|| fs::read(&out).ok()).flatten();
+    // The output is at most the run's output cap (the solver was stopped there).
+    let output = fs::read(&out).ok();
     let data = PageData {
         input: input.to_string(),
         output: output.map(|b| String::from_utf8_lossy(&b).into_owned()),

@@ -56,7 +56,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let verdict = judge(&input, &output);
     let size = output.len();
-    let output = (size <= PAGE_OUTPUT_MAX).then_some(output);
+    let output = Some(output);
     write_page(
         &args.page,
         &PageData {
@@ -75,7 +75,8 @@ pub fn run(args: &Args) -> Result<(), String> {
     if size > PAGE_OUTPUT_MAX {
         eprintln!(
             "tester vis: the output has {size} bytes, more than a page replays \
-             ({PAGE_OUTPUT_MAX}): the page shows the board only"
+             ({PAGE_OUTPUT_MAX}): the page keeps the lines the judge reads, or if even those \
+             are more, the board and the judge's verdict only"
         );
     }
     Ok(())
