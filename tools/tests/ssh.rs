@@ -2,8 +2,9 @@
 //! against two `sshd` daemons on loopback (127.0.0.2 and 127.0.0.3, one high port, throwaway
 //! keys, a home folder each, so the "hosts" share no folder), with a fake `queenattack` that
 //! prints `0`. The merged run equals a one-machine run; then host 3 dies mid-run (its daemon and
-//! everything under it SIGKILLed): merge names the lost part, and the recipe again with
-//! `AGAIN=--resume-failed` finishes it, keeping what host 3 had recorded.
+//! everything under it SIGKILLed, while its solvers after the first three hang): merge names
+//! the lost part, and the recipe again with `AGAIN=--resume-failed` finishes it, keeping what
+//! host 3 had recorded.
 //!
 //! Needs `sshd`, `ssh`, `ssh-keygen`, `parallel` and `rsync` (`.ci/run` installs them). Without
 //! them it skips with a notice, except under CI (`CI=true`), where it fails.
@@ -153,6 +154,11 @@ fn free_port() -> u16 {
         }
     }
 }
+
+/// A fake solver that prints `0`, except that where `./hang` exists (in the folder `tester`
+/// runs in) every solver after the first three sleeps 10 minutes.
+const HANGING: &str = "if [ -e hang ]; then\n  k=1\n  while ! mkdir \"slot.$k\" 2>/dev/null; do \
+    k=$((k + 1)); done\n  [ \"$k\" -gt 3 ] && sleep 600\nfi\necho 0";
 
 /// The local side: `target/release/tester` and a fake `target/release/queenattack` (the
 /// shell `body`), as in a workspace.
@@ -323,11 +329,15 @@ fn sharded_run_over_ssh_merges_like_one_machine_and_survives_a_failed_host() {
             .is_file());
     }
 
-    // 2. Host 3 fails mid-run.
+    // 2. Host 3 fails mid-run: there its solvers after the first three hang (whatever the
+    // number of cores), so the part is surely running when the host dies.
     for h in ["home2", "home3"] {
         fs::remove_dir_all(dir.join(h).join("queenattack")).unwrap();
     }
-    let local = workspace(&dir.join("local2"), "sleep 1; echo 0");
+    let hang = dir.join("home3/queenattack/hang");
+    fs::create_dir_all(hang.parent().unwrap()).unwrap();
+    fs::write(&hang, "").unwrap();
+    let local = workspace(&dir.join("local2"), HANGING);
     let run = recipe_command(&local, &ssh_config, &[])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -356,6 +366,7 @@ fn sharded_run_over_ssh_merges_like_one_machine_and_survives_a_failed_host() {
     );
 
     // 3. Host 3 is back: only the failed part runs again, resuming its recorded seeds.
+    fs::remove_file(&hang).unwrap();
     host3.start();
     let again = [("AGAIN", "--resume-failed"), ("HOSTS", "host3")];
     let out = recipe_command(&local, &ssh_config, &again)

@@ -21,10 +21,8 @@ use super::progress::Progress;
 use super::reaper::{self, Target};
 use super::report::{summary, table, SeedResult, Status};
 use super::runfile::{read_run, recorded_run, refuse_foreign, write_run, RunInfo};
-use super::vis::write_page;
 use super::{date, load_bests};
 use crate::gen::generate;
-use crate::vis::PageData;
 
 /// Exit codes of `tester run`, as `tester run --help` states them.
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
@@ -201,31 +199,9 @@ fn run_seed(
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     if args.vis {
-        write_seed_page(dir, seed, p, input, &result)?;
+        super::vis::write_seed_page(dir, seed, p, input, &result)?;
     }
     Ok(Some(result))
-}
-
-/// `SEED.html` of a finished seed: whatever the solver printed, even after a timeout or crash,
-/// is worth a look (the page inlines at most [`crate::vis::PAGE_OUTPUT_MAX`] bytes of it).
-fn write_seed_page(
-    dir: &Path,
-    seed: u64,
-    p: Option<f64>,
-    input: &crate::input::Input,
-    result: &SeedResult,
-) -> Result<(), String> {
-    let out = dir.join(format!("{seed}.out"));
-    // The output is at most the run's output cap (the solver was stopped there).
-    let output = fs::read(&out).ok();
-    let data = PageData {
-        input: input.to_string(),
-        output: output.map(|b| String::from_utf8_lossy(&b).into_owned()),
-        seed: Some(seed),
-        p,
-        title: format!("seed {seed}: {} {}", result.status.as_str(), result.score),
-    };
-    write_page(&dir.join(format!("{seed}.html")), &data)
 }
 
 /// `; stderr: <last non-empty line>` of a solver's stderr file (its last 4 KiB only), or
@@ -247,13 +223,20 @@ fn last_line_of(path: &Path) -> String {
     }
 }
 
-/// The results of a run as they come in, written to `results.json` every few seconds (so a
-/// crash of `tester` itself loses little) and at the end.
+/// How often at most `results.json` is rewritten while a run goes on; a finished seed is in it
+/// within this time (so a `tester` killed outright loses at most the last second). A run of
+/// 2000 seeds writes about 600 KB per save.
+const SAVE_EVERY: Duration = Duration::from_secs(1);
+
+/// The results of a run as they come in, written to `results.json` at most every
+/// [`SAVE_EVERY`] and within it of a seed finishing (so a crash of `tester` itself loses
+/// little), and at the end.
 struct Recorder<'a> {
     dir: &'a Path,
     info: &'a RunInfo,
     bests: Option<&'a Bests>,
-    state: Mutex<(BTreeMap<u64, SeedResult>, Instant)>,
+    /// The results, the time of the last save, and whether a result came since.
+    state: Mutex<(BTreeMap<u64, SeedResult>, Instant, bool)>,
 }
 
 impl<'a> Recorder<'a> {
@@ -268,17 +251,26 @@ impl<'a> Recorder<'a> {
             dir,
             info,
             bests,
-            state: Mutex::new((kept, Instant::now())),
+            state: Mutex::new((kept, Instant::now(), false)),
         }
     }
 
-    /// Adds a finished seed; rewrites `results.json` (marked interrupted: the run goes on) if
-    /// the last write is more than 5 seconds old.
+    /// Adds a finished seed and saves if due (see [`Recorder::save_if_due`]).
     fn record(&self, result: SeedResult) {
         let mut state = self.state.lock().unwrap();
         state.0.insert(result.seed, result);
-        if state.1.elapsed() >= Duration::from_secs(5) {
+        state.2 = true;
+        drop(state);
+        self.save_if_due();
+    }
+
+    /// Rewrites `results.json` (marked interrupted: the run goes on) if a result came since the
+    /// last save and that save is [`SAVE_EVERY`] old.
+    fn save_if_due(&self) {
+        let mut state = self.state.lock().unwrap();
+        if state.2 && state.1.elapsed() >= SAVE_EVERY {
             state.1 = Instant::now();
+            state.2 = false;
             let _ = write_run(self.dir, &self.document(&state.0, true));
         }
     }
@@ -418,37 +410,27 @@ fn run_all(
     let next = AtomicUsize::new(0);
     let progress = Mutex::new(Progress::new(todo.len()));
     let failure: Mutex<Option<String>> = Mutex::new(None);
+    let workers = jobs.min(todo.len());
+    let working = AtomicUsize::new(workers);
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(todo.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= todo.len()
-                    || failure.lock().unwrap().is_some()
-                    || reaper::interrupted().is_some()
-                {
-                    break;
-                }
-                match run_seed(todo[i], args, solver, dir, limit) {
-                    Ok(Some(result)) => {
-                        if !args.quiet {
-                            let what = format!(
-                                "seed {} {} {:.3}",
-                                result.seed,
-                                result.status.as_str(),
-                                result.score
-                            );
-                            progress
-                                .lock()
-                                .unwrap()
-                                .tick(result.status != Status::Ok, &what);
-                        }
-                        recorder.record(result);
-                    }
-                    Ok(None) => break,
-                    Err(message) => {
-                        failure.lock().unwrap().get_or_insert(message);
-                    }
-                }
+        // Saves the results of seeds that finished while every other seed still runs.
+        scope.spawn(|| {
+            while working.load(Ordering::SeqCst) > 0 {
+                std::thread::sleep(Duration::from_millis(100));
+                recorder.save_if_due();
+            }
+        });
+        for _ in 0..workers {
+            scope.spawn(|| {
+                run_worker(
+                    todo,
+                    &next,
+                    &failure,
+                    &progress,
+                    (args, solver, dir, limit),
+                    recorder,
+                );
+                working.fetch_sub(1, Ordering::SeqCst);
             });
         }
     });
@@ -458,6 +440,45 @@ fn run_all(
     match failure.into_inner().unwrap() {
         Some(message) => Err(message),
         None => Ok(()),
+    }
+}
+
+/// One worker of [`run_all`]: takes the next seed of `todo` until none is left, an error is
+/// recorded in `failure`, or the run is interrupted.
+fn run_worker(
+    todo: &[u64],
+    next: &AtomicUsize,
+    failure: &Mutex<Option<String>>,
+    progress: &Mutex<Progress>,
+    (args, solver, dir, limit): (&Args, &Solver, &Path, Duration),
+    recorder: &Recorder<'_>,
+) {
+    loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= todo.len() || failure.lock().unwrap().is_some() || reaper::interrupted().is_some() {
+            break;
+        }
+        match run_seed(todo[i], args, solver, dir, limit) {
+            Ok(Some(result)) => {
+                if !args.quiet {
+                    let what = format!(
+                        "seed {} {} {:.3}",
+                        result.seed,
+                        result.status.as_str(),
+                        result.score
+                    );
+                    progress
+                        .lock()
+                        .unwrap()
+                        .tick(result.status != Status::Ok, &what);
+                }
+                recorder.record(result);
+            }
+            Ok(None) => break,
+            Err(message) => {
+                failure.lock().unwrap().get_or_insert(message);
+            }
+        }
     }
 }
 
@@ -555,7 +576,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         let path = bests_path.expect("set with --update-bests");
         let source = format!("tester run {}: {}", date::today(), solver.describe());
         let improved = Bests::update_locked(&path, NEW_BESTS_ABOUT, |bests| {
-            update_bests(bests, &results, &source, &dir, &path)
+            super::bests::record_run(bests, &results, &source, &dir, &path)
         })?;
         emit(&format!(
             "bests: {improved} improved in {}\n",
@@ -572,32 +593,4 @@ fn emit(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-}
-
-/// Records every ok result that beats `bests` (the file as it is now, read under its lock) and
-/// copies its output to `best/SEED.out` beside the bests file; returns how many improved.
-fn update_bests(
-    bests: &mut Bests,
-    results: &[SeedResult],
-    source: &str,
-    dir: &Path,
-    path: &Path,
-) -> Result<usize, String> {
-    let folder = path.parent().unwrap_or(Path::new("")).join("best");
-    let mut improved = 0;
-    for r in results.iter().filter(|r| r.status == Status::Ok) {
-        if !bests.improve(r.seed, r.score, source) {
-            continue;
-        }
-        improved += 1;
-        fs::create_dir_all(&folder)
-            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-        let (from, to) = (
-            dir.join(format!("{}.out", r.seed)),
-            folder.join(format!("{}.out", r.seed)),
-        );
-        fs::copy(&from, &to)
-            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
-    }
-    Ok(improved)
 }
