@@ -176,11 +176,7 @@
     for (let i = 0; i < game.N * game.N; i++) if (S.frame.ids[i] === q) cellIdx = i;
     if (cellIdx < 0) { box.textContent = ''; return; }
     const r = Math.floor(cellIdx / game.N), c = cellIdx % game.N, k = game.colourOf[q];
-    let pen = 0;
-    for (const i of path) {
-      const m = game.moves;
-      pen += Math.sqrt(Math.max(Math.abs(m[4 * i + 2] - m[4 * i]), Math.abs(m[4 * i + 3] - m[4 * i + 1])));
-    }
+    const pen = game.pathPenalty(q, S.t);
     box.innerHTML = `Queen at <code>${r} ${c}</code>, ${colourName(k)}: ${plural(S.frame.lines.attackers(k, r, c), 'attacker')}, ` +
       `${plural(path.length, 'move')} so far (penalty ${fmt3(pen)})`;
   }

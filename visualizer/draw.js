@@ -292,8 +292,8 @@
    */
   function pathPieces(m, list, N) {
     const L = 6 * N, reach = new Int32Array(L * N).fill(-1), used = new Uint8Array(L);
-    for (const i of list) {
-      const r1 = m[4 * i], c1 = m[4 * i + 1], r2 = m[4 * i + 2], c2 = m[4 * i + 3];
+    for (let j = 0; j < list.length; j++) {
+      const i = list[j], r1 = m[4 * i], c1 = m[4 * i + 1], r2 = m[4 * i + 2], c2 = m[4 * i + 3];
       let key, a, b;
       if (r1 === r2) { key = r1; a = c1; b = c2; } else if (c1 === c2) { key = N + c1; a = r1; b = r2; } else if (r2 - r1 === c2 - c1) { key = 2 * N + (r1 - c1 + N - 1); a = r1; b = r2; } else { key = 4 * N - 1 + r1 + c1; a = r1; b = r2; }
       if (a > b) { const x = a; a = b; b = x; }
@@ -324,18 +324,27 @@
     const game = view.game, list = game.pathOf(q, view.t);
     if (list.length === 0) return;
     const cell = g.cell, m = game.moves, N = g.N, [cx, cy] = centres(g);
-    const cells = pathPieces(m, list, N), seg = new Array(cells.length);
+    // Pieces of recent (queen, frame) pairs are kept: moving the mouse in and out of a queen, or
+    // redrawing all paths, does not merge them again.
+    const key = q + ':' + view.t;
+    let cells = game.pieceCache && game.pieceCache.get(key);
+    if (!cells) {
+      if (!game.pieceCache || game.pieceCache.size > 512) game.pieceCache = new Map();
+      cells = pathPieces(m, list, N);
+      game.pieceCache.set(key, cells);
+    }
+    const seg = new Array(cells.length);
     for (let i = 0; i < cells.length; i += 2) { seg[i] = cx(cells[i + 1]); seg[i + 1] = cy(cells[i]); }
     const rgb = rgbOf(game.colourOf[q]);
     pen.pieces(seg, INK, (strong ? 0.16 : 0.09) * cell + 2, strong ? 0.55 : 0.25);
     pen.pieces(seg, css(rgb), (strong ? 0.16 : 0.09) * cell, strong ? 1 : 0.8);
-    const first = list[0], last = list[list.length - 1];
+    const first = list[0];
     pen.circle(cx(m[4 * first + 1]), cy(m[4 * first]), cell * (strong ? 0.16 : 0.1), css(rgb), INK, 1);
     if (!strong) return;
     // A dot on every cell the queen stopped on between its start and now (each cell once).
     const seen = new Uint8Array(N * N), dots = [];
-    for (const i of list) {
-      if (i === last) continue;
+    for (let j = 0; j < list.length - 1; j++) {
+      const i = list[j];
       const at = m[4 * i + 2] * N + m[4 * i + 3];
       if (!seen[at]) { seen[at] = 1; dots.push(cx(m[4 * i + 3]), cy(m[4 * i + 2])); }
     }

@@ -100,14 +100,13 @@ results.json without its SEED.in (named, not judged) or a seed without its SEED.
 /// Runs `tester rescore`; returns the exit code (see [`EXIT_HELP`]).
 pub fn run(args: &Args) -> Result<i32, String> {
     let stored = stored_results(&args.dir)?;
-    let mut seeds = seeds_in(&args.dir)?;
+    let seeds = seeds_in(&args.dir)?;
     // Seeds results.json has a result for, but whose input is gone: named, not judged.
     let lost: Vec<u64> = stored
         .keys()
         .copied()
         .filter(|s| seeds.binary_search(s).is_err())
         .collect();
-    seeds.sort_unstable();
     if seeds.is_empty() && lost.is_empty() {
         return Err(format!("no SEED.in files in {}", args.dir.display()));
     }

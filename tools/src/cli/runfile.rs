@@ -187,10 +187,13 @@ pub fn run_files(dir: &Path) -> Vec<PathBuf> {
 /// The file names a run writes for `seed`.
 const SEED_EXTENSIONS: [&str; 4] = ["in", "out", "err", "html"];
 
+/// A recorded run's seeds and its files that exist (see [`recorded_run`]).
+pub type RecordedRun = (Vec<u64>, Vec<PathBuf>);
+
 /// The run recorded in `DIR/results.json`: its seeds (the `seeds` list, and every seed with a
 /// result) and the files of it that exist (`results.json` and each seed's
 /// `SEED.in/out/err/html`). `None` without a `results.json`. Other files are not the run's.
-pub fn recorded_run(dir: &Path) -> Result<Option<(Vec<u64>, Vec<PathBuf>)>, String> {
+pub fn recorded_run(dir: &Path) -> Result<Option<RecordedRun>, String> {
     let Some(run) = read_run(dir)? else {
         return Ok(None);
     };
