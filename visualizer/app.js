@@ -128,19 +128,30 @@
     $('score').classList.toggle('invalid', !!game.official);
     $('score').title = game.official ? 'errors × N + penalty of the moves replayed so far; the official score is -1' : 'errors × N + total move penalty';
     const fin = $('v-final');
-    if (game.official) {
+    const v = S.meta.verdict, cut = S.meta.cut;
+    if (cut && !cut.kept && v) {
+      // The moves were too many to inline: the Rust judge's verdict is the only one there is.
+      fin.innerHTML = v.error === null
+        ? `Judge (tester): final score <b id="official-score">${fmt3(v.score)}</b> after ${v.moves} moves`
+        : 'Judge (tester): <b>invalid output</b>, official score <b id="official-score">-1.0</b>';
+      const note = document.createElement('div');
+      note.id = 'judge-check';
+      note.className = 'agree';
+      note.textContent = `${v.report.replace('\n', ' — ')} (the output, ${cut.bytes} bytes, is too large to replay on this page)`;
+      fin.append(note);
+    } else if (game.official) {
       fin.innerHTML = 'Judge: <b>invalid output</b>, official score <b id="official-score">-1.0</b>';
     } else {
       fin.innerHTML = `Judge: final score <b id="official-score">${fmt3(game.officialScore)}</b> after ${game.applied} moves`;
     }
     // A page written by `tester vis` carries the Rust judge's verdict: say whether it agrees.
-    const v = S.meta.verdict;
-    if (v) {
+    if (v && !(cut && !cut.kept)) {
       const agree = game.official ? game.official.message === v.error : v.error === null && Math.abs(game.officialScore - v.score) < 1e-9;
       const note = document.createElement('div');
       note.id = 'judge-check';
       note.className = agree ? 'agree' : 'disagree';
       note.textContent = agree ? `✓ tester score: ${v.report.split('\n').pop()}` : `⚠ this page's replay differs from tester score: ${v.report.replace('\n', ' — ')}`;
+      if (cut) note.textContent += ` (${cut.bytes - cut.kept} bytes after the last counted move, which the judge ignores, are left out)`;
       fin.append(note);
     }
     const cur = $('v-current');
@@ -165,11 +176,7 @@
     for (let i = 0; i < game.N * game.N; i++) if (S.frame.ids[i] === q) cellIdx = i;
     if (cellIdx < 0) { box.textContent = ''; return; }
     const r = Math.floor(cellIdx / game.N), c = cellIdx % game.N, k = game.colourOf[q];
-    let pen = 0;
-    for (const i of path) {
-      const m = game.moves;
-      pen += Math.sqrt(Math.max(Math.abs(m[4 * i + 2] - m[4 * i]), Math.abs(m[4 * i + 3] - m[4 * i + 1])));
-    }
+    const pen = game.pathPenalty(q, S.t);
     box.innerHTML = `Queen at <code>${r} ${c}</code>, ${colourName(k)}: ${plural(S.frame.lines.attackers(k, r, c), 'attacker')}, ` +
       `${plural(path.length, 'move')} so far (penalty ${fmt3(pen)})`;
   }
@@ -255,7 +262,8 @@
     const hasP = typeof S.meta.p === 'number';
     $('v-p').textContent = hasP ? String(Number(S.meta.p.toPrecision(4))) : '—';
     $('v-p').title = hasP ? String(S.meta.p) : 'not known: the input text does not contain P';
-    $('title').textContent = (S.meta.title || '') + (outputText === null ? '  (no output loaded)' : '') +
+    const notLoaded = S.meta.cut ? `  (output of ${S.meta.cut.bytes} bytes: too large to replay here)` : '  (no output loaded)';
+    $('title').textContent = (S.meta.title || '') + (outputText === null ? notLoaded : '') +
       (S.meta.status && S.meta.status !== 'ok' ? '  [' + S.meta.status + ']' : '');
     $('slider').max = S.game.applied;
     $('stderr-box').hidden = !S.meta.stderr;
@@ -421,6 +429,6 @@
   const embedded = document.getElementById('qa-data');
   if (embedded) {
     const d = JSON.parse(embedded.textContent);
-    load(d.input, d.output === undefined ? null : d.output, { seed: d.seed, p: d.p, title: d.title, verdict: d.verdict });
+    load(d.input, d.output === undefined ? null : d.output, { seed: d.seed, p: d.p, title: d.title, verdict: d.verdict, cut: d.output_cut });
   }
 })();

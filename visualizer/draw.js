@@ -85,6 +85,22 @@
       c.strokeStyle = stroke; c.lineWidth = lw; c.lineCap = 'round'; c.lineJoin = 'round'; c.stroke();
       c.setLineDash([]); c.globalAlpha = 1;
     }
+    /** Separate straight pieces [x1, y1, x2, y2, ...] in one stroke (round caps). */
+    pieces(seg, stroke, lw, alpha) {
+      const c = this.c;
+      c.globalAlpha = alpha === undefined ? 1 : alpha;
+      c.beginPath();
+      for (let i = 0; i < seg.length; i += 4) { c.moveTo(seg[i], seg[i + 1]); c.lineTo(seg[i + 2], seg[i + 3]); }
+      c.strokeStyle = stroke; c.lineWidth = lw; c.lineCap = 'round'; c.stroke();
+      c.globalAlpha = 1;
+    }
+    /** Filled dots of radius r at [x, y, ...], in one fill. */
+    dots(pts, r, fill) {
+      const c = this.c;
+      c.beginPath();
+      for (let i = 0; i < pts.length; i += 2) { c.moveTo(pts[i] + r, pts[i + 1]); c.arc(pts[i], pts[i + 1], r, 0, 2 * Math.PI); }
+      c.fillStyle = fill; c.fill();
+    }
     polygon(pts, fill) {
       const c = this.c;
       c.beginPath(); c.moveTo(pts[0], pts[1]);
@@ -104,6 +120,13 @@
     constructor(w, h) { this.w = w; this.h = h; this.out = []; }
     static n(v) { return Math.round(v * 100) / 100; }
     cached(key, x, y, w, h, draw) { draw(this, x, y); }
+    pieces(seg, stroke, lw, alpha) {
+      const n = SvgPen.n, d = [];
+      for (let i = 0; i < seg.length; i += 4) d.push(`M${n(seg[i])} ${n(seg[i + 1])}L${n(seg[i + 2])} ${n(seg[i + 3])}`);
+      this.out.push(`<path d="${d.join('')}" fill="none" stroke="${stroke}" stroke-width="${lw}" stroke-linecap="round"` +
+        (alpha !== undefined && alpha < 1 ? ` stroke-opacity="${alpha}"` : '') + '/>');
+    }
+    dots(pts, r, fill) { for (let i = 0; i < pts.length; i += 2) this.circle(pts[i], pts[i + 1], r, fill); }
     rect(x, y, w, h, fill, stroke, lw, dash) {
       const n = SvgPen.n;
       this.out.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" fill="${fill || 'none'}"` +
@@ -260,18 +283,72 @@
     }
   }
 
+  /**
+   * The moves `list` (indices into the flat moves m) as straight pieces [r1, c1, r2, c2, ...]:
+   * every move lies on a row, column or diagonal, and pieces of one line that overlap or touch
+   * are merged. A round-capped stroke of the pieces covers exactly what a stroke of the path
+   * covers, with at most 6N lines × N/2 pieces however long the path: hovering a queen of
+   * 200 000 moves (N = 60) drew 200 000 segments and dots, about 1.3 s, before.
+   */
+  function pathPieces(m, list, N) {
+    const L = 6 * N, reach = new Int32Array(L * N).fill(-1), used = new Uint8Array(L);
+    for (let j = 0; j < list.length; j++) {
+      const i = list[j], r1 = m[4 * i], c1 = m[4 * i + 1], r2 = m[4 * i + 2], c2 = m[4 * i + 3];
+      let key, a, b;
+      if (r1 === r2) { key = r1; a = c1; b = c2; } else if (c1 === c2) { key = N + c1; a = r1; b = r2; } else if (r2 - r1 === c2 - c1) { key = 2 * N + (r1 - c1 + N - 1); a = r1; b = r2; } else { key = 4 * N - 1 + r1 + c1; a = r1; b = r2; }
+      if (a > b) { const x = a; a = b; b = x; }
+      if (b > reach[key * N + a]) reach[key * N + a] = b;
+      used[key] = 1;
+    }
+    const out = [];
+    const push = (key, a, b) => {
+      if (key < N) out.push(key, a, key, b);
+      else if (key < 2 * N) out.push(a, key - N, b, key - N);
+      else if (key < 4 * N - 1) { const d = key - 2 * N - (N - 1); out.push(a, a - d, b, b - d); } else { const s = key - (4 * N - 1); out.push(a, s - a, b, s - b); }
+    };
+    for (let key = 0; key < L; key++) {
+      if (!used[key]) continue;
+      let s = -1, e = -1;
+      for (let a = 0; a < N; a++) {
+        const b = reach[key * N + a];
+        if (b < 0) continue;
+        if (s >= 0 && a <= e) { if (b > e) e = b; } else { if (s >= 0) push(key, s, e); s = a; e = b; }
+      }
+      if (s >= 0) push(key, s, e);
+    }
+    return out;
+  }
+
   /** The path queen q travelled up to frame view.t; strong for the hovered queen. */
   function paintPath(pen, g, view, q, strong) {
     const game = view.game, list = game.pathOf(q, view.t);
     if (list.length === 0) return;
-    const cell = g.cell, m = game.moves, [cx, cy] = centres(g);
-    const pts = [cx(m[4 * list[0] + 1]), cy(m[4 * list[0]])];
-    for (const i of list) pts.push(cx(m[4 * i + 3]), cy(m[4 * i + 2]));
+    const cell = g.cell, m = game.moves, N = g.N, [cx, cy] = centres(g);
+    // Pieces of recent (queen, frame) pairs are kept: moving the mouse in and out of a queen, or
+    // redrawing all paths, does not merge them again.
+    const key = q + ':' + view.t;
+    let cells = game.pieceCache && game.pieceCache.get(key);
+    if (!cells) {
+      if (!game.pieceCache || game.pieceCache.size > 512) game.pieceCache = new Map();
+      cells = pathPieces(m, list, N);
+      game.pieceCache.set(key, cells);
+    }
+    const seg = new Array(cells.length);
+    for (let i = 0; i < cells.length; i += 2) { seg[i] = cx(cells[i + 1]); seg[i + 1] = cy(cells[i]); }
     const rgb = rgbOf(game.colourOf[q]);
-    pen.poly(pts, INK, (strong ? 0.16 : 0.09) * cell + 2, strong ? 0.55 : 0.25);
-    pen.poly(pts, css(rgb), (strong ? 0.16 : 0.09) * cell, strong ? 1 : 0.8);
-    pen.circle(pts[0], pts[1], cell * (strong ? 0.16 : 0.1), css(rgb), INK, 1);
-    if (strong) for (let i = 2; i < pts.length - 2; i += 2) pen.circle(pts[i], pts[i + 1], cell * 0.08, INK);
+    pen.pieces(seg, INK, (strong ? 0.16 : 0.09) * cell + 2, strong ? 0.55 : 0.25);
+    pen.pieces(seg, css(rgb), (strong ? 0.16 : 0.09) * cell, strong ? 1 : 0.8);
+    const first = list[0];
+    pen.circle(cx(m[4 * first + 1]), cy(m[4 * first]), cell * (strong ? 0.16 : 0.1), css(rgb), INK, 1);
+    if (!strong) return;
+    // A dot on every cell the queen stopped on between its start and now (each cell once).
+    const seen = new Uint8Array(N * N), dots = [];
+    for (let j = 0; j < list.length - 1; j++) {
+      const i = list[j];
+      const at = m[4 * i + 2] * N + m[4 * i + 3];
+      if (!seen[at]) { seen[at] = 1; dots.push(cx(m[4 * i + 3]), cy(m[4 * i + 2])); }
+    }
+    pen.dots(dots, cell * 0.08, INK);
   }
 
   /** The hovered queen: the queens attacking it and its path. Returns its cell, or -1. */
@@ -332,6 +409,6 @@
 
   window.QADraw = {
     rgbOf, css, colourName, darker, INK, BAD, ACCENT,
-    CanvasPen, SvgPen, labelFont, geometry, coordLabels, paint,
+    CanvasPen, SvgPen, labelFont, geometry, coordLabels, paint, pathPieces,
   };
 })();

@@ -236,7 +236,24 @@
     const pathMoves = new Int32Array(applied);
     const fill = pathStart.slice(0, queens);
     for (let i = 0; i < applied; i++) pathMoves[fill[queenOf[i]]++] = i;
+    // pathPen[j]: the penalty of the moves pathMoves[pathStart[q]..j] of that queen, so a
+    // hovered queen's penalty so far is one lookup, not a sum over its path.
+    const pathPen = new Float64Array(applied);
+    for (let q = 0; q < queens; q++) {
+      let sum = 0;
+      for (let j = pathStart[q]; j < pathStart[q + 1]; j++) {
+        const i = pathMoves[j];
+        sum += Math.sqrt(Math.max(Math.abs(parsed.moves[4 * i + 2] - parsed.moves[4 * i]), Math.abs(parsed.moves[4 * i + 3] - parsed.moves[4 * i + 1])));
+        pathPen[j] = sum;
+      }
+    }
 
+    /** The end of queen q's moves before frame t in pathMoves (binary search). */
+    const pathEnd = (q, t0) => {
+      let lo = pathStart[q], hi = pathStart[q + 1];
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (pathMoves[mid] < t0) lo = mid + 1; else hi = mid; }
+      return lo;
+    };
     const moves = parsed.moves;
     const res = {
       N, C, queens, colourOf, applied, total: parsed.declared, moves, lines: parsed.lines,
@@ -257,11 +274,14 @@
       score(t0) { return errors[t0] * N + penalty[t0]; },
       /** The judge's score: -1 on any fatal. */
       officialScore: official ? -1 : errors[applied] * N + penalty[applied],
-      /** Indices of the moves queen q made before frame t (ascending). */
+      /** Indices of the moves queen q made before frame t (ascending): a view, O(log n). */
       pathOf(q, t0) {
-        const out = [];
-        for (let j = pathStart[q]; j < pathStart[q + 1] && pathMoves[j] < t0; j++) out.push(pathMoves[j]);
-        return out;
+        return pathMoves.subarray(pathStart[q], pathEnd(q, t0));
+      },
+      /** The penalty of the moves queen q made before frame t. */
+      pathPenalty(q, t0) {
+        const end = pathEnd(q, t0);
+        return end > pathStart[q] ? pathPen[end - 1] : 0;
       },
     };
     return res;

@@ -45,7 +45,9 @@ const DATA_MARKER: &str = "<!-- qa-data: tester vis embeds the input and output 
 
 /// The largest output a page inlines (16 MiB; the longest contest answer, 54 000 moves at
 /// N = 30, is about 1 MB). A browser cannot replay much more, and the page would cost several
-/// times its size to build; larger outputs get a page of the board only.
+/// times its size to build. A larger output is cut to the part the judge reads (the count line
+/// and the lines it counts; the official judge ignores the rest); when even that is larger, the
+/// page shows the board and the judge's verdict, without the moves.
 pub const PAGE_OUTPUT_MAX: usize = 16 << 20;
 
 /// What one page shows.
@@ -53,7 +55,9 @@ pub const PAGE_OUTPUT_MAX: usize = 16 << 20;
 pub struct PageData {
     /// The input text (N, C, then N*N cells), as the solver read it.
     pub input: String,
-    /// The output text of the solver, or `None` to show only the starting board.
+    /// The whole output text of the solver, or `None` to show only the starting board. The
+    /// verdict is the judge's on all of it; the page inlines at most [`PAGE_OUTPUT_MAX`] bytes
+    /// of it (see there).
     pub output: Option<String>,
     /// The seed of the test case, if known (shown in the panel and in export names).
     pub seed: Option<u64>,
@@ -76,7 +80,17 @@ pub fn render_page(data: &PageData) -> String {
     let mut json = serde_json::Map::new();
     json.insert("input".into(), data.input.clone().into());
     if let Some(out) = &data.output {
-        json.insert("output".into(), out.clone().into());
+        let n = Input::parse(&data.input).map_or(0, |i| i.n);
+        let shown = page_output(out, n);
+        if let Some(text) = shown {
+            json.insert("output".into(), text.into());
+        }
+        if shown.map_or(0, str::len) < out.len() {
+            json.insert(
+                "output_cut".into(),
+                serde_json::json!({"bytes": out.len(), "kept": shown.map_or(0, str::len)}),
+            );
+        }
     }
     if let Some(seed) = data.seed {
         json.insert("seed".into(), seed.into());
@@ -110,6 +124,44 @@ pub fn render_page(data: &PageData) -> String {
     SCRIPTS.iter().fold(page, |page, (name, text)| {
         page.replacen(&script_tag(name), &format!("<script>\n{text}</script>"), 1)
     })
+}
+
+/// What of `output` a page inlines: all of it up to [`PAGE_OUTPUT_MAX`] bytes, else the part
+/// the judge reads if that fits, else nothing.
+fn page_output(output: &str, n: usize) -> Option<&str> {
+    if output.len() <= PAGE_OUTPUT_MAX {
+        return Some(output);
+    }
+    let part = judged_part(output, n);
+    (part.len() <= PAGE_OUTPUT_MAX).then_some(part)
+}
+
+/// The start of `output` the judge reads: the count line and the lines it counts, with their
+/// line terminators (only the count line when it is not a valid count). The judge's verdict on
+/// it is its verdict on the whole output.
+///
+/// # Complexity
+///
+/// Linear in the length of the part.
+fn judged_part(output: &str, n: usize) -> &str {
+    let mut lines = crate::java::lines(output);
+    let Some(first) = lines.next() else {
+        return output;
+    };
+    let limit = 2 * (n as i64).pow(3);
+    let count = crate::java::parse_int(first)
+        .filter(|&c| c >= 0 && i64::from(c) <= limit)
+        .unwrap_or(0) as usize;
+    let last = lines.take(count).last().unwrap_or(first);
+    // `last` is a slice of `output`: its end is an offset into it.
+    let end = last.as_ptr() as usize - output.as_ptr() as usize + last.len();
+    let rest = &output[end..];
+    let terminator = if rest.starts_with("\r\n") {
+        2
+    } else {
+        usize::from(rest.starts_with(['\n', '\r']))
+    };
+    &output[..end + terminator]
 }
 
 /// The tag by which `visualizer/index.html` loads the script file `name`.
@@ -285,6 +337,34 @@ mod tests {
         let v = embedded_json(&page);
         assert_eq!(v["output"], evil);
         assert_eq!(v["title"], "<b>x</b> & y");
+    }
+
+    #[test]
+    fn judged_part_is_what_the_judge_reads() {
+        assert_eq!(judged_part("2\r\na\nb\rc\nd", 8), "2\r\na\nb\r");
+        assert_eq!(judged_part("1\n0 0 1 1", 8), "1\n0 0 1 1");
+        assert_eq!(judged_part("x\n1 2 3 4\n", 8), "x\n");
+        assert_eq!(judged_part("5\n1\n", 8), "5\n1\n");
+        assert_eq!(judged_part("", 8), "");
+        // Over the limit of 2·N³ moves: the judge reads the count line only.
+        assert_eq!(judged_part("1025\na\n", 8), "1025\n");
+    }
+
+    #[test]
+    fn a_huge_output_keeps_the_judges_verdict() {
+        let mut d = sample();
+        let junk = "z".repeat(PAGE_OUTPUT_MAX);
+        d.output = Some(format!("1\n0 0 1 1\n{junk}\n"));
+        let v = embedded_json(&render_page(&d));
+        assert_eq!(v["output"], "1\n0 0 1 1\n");
+        assert_eq!(v["verdict"]["score"], 17.0);
+        assert_eq!(v["output_cut"]["kept"], 10);
+        // A counted part larger than a page carries: no moves, the verdict still there.
+        d.output = Some(format!("1\n{junk}\n"));
+        let v = embedded_json(&render_page(&d));
+        assert!(v.get("output").is_none());
+        assert_eq!(v["output_cut"]["kept"], 0);
+        assert_eq!(v["verdict"]["score"], -1.0);
     }
 
     #[test]

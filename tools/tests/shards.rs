@@ -87,11 +87,9 @@ fn three_shards_through_gnu_parallel_merge_into_one_run() {
     let partial = merge(&[&shards[0], &shards[1]], "partial", &[]);
     assert_eq!(partial.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&partial.stderr).contains("shard 2/3 is not given"));
-    ok(merge(
-        &[&shards[0], &shards[1]],
-        "partial",
-        &["--allow-missing"],
-    ));
+    // Merged with --allow-missing, but the exit code says seeds are missing.
+    let partial = merge(&[&shards[0], &shards[1]], "partial", &["--allow-missing"]);
+    assert_eq!(partial.status.code(), Some(1));
     assert_eq!(results(&dir.join("partial"))["interrupted"], true);
     let twice = merge(&[&shards[0], &shards[0]], "twice", &[]);
     assert_eq!(twice.status.code(), Some(2));

@@ -149,3 +149,91 @@ fn run_vis_writes_a_page_per_seed() {
         assert_eq!(data["verdict"]["error"], Value::Null);
     }
 }
+
+/// A legal first move on the case of `seed`: the first queen (row-major) with an empty cell to
+/// its right or below.
+fn legal_move(seed: u64) -> String {
+    let cells: Vec<i32> = gen(seed)
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let n = cells[0] as usize;
+    let at = |r: usize, c: usize| cells[2 + r * n + c];
+    for r in 0..n {
+        for c in 0..n {
+            if at(r, c) > 0 {
+                if c + 1 < n && at(r, c + 1) == 0 {
+                    return format!("{r} {c} {r} {}", c + 1);
+                }
+                if r + 1 < n && at(r + 1, c) == 0 {
+                    return format!("{r} {c} {} {c}", r + 1);
+                }
+            }
+        }
+    }
+    panic!("no simple move on seed {seed}")
+}
+
+/// Fault 6 of issue 25: an output over 16 MiB got a page saying `(no output loaded)` and a
+/// final score of the start position, not the judge's verdict.
+#[test]
+fn fault6_a_huge_output_keeps_the_judges_verdict_on_the_page() {
+    let dir = scratch("fault6");
+    let out = dir.join("big.out");
+    let junk = "ignored line\n".repeat(20_000_000 / 13);
+    fs::write(&out, format!("1\n{}\n{junk}", legal_move(1))).unwrap();
+    let score = tester()
+        .args(["score", "--json", "--seed", "1"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let verdict: Value = serde_json::from_slice(&score.stdout).unwrap();
+    assert!(verdict["score"].as_f64().unwrap() > 0.0, "{verdict}");
+    let page = dir.join("big.html");
+    let vis = tester()
+        .args(["vis", "--seed", "1"])
+        .arg(&out)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(vis.status.success());
+    let data = page_data(&page);
+    assert_eq!(data["verdict"]["score"], verdict["score"]);
+    assert_eq!(data["output"], format!("1\n{}\n", legal_move(1)));
+    assert_eq!(
+        data["output_cut"]["bytes"],
+        fs::metadata(&out).unwrap().len()
+    );
+    // Counted lines beyond what a page carries (N = 128: up to 4 194 304 moves): no moves
+    // inlined, the verdict still the judge's.
+    let huge = dir.join("huge.out");
+    fs::write(&huge, format!("4194304\n{}", "0 0 0 0\n".repeat(4_194_304))).unwrap();
+    // N = 128, one colour: a queen at the start of every row.
+    let cells: Vec<&str> = (0..128 * 128)
+        .map(|i| if i % 128 == 0 { "1" } else { "0" })
+        .collect();
+    let input = dir.join("128.in");
+    fs::write(&input, format!("128\n1\n{}\n", cells.join("\n"))).unwrap();
+    let vis = tester()
+        .arg("vis")
+        .arg("--input")
+        .arg(&input)
+        .arg(&huge)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        vis.status.success(),
+        "{}",
+        String::from_utf8_lossy(&vis.stderr)
+    );
+    let data = page_data(&page);
+    assert!(data.get("output").is_none());
+    assert_eq!(data["output_cut"]["kept"], 0);
+    assert_eq!(
+        data["verdict"]["error"],
+        "Start and end locations cannot be the same: 0 0 0 0"
+    );
+}

@@ -286,6 +286,57 @@ async function invalidCase(ctx, seed, outText, label, expectStart, expectMove) {
   check(`${label}: no script errors`, errs.length === 0, errs.join('; '));
 }
 
+/**
+ * Hovering a queen with a long path draws in milliseconds (issue 25: N = 60, one queen walking
+ * 200 000 moves froze the page about 1.3 s per hover, one segment and one dot per move).
+ */
+async function longPathCase(ctx) {
+  const N = 60, moves = 200000;
+  // One colour: the walker at (0, 0), the other 59 queens on the last row.
+  const grid = new Array(N * N).fill(0);
+  grid[0] = 1;
+  for (let c = 1; c < N; c++) grid[(N - 1) * N + c] = 1;
+  const input = `${N}\n1\n${grid.join('\n')}\n`;
+  let s = 7, r = 0, c = 0;
+  const rnd = (n) => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s % n; };
+  const dirs = [[0, 1], [1, 0], [1, 1], [1, -1], [0, -1], [-1, 0], [-1, -1], [-1, 1]];
+  const lines = [];
+  while (lines.length < moves) {
+    const [dr, dc] = dirs[rnd(8)];
+    let len = 0; // rows 0..N-2 are empty but for the walker
+    while (r + dr * (len + 1) >= 0 && r + dr * (len + 1) < N - 1 && c + dc * (len + 1) >= 0 && c + dc * (len + 1) < N) len++;
+    if (len === 0) continue;
+    const d = 1 + rnd(len);
+    lines.push(`${r} ${c} ${r + dr * d} ${c + dc * d}`);
+    r += dr * d; c += dc * d;
+  }
+  const errs = [];
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errs.push(e.message));
+  await page.goto(url(path.join(ROOT, 'visualizer', 'index.html')));
+  const ms = await page.evaluate(([inp, out, rr, cc, N]) => {
+    window.qaVis.load(inp, out, { title: 'long path' });
+    window.qaVis.setFrame(window.qaVis.game().applied);
+    const canvas = document.getElementById('board'), box = canvas.getBoundingClientRect();
+    const cell = window.qaVis.cell(), m = window.qaVis.margin();
+    const at = (x, y) => canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: box.left + m + (x + 0.5) * cell, clientY: box.top + m + (y + 0.5) * cell }));
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      at(0, N - 1); // bottom left: always empty (the walker stays above the last row)
+      const a = performance.now();
+      at(cc, rr);
+      times.push(performance.now() - a);
+    }
+    return { times: times.sort((x, y) => x - y), text: document.getElementById('v-hover').textContent };
+  }, [input, `${moves}\n${lines.join('\n')}\n`, r, c, N]);
+  log(`long path (N = ${N}, ${moves} moves of one queen): hover draws in ${ms.times.map((t) => t.toFixed(1)).join(', ')} ms`);
+  check('long path: the hover describes all its moves', ms.text.includes(`${moves} moves`), ms.text);
+  // Before: about 1300 ms. 150 ms leaves room for a loaded machine.
+  check('long path: hovering the queen draws in milliseconds (median < 150 ms)', ms.times[2] < 150, `${ms.times[2].toFixed(1)} ms`);
+  check('long path: no script errors', errs.length === 0, errs.join('; '));
+  await page.close();
+}
+
 /** The plain page (no data): the file pickers, paste boxes and a drop of two files. */
 async function plainPageCase(ctx, seed, inputText, outText) {
   const errs = [];
@@ -627,6 +678,7 @@ async function main() {
 
     await plainPageCase(ctx, 2, input2, prefix(base, Math.min(2000, Number(J.readLines(base)[0]))));
     await layoutCase(ctx);
+    await longPathCase(ctx);
 
     // A run folder (the real solver if there is one, else random legal moves), opened in the
     // plain page through the folder picker; and one of the pages `tester run --vis` wrote.

@@ -16,6 +16,9 @@ fn main() {
     match tools::cli::run(&cli) {
         Ok(code) => std::process::exit(code),
         Err(message) => {
+            // Messages quote paths and text from files: no control character reaches the
+            // terminal.
+            let message = tools::cli::quote::printable_lines(&message, 4000);
             eprintln!("tester: error: {message}");
             std::process::exit(2);
         }

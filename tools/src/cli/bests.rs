@@ -19,6 +19,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::report::{SeedResult, Status};
+
 /// One best known score.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Best {
@@ -40,8 +42,8 @@ pub struct Bests {
 impl Bests {
     /// Reads a bests file.
     pub fn load(path: &Path) -> Result<Bests, String> {
-        let text = fs::read_to_string(path)
-            .map_err(|e| format!("cannot read bests file {}: {e}", path.display()))?;
+        let text = super::readcap::read_text_capped(path, super::readcap::JSON_MAX, "a bests file")
+            .map_err(|e| format!("bests file: {e}"))?;
         Bests::parse(&text).map_err(|e| format!("bests file {}: {e}", path.display()))
     }
 
@@ -114,10 +116,62 @@ impl Bests {
         text
     }
 
-    /// Writes the file.
+    /// Writes the file, atomically (a temporary file renamed over it): a reader never sees
+    /// half a file.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        fs::write(path, self.to_json())
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("bests");
+        let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        fs::write(&tmp, self.to_json())
+            .and_then(|()| fs::rename(&tmp, path))
             .map_err(|e| format!("cannot write bests file {}: {e}", path.display()))
+    }
+
+    /// Reads the bests file at `path` (a missing file reads as empty, with `about`), lets
+    /// `change` update it and writes it back, all under an exclusive lock (`flock` on
+    /// `PATH.lock`, created beside it and left there): concurrent updates of one file, from
+    /// runs on one machine or on a shared folder whose file system honours `flock`, each see
+    /// the others' entries, so none is lost.
+    pub fn update_locked<R>(
+        path: &Path,
+        about: &str,
+        change: impl FnOnce(&mut Bests) -> Result<R, String>,
+    ) -> Result<R, String> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        let mut lock_name = path.as_os_str().to_owned();
+        lock_name.push(".lock");
+        let lock_path = std::path::PathBuf::from(lock_name);
+        let lock = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| format!("cannot open lock file {}: {e}", lock_path.display()))?;
+        loop {
+            use std::os::fd::AsRawFd;
+            // SAFETY: `flock` on a descriptor we own; released when `lock` is dropped.
+            if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                break;
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(format!("cannot lock {}: {e}", lock_path.display()));
+            }
+        }
+        let mut bests = if path.exists() {
+            Bests::load(path)?
+        } else {
+            Bests {
+                about: about.to_string(),
+                ..Bests::default()
+            }
+        };
+        let answer = change(&mut bests)?;
+        bests.save(path)?;
+        drop(lock);
+        Ok(answer)
     }
 
     /// The best score of `seed`, if known.
@@ -140,6 +194,34 @@ impl Bests {
         );
         true
     }
+}
+
+/// Records every ok result that beats `bests` (the file as it is now, read under its lock) and
+/// copies its output to `best/SEED.out` beside the bests file; returns how many improved.
+pub fn record_run(
+    bests: &mut Bests,
+    results: &[SeedResult],
+    source: &str,
+    dir: &Path,
+    path: &Path,
+) -> Result<usize, String> {
+    let folder = path.parent().unwrap_or(Path::new("")).join("best");
+    let mut improved = 0;
+    for r in results.iter().filter(|r| r.status == Status::Ok) {
+        if !bests.improve(r.seed, r.score, source) {
+            continue;
+        }
+        improved += 1;
+        fs::create_dir_all(&folder)
+            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        let (from, to) = (
+            dir.join(format!("{}.out", r.seed)),
+            folder.join(format!("{}.out", r.seed)),
+        );
+        fs::copy(&from, &to)
+            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
+    }
+    Ok(improved)
 }
 
 #[cfg(test)]

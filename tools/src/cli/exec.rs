@@ -78,7 +78,7 @@ pub enum Ending {
     TimedOut,
     /// It wrote as much as the output cap allows; it was stopped there.
     TooLong,
-    /// The run was interrupted (SIGINT or SIGTERM to `tester`) and we killed it.
+    /// The run was interrupted (SIGINT, SIGTERM or SIGHUP to `tester`) and we killed it.
     Interrupted,
 }
 
@@ -118,6 +118,28 @@ fn kill_group(pid: u32) {
     // fine.
     unsafe {
         libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+/// Makes the solver die (SIGKILL) when `tester` dies, even by SIGKILL (Linux
+/// `PR_SET_PDEATHSIG`). The kernel sends it when the *thread* that started the solver ends; the
+/// worker threads of `tester run` outlive every solver they start, so that is when `tester`
+/// dies. Not inherited by the solver's own children: those are ended by the guardian
+/// ([`super::guardian`]).
+fn die_with_tester(cmd: &mut Command) {
+    let tester = std::process::id() as libc::pid_t;
+    // SAFETY: `prctl`, `getppid` and `raise` are async-signal-safe and touch only the child.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // `tester` died between the fork and the prctl: no signal will come.
+            if libc::getppid() != tester {
+                libc::raise(libc::SIGKILL);
+            }
+            Ok(())
+        });
     }
 }
 
@@ -198,6 +220,7 @@ pub fn run_solver(
             Ok(())
         });
     }
+    die_with_tester(&mut cmd);
     let start = Instant::now();
     let mut child = {
         // Registered before any sweep can see it, so no sweep reaps it.

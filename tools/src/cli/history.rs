@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use super::bests::Bests;
 use super::folder::RunFolder;
 use super::load_bests;
+use super::quote::{printable, printable_lines};
 use super::report::Group;
 
 /// Options of `tester runs`.
@@ -74,7 +75,7 @@ pub fn list(dir: &Path, bests: Option<&Bests>) -> Result<Vec<Entry>, String> {
                     Entry { name, run, group },
                 ));
             }
-            Err(e) => eprintln!("tester runs: skipped: {e}"),
+            Err(e) => eprintln!("tester runs: skipped: {}", printable_lines(&e, 300)),
         }
     }
     found.sort_by(|a, b| (&b.0, b.1, &b.2.name).cmp(&(&a.0, a.1, &a.2.name)));
@@ -104,10 +105,13 @@ pub fn table(entries: &[Entry]) -> String {
         if let Some(c) = &e.run.comment {
             what = format!("{what} — {c}");
         }
+        // Names, dates, commands and comments come from files: escaped, shortened.
+        let what = printable(&what, 300);
+        let when = printable(e.run.when.as_deref().unwrap_or("-"), 40);
         s.push_str(&format!(
             "{:<20} {:<18} {:>5} {:>5} {:>11} {:>8} {:>6}  {what}\n",
-            e.run.when.as_deref().unwrap_or("-"),
-            e.name,
+            when,
+            printable(&e.name, 60),
             e.group.seeds,
             e.group.ok,
             opt(e.group.mean, 3),

@@ -9,12 +9,20 @@ use clap::Args as ClapArgs;
 
 use super::load_bests;
 use super::report::{summary, SeedResult};
-use super::runfile::{read_run, run_files, write_run, StoredRun};
+use super::runfile::{read_run, recorded_run, refuse_foreign, write_run, StoredRun};
 
 /// Options of `tester merge`.
 #[derive(ClapArgs, Debug)]
-#[command(after_help = "Exit codes: 0 merged; 2 refused (nothing written).\n\
-Example: tester merge runs/s0 runs/s1 runs/s2 --out runs/all")]
+#[command(
+    after_help = "Exit codes: 0 merged, every seed there; 1 merged with --allow-missing \
+while seeds are missing (named on standard error; the merged run is marked interrupted); 2 \
+refused (nothing written): seeds missing without --allow-missing, a seed in two folders, a \
+result for a seed outside its folder's seed list, a broken results.json, parts of different \
+seed lists.\n\
+A seed counts as missing when its part is not given, its part did not finish it, or its SEED.in \
+or SEED.out file is gone.\n\
+Example: tester merge runs/s0 runs/s1 runs/s2 --out runs/all"
+)]
 pub struct Args {
     /// The run folders to join (each with its results.json), e.g. the shards 0/3, 1/3, 2/3.
     #[arg(value_name = "DIR", required = true)]
@@ -37,12 +45,38 @@ pub struct Args {
     pub bests: Option<PathBuf>,
 }
 
-/// The runs of `dirs`, checked to be parts of one run: same time limit and ranges.
+/// The runs of `dirs`, checked to be parts of one run: same time limit and ranges, every
+/// result for a seed of the part's list. A part without a seed list (a results.json older than
+/// the `seeds` key) takes the seeds of its results, with a note.
 fn load_parts(dirs: &[PathBuf]) -> Result<Vec<StoredRun>, String> {
     let mut parts = Vec::new();
     for dir in dirs {
-        let run = read_run(dir)?
+        let mut run = read_run(dir)?
             .ok_or_else(|| format!("{} holds no run (no results.json)", dir.display()))?;
+        if run.info.seeds.is_empty() {
+            run.info.seeds = run.results.iter().map(|r| r.seed).collect();
+            eprintln!(
+                "tester merge: note: {} has no seed list (an older results.json): its {} \
+                 results are merged, but seeds it did not finish cannot be named",
+                dir.display(),
+                run.results.len()
+            );
+        }
+        let listed: std::collections::HashSet<u64> = run.info.seeds.iter().copied().collect();
+        let extra: Vec<String> = run
+            .results
+            .iter()
+            .filter(|r| !listed.contains(&r.seed))
+            .map(|r| r.seed.to_string())
+            .collect();
+        if !extra.is_empty() {
+            return Err(format!(
+                "{}: results for seeds not in its seed list ({}): the file was edited or \
+                 mixed with another run",
+                dir.join(super::runfile::RESULTS).display(),
+                extra.join(", ")
+            ));
+        }
         parts.push(run);
     }
     let first = &parts[0].info;
@@ -90,6 +124,9 @@ fn full_seed_list(parts: &[StoredRun]) -> (Vec<u64>, Vec<String>) {
             for (part, &(k, _)) in parts.iter().zip(&shards) {
                 by_k[k % m].get_or_insert(&part.info.seeds);
             }
+            if let Some(problem) = uneven_shards(&by_k) {
+                missing.push(problem);
+            }
             for (k, part) in by_k.iter().enumerate() {
                 if part.is_none() {
                     missing.push(format!("shard {k}/{m} is not given"));
@@ -105,6 +142,46 @@ fn full_seed_list(parts: &[StoredRun]) -> (Vec<u64>, Vec<String>) {
     (seeds, missing)
 }
 
+/// Shard `k` of a list of `n` seeds holds `ceil((n - k) / M)` of them: lengths never grow
+/// with `k` and differ by at most one. Parts that break this come from different seed lists
+/// (`--seeds 1-9` and `--seeds 1-20`), and seeds of the longer list are missing.
+fn uneven_shards(by_k: &[Option<&[u64]>]) -> Option<String> {
+    let m = by_k.len();
+    let given: Vec<(usize, usize)> = by_k
+        .iter()
+        .enumerate()
+        .filter_map(|(k, s)| Some((k, (*s)?.len())))
+        .collect();
+    for (i, &(k1, n1)) in given.iter().enumerate() {
+        for &(k2, n2) in &given[i + 1..] {
+            if n2 > n1 || n2 + 1 < n1 {
+                return Some(format!(
+                    "shard {k1}/{m} lists {n1} seeds and shard {k2}/{m} lists {n2}: parts of \
+                     one seed list differ by at most one seed, the lower K holding more; these \
+                     ran different --seeds lists, and seeds of the longer one are missing"
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Seeds with a result whose `SEED.in` or `SEED.out` is gone from its folder: the result
+/// cannot be checked or replayed, so the seed counts as missing. Returns what is gone, in words.
+fn broken_files(results: &BTreeMap<u64, (SeedResult, &Path)>) -> Vec<(u64, String)> {
+    let mut broken = Vec::new();
+    for (seed, (_, dir)) in results {
+        for ext in ["in", "out"] {
+            let file = dir.join(format!("{seed}.{ext}"));
+            if !file.is_file() {
+                broken.push((*seed, format!("{} is missing", file.display())));
+                break;
+            }
+        }
+    }
+    broken
+}
+
 /// Copies the files of `seed` from `from` to `to`.
 fn copy_seed(seed: u64, from: &Path, to: &Path) -> Result<(), String> {
     for ext in ["in", "out", "err", "html"] {
@@ -118,25 +195,18 @@ fn copy_seed(seed: u64, from: &Path, to: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `tester merge`.
-pub fn run(args: &Args) -> Result<(), String> {
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if let Some(dir) = args.dirs.iter().find(|d| same(d, &args.out)) {
-        return Err(format!(
-            "--out {} is one of the folders to merge; write the merged run elsewhere",
-            dir.display()
-        ));
-    }
-    let parts = load_parts(&args.dirs)?;
-    let (mut seeds, mut missing) = full_seed_list(&parts);
+/// The results of the parts by seed, with the folder each comes from (the first folder wins a
+/// seed with results in two, with --allow-overlap).
+fn collect<'a>(
+    parts: &[StoredRun],
+    dirs: &'a [PathBuf],
+    allow_overlap: bool,
+) -> Result<BTreeMap<u64, (SeedResult, &'a Path)>, String> {
     let mut results: BTreeMap<u64, (SeedResult, &Path)> = BTreeMap::new();
-    for (part, dir) in parts.iter().zip(&args.dirs) {
+    for (part, dir) in parts.iter().zip(dirs) {
         for r in &part.results {
             if let Some((_, first)) = results.get(&r.seed) {
-                if !args.allow_overlap {
+                if !allow_overlap {
                     return Err(format!(
                         "seed {} has results in both {} and {} (pass --allow-overlap to keep \
                          the first)",
@@ -150,6 +220,40 @@ pub fn run(args: &Args) -> Result<(), String> {
             results.insert(r.seed, (r.clone(), dir.as_path()));
         }
     }
+    Ok(results)
+}
+
+/// `N seeds …: 1, 2, 3` with at most 20 seeds named.
+fn seed_list(what: &str, seeds: &[u64]) -> String {
+    let shown: Vec<String> = seeds.iter().take(20).map(u64::to_string).collect();
+    format!(
+        "{} seeds {what} ({}{})",
+        seeds.len(),
+        shown.join(", "),
+        if seeds.len() > 20 { ", …" } else { "" }
+    )
+}
+
+/// Runs `tester merge`; returns the exit code (0, or 1 when seeds are missing and
+/// --allow-missing merged what is there).
+pub fn run(args: &Args) -> Result<i32, String> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if let Some(dir) = args.dirs.iter().find(|d| same(d, &args.out)) {
+        return Err(format!(
+            "--out {} is one of the folders to merge; write the merged run elsewhere",
+            dir.display()
+        ));
+    }
+    let parts = load_parts(&args.dirs)?;
+    let (mut seeds, mut missing) = full_seed_list(&parts);
+    let mut results = collect(&parts, &args.dirs, args.allow_overlap)?;
+    for (seed, why) in broken_files(&results) {
+        missing.push(format!("seed {seed}: {why}"));
+        results.remove(&seed);
+    }
     let mut unique = std::collections::HashSet::new();
     seeds.retain(|s| unique.insert(*s));
     let unfinished: Vec<u64> = seeds
@@ -158,13 +262,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         .filter(|s| !results.contains_key(s))
         .collect();
     if !unfinished.is_empty() {
-        let shown: Vec<String> = unfinished.iter().take(10).map(u64::to_string).collect();
-        missing.push(format!(
-            "{} seeds have no result ({}{})",
-            unfinished.len(),
-            shown.join(", "),
-            if unfinished.len() > 10 { ", …" } else { "" }
-        ));
+        missing.push(seed_list("have no result", &unfinished));
     }
     if !missing.is_empty() && !args.allow_missing {
         return Err(format!(
@@ -172,18 +270,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             missing.join("; ")
         ));
     }
-    let existing = run_files(&args.out);
-    if !existing.is_empty() && !args.force {
-        return Err(format!(
-            "{} already holds a run; pass --force to replace it",
-            args.out.display()
-        ));
-    }
-    fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    for file in existing {
-        fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
-    }
+    prepare_out(args, &seeds)?;
     for (seed, (_, dir)) in &results {
         copy_seed(*seed, dir, &args.out)?;
     }
@@ -220,5 +307,32 @@ pub fn run(args: &Args) -> Result<(), String> {
         merged.len(),
         path.display()
     );
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    eprintln!(
+        "tester merge: merged with seeds missing (the run is marked interrupted): {}",
+        missing.join("; ")
+    );
+    Ok(1)
+}
+
+/// Readies `--out` for a merged run of `seeds`: refuses a run there unless --force (which
+/// deletes that run's own files, nothing else) and files of `seeds` no recorded run wrote.
+fn prepare_out(args: &Args, seeds: &[u64]) -> Result<(), String> {
+    let recorded = recorded_run(&args.out)?;
+    if recorded.is_some() && !args.force {
+        return Err(format!(
+            "{} already holds a run; pass --force to replace it",
+            args.out.display()
+        ));
+    }
+    let (old_seeds, files) = recorded.unwrap_or_default();
+    refuse_foreign(&args.out, seeds, &old_seeds)?;
+    fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    for file in files {
+        fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
+    }
     Ok(())
 }

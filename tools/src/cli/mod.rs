@@ -16,11 +16,14 @@ pub mod exec;
 pub mod features;
 pub mod folder;
 pub mod gen;
+pub mod guardian;
 pub mod history;
 pub mod merge;
 pub mod progress;
 pub mod project;
 pub mod provenance;
+pub mod quote;
+pub mod readcap;
 pub mod reaper;
 pub mod report;
 pub mod rescore;
@@ -45,7 +48,9 @@ pub struct Cli {
 /// What every command accepts as a case, stated in `--help`.
 pub const LIMITS_HELP: &str = "Boards: N in 1..=128, C in 1..=100, and exactly N queens of every \
 colour 1..=C (so C <= N); any other input is refused with exit code 2 and a message naming the \
-colour and its count. Error messages quote at most 80 bytes of a bad token, escaped.";
+colour and its count. Error messages quote at most 80 bytes of a bad token, escaped. Reads are \
+capped: an output at 134217792 bytes (the output cap of `tester run` at N = 128), an input at 4 \
+MiB, a results.json or bests file at 256 MiB; a larger file or stream is refused (exit code 2).";
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
@@ -75,8 +80,8 @@ pub enum Command {
     Runs(history::Args),
 }
 
-/// Runs a parsed command line and returns the exit code (0, or what `tester run` and `tester
-/// merge` document). `Err` is a message for the user (the binary prints it and exits with
+/// Runs a parsed command line and returns the exit code (0, or what `tester run`, `tester
+/// merge` and `tester rescore` document). `Err` is a message for the user (the binary prints it and exits with
 /// code 2).
 pub fn run(cli: &Cli) -> Result<i32, String> {
     let done = |r: Result<(), String>| r.map(|()| 0);
@@ -85,8 +90,8 @@ pub fn run(cli: &Cli) -> Result<i32, String> {
         Command::Score(args) => done(score::run(args)),
         Command::Run(args) => run::run(args),
         Command::Init(args) => done(project::init(args)),
-        Command::Merge(args) => done(merge::run(args)),
-        Command::Rescore(args) => done(rescore::run(args)),
+        Command::Merge(args) => merge::run(args),
+        Command::Rescore(args) => rescore::run(args),
         Command::Vis(args) => done(vis::run(args)),
         Command::Compare(args) => done(compare::run(args)),
         Command::Runs(args) => done(history::run(args)),

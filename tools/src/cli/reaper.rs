@@ -7,8 +7,14 @@
 //! environment variable [`MARKER_VAR`] = `TESTER_PID-SEED`, which its descendants inherit, so
 //! [`sweep`] can find the processes of one seed wherever they went.
 //!
-//! [`install`] also catches SIGINT and SIGTERM: the handler only records the signal, and the
-//! run loop polls [`interrupted`], kills what runs, writes what finished and exits.
+//! [`install`] also catches SIGINT, SIGTERM and SIGHUP (a closed terminal, a dropped ssh
+//! session): the handler only records the signal, and the run loop polls [`interrupted`], kills
+//! what runs, writes what finished and exits.
+//!
+//! A SIGKILL cannot be caught. For it, [`install`] starts a *guardian* (see [`super::guardian`]): a
+//! forked copy of `tester` that waits for `tester` to end, however it ends, and then kills every
+//! process carrying this run's marker. Each solver also gets `PR_SET_PDEATHSIG` = SIGKILL (in
+//! [`super::exec`]), so the solver itself dies with `tester` even without the guardian.
 
 use std::collections::HashSet;
 use std::fs;
@@ -31,8 +37,22 @@ extern "C" fn on_signal(signal: libc::c_int) {
     SIGNAL.store(signal, Ordering::SeqCst);
 }
 
-/// Makes this process a child subreaper and routes SIGINT and SIGTERM to [`interrupted`].
-/// Call once, before the first solver starts.
+/// The signals that stop a run cleanly (exit code 128 + the signal).
+pub const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// The name of a signal of [`STOP_SIGNALS`] (`SIGINT`, `SIGTERM`, `SIGHUP`).
+pub fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGINT => "SIGINT",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGHUP => "SIGHUP",
+        _ => "a signal",
+    }
+}
+
+/// Makes this process a child subreaper, routes SIGINT, SIGTERM and SIGHUP to
+/// [`interrupted`] and starts the [`super::guardian`]. Call once, before the first solver starts and
+/// while this process has a single thread (the guardian is forked).
 pub fn install() -> Result<(), String> {
     // SAFETY: prctl with integer arguments only changes this process's own attribute.
     let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
@@ -42,7 +62,7 @@ pub fn install() -> Result<(), String> {
             std::io::Error::last_os_error()
         ));
     }
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in STOP_SIGNALS {
         // SAFETY: the handler only stores into an atomic; the struct is fully initialised.
         unsafe {
             let mut action: libc::sigaction = std::mem::zeroed();
@@ -57,10 +77,10 @@ pub fn install() -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    super::guardian::start()
 }
 
-/// The signal (SIGINT or SIGTERM) that asked the run to stop, if one came.
+/// The signal (SIGINT, SIGTERM or SIGHUP) that asked the run to stop, if one came.
 pub fn interrupted() -> Option<i32> {
     match SIGNAL.load(Ordering::SeqCst) {
         0 => None,
@@ -89,13 +109,13 @@ pub enum Target<'a> {
 }
 
 /// One process seen in `/proc`.
-struct Seen {
-    pid: i32,
-    ppid: i32,
-    zombie: bool,
+pub(crate) struct Seen {
+    pub(crate) pid: i32,
+    pub(crate) ppid: i32,
+    pub(crate) zombie: bool,
 }
 
-fn processes() -> Vec<Seen> {
+pub(crate) fn processes() -> Vec<Seen> {
     let Ok(entries) = fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -119,7 +139,7 @@ fn processes() -> Vec<Seen> {
 }
 
 /// Whether the environment of `pid` holds `MARKER_VAR=<value>` (`prefix`: value starting so).
-fn has_marker(pid: i32, value: &str, prefix: bool) -> bool {
+pub(crate) fn has_marker(pid: i32, value: &str, prefix: bool) -> bool {
     let Ok(environ) = fs::read(format!("/proc/{pid}/environ")) else {
         return false;
     };
@@ -147,7 +167,7 @@ pub fn sweep(target: Target<'_>) -> usize {
         let is_solver = |pid: i32| running.is_some_and(|set| set.contains(&(pid as u32)));
         let mut left = 0;
         for p in processes() {
-            if p.pid == me || is_solver(p.pid) {
+            if p.pid == me || is_solver(p.pid) || Some(p.pid) == super::guardian::pid() {
                 continue;
             }
             let inherited = p.ppid == me;

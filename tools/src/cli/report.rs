@@ -146,8 +146,56 @@ impl SeedResult {
         })
     }
 
-    /// Reads [`SeedResult::to_json`] back.
+    /// Reads [`SeedResult::to_json`] back, refusing values `tester` never writes: an ok score
+    /// that is negative or not finite, a failed seed's score other than -1, a negative or
+    /// infinite penalty (see [`SeedResult::check`]).
     pub fn from_json(v: &Value) -> Result<SeedResult, String> {
+        let result = SeedResult::from_json_unchecked(v)?;
+        result.check()?;
+        Ok(result)
+    }
+
+    /// Whether the numbers are ones the judge can give: an ok score finite and >= 0, any other
+    /// status -1, the penalty finite and >= 0. The message names the seed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tools::cli::report::{SeedResult, Status};
+    /// use tools::input::Input;
+    ///
+    /// let input = Input::new(1, 1, vec![1]).unwrap();
+    /// let mut r = SeedResult::judged(4, &input, None, "0\n");
+    /// assert!(r.check().is_ok());
+    /// r.score = -5.0;
+    /// assert!(r.check().unwrap_err().contains("seed 4"));
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        let seed = self.seed;
+        let ok = self.status == Status::Ok;
+        if ok && !(self.score.is_finite() && self.score >= 0.0) {
+            return Err(format!(
+                "seed {seed}: status ok with score {}: a score is a number >= 0",
+                self.score
+            ));
+        }
+        if !ok && self.score != -1.0 {
+            return Err(format!(
+                "seed {seed}: status {} with score {}: a seed that is not ok scores -1",
+                self.status.as_str(),
+                self.score
+            ));
+        }
+        if !(self.penalty.is_finite() && self.penalty >= 0.0) {
+            return Err(format!(
+                "seed {seed}: penalty {}: a penalty is a number >= 0",
+                self.penalty
+            ));
+        }
+        Ok(())
+    }
+
+    fn from_json_unchecked(v: &Value) -> Result<SeedResult, String> {
         let num = |key: &str| {
             v.get(key)
                 .and_then(Value::as_f64)

@@ -8,13 +8,14 @@ use clap::Args as ClapArgs;
 use serde_json::json;
 
 use super::load_bests;
+use super::readcap::{read_text_capped, INPUT_MAX, OUTPUT_MAX};
 use super::report::{summary, summary_json, table, SeedResult, Status};
 use super::runfile::read_run;
 use crate::input::Input;
 
 /// Options of `tester rescore`.
 #[derive(ClapArgs, Debug)]
-#[command(after_help = super::LIMITS_HELP)]
+#[command(after_help = format!("{EXIT_HELP}\n\n{}", super::LIMITS_HELP))]
 pub struct Args {
     /// A folder written by `tester run` (`SEED.in`, `SEED.out`, optionally `results.json`).
     #[arg(value_name = "DIR")]
@@ -50,17 +51,16 @@ fn stored_results(dir: &Path) -> Result<BTreeMap<u64, SeedResult>, String> {
         .unwrap_or_default())
 }
 
-/// Judges the saved output of `seed` again. Timeouts, crashes and too-long outputs recorded by the run keep their
-/// status (their output was never scored); a missing output file is `Cannot parse your output`
-/// like an empty one.
+/// Judges the saved output of `seed` again. Timeouts, crashes and too-long outputs recorded by
+/// the run keep their status (their output was never scored); a missing output file is an
+/// `invalid` seed whose message says so (not the judge's `Cannot parse your output`).
 pub fn rescore_seed(
     dir: &Path,
     seed: u64,
     stored: Option<&SeedResult>,
 ) -> Result<SeedResult, String> {
     let inp = dir.join(format!("{seed}.in"));
-    let text =
-        fs::read_to_string(&inp).map_err(|e| format!("cannot read {}: {e}", inp.display()))?;
+    let text = read_text_capped(&inp, INPUT_MAX, "an input")?;
     let input = Input::parse(&text).map_err(|e| format!("{}: {e}", inp.display()))?;
     if let Some(s) =
         stored.filter(|s| matches!(s.status, Status::Timeout | Status::Crash | Status::TooLong))
@@ -71,13 +71,20 @@ pub fn rescore_seed(
             ..s.clone()
         });
     }
-    let out = fs::read(dir.join(format!("{seed}.out"))).unwrap_or_default();
-    let mut result = SeedResult::judged(
-        seed,
-        &input,
-        stored.and_then(|s| s.p),
-        &String::from_utf8_lossy(&out),
-    );
+    let out_path = dir.join(format!("{seed}.out"));
+    if !out_path.exists() {
+        let mut result = SeedResult::failed(
+            seed,
+            &input,
+            stored.and_then(|s| s.p),
+            Status::Invalid,
+            format!("{MISSING_OUTPUT}: {} does not exist", out_path.display()),
+        );
+        result.wall_ms = stored.and_then(|s| s.wall_ms);
+        return Ok(result);
+    }
+    let out = read_text_capped(&out_path, OUTPUT_MAX, "an output")?;
+    let mut result = SeedResult::judged(seed, &input, stored.and_then(|s| s.p), &out);
     result.wall_ms = stored.and_then(|s| s.wall_ms);
     // The data lines as the run kept them, else as the saved stderr has them.
     result.data = stored.map(|s| s.data.clone()).unwrap_or_default();
@@ -87,15 +94,38 @@ pub fn rescore_seed(
     Ok(result)
 }
 
-/// Runs `tester rescore`.
-pub fn run(args: &Args) -> Result<(), String> {
+/// The start of the message of a seed whose output file is missing.
+pub const MISSING_OUTPUT: &str = "no output file";
+
+/// Exit codes of `tester rescore`.
+pub const EXIT_HELP: &str = "Exit codes: 0 every seed judged; 1 a file is missing: a seed of \
+results.json without its SEED.in (named, not judged) or a seed without its SEED.out (named, \
+`invalid`); 2 bad usage or input.";
+
+/// Runs `tester rescore`; returns the exit code (see [`EXIT_HELP`]).
+pub fn run(args: &Args) -> Result<i32, String> {
     let stored = stored_results(&args.dir)?;
     let seeds = seeds_in(&args.dir)?;
-    if seeds.is_empty() {
+    // Seeds results.json has a result for, but whose input is gone: named, not judged.
+    let lost: Vec<u64> = stored
+        .keys()
+        .copied()
+        .filter(|s| seeds.binary_search(s).is_err())
+        .collect();
+    if seeds.is_empty() && lost.is_empty() {
         return Err(format!("no SEED.in files in {}", args.dir.display()));
     }
     let (_, bests) = load_bests(args.bests.as_deref())?;
     let mut results = Vec::with_capacity(seeds.len());
+    for &seed in &lost {
+        let old = &stored[&seed];
+        eprintln!(
+            "tester rescore: seed {seed}: {seed}.in is missing: not judged (results.json says \
+             {} {})",
+            old.status.as_str(),
+            old.score
+        );
+    }
     for seed in seeds {
         let old = stored.get(&seed);
         let new = rescore_seed(&args.dir, seed, old)?;
@@ -112,16 +142,40 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
         results.push(new);
     }
+    let no_output: Vec<u64> = results
+        .iter()
+        .filter(|r| {
+            r.message
+                .as_deref()
+                .is_some_and(|m| m.starts_with(MISSING_OUTPUT))
+        })
+        .map(|r| r.seed)
+        .collect();
+    let list = |seeds: &[u64]| seeds.iter().map(u64::to_string).collect::<Vec<_>>();
     if args.json {
         let doc = json!({
             "results": results.iter().map(SeedResult::to_json).collect::<Vec<_>>(),
             "summary": summary_json(&results, bests.as_ref()),
+            "missing_input": lost,
+            "missing_output": no_output,
         });
         println!("{doc}");
     } else {
         print!("{}", table(&results, bests.as_ref()));
         println!();
         print!("{}", summary(&results, bests.as_ref()));
+        if !lost.is_empty() {
+            println!(
+                "not judged (SEED.in missing): seeds {}",
+                list(&lost).join(", ")
+            );
+        }
+        if !no_output.is_empty() {
+            println!(
+                "no output file (SEED.out missing): seeds {}",
+                list(&no_output).join(", ")
+            );
+        }
     }
-    Ok(())
+    Ok(i32::from(!lost.is_empty() || !no_output.is_empty()))
 }

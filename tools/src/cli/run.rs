@@ -1,7 +1,7 @@
 //! `tester run`: run a solver on many seeds in parallel, judge every output, summarise.
 //!
-//! Nothing is lost: `results.json` is rewritten (atomically) as seeds finish, SIGINT/SIGTERM
-//! stop the run cleanly (see [`super::reaper`]), and `--resume` finishes an interrupted run.
+//! Nothing is lost: `results.json` is rewritten (atomically) as seeds finish, SIGINT/SIGTERM/
+//! SIGHUP stop the run cleanly (see [`super::reaper`]), and `--resume` finishes an interrupted run.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -21,18 +21,18 @@ use super::features::read_data;
 use super::progress::Progress;
 use super::reaper::{self, Target};
 use super::report::{SeedResult, Status};
-use super::runfile::{read_run, run_files, write_run, RunInfo};
+use super::runfile::{read_run, recorded_run, refuse_foreign, write_run, RunInfo};
 use super::select::{self, Selection};
-use super::vis::write_page;
 use super::{date, load_bests, project, provenance};
 use crate::gen::generate;
-use crate::vis::{PageData, PAGE_OUTPUT_MAX};
 
 /// Exit codes of `tester run`, as `tester run --help` states them.
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
 ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
-SIGINT (Ctrl-C), 143 by SIGTERM (results.json then holds the finished seeds, \
-\"interrupted\": true; --resume finishes the rest); 3 the build step failed (nothing ran).
+SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (results.json then holds the finished seeds, \
+\"interrupted\": true; --resume finishes the rest); 3 the build step failed (nothing ran). If \
+tester is killed outright (SIGKILL), its solvers are killed too (they die with it, and a \
+guardian process ends their children).
 
 Project file: `tester.toml` in the current folder or above (`tester init` writes a commented \
 one) gives solver, build, seeds, jobs, time_limit, bests and out; tester then works in its \
@@ -233,31 +233,9 @@ fn run_seed(
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     result.data = read_data(&err);
     if args.vis {
-        write_seed_page(dir, seed, p, input, &result)?;
+        super::vis::write_seed_page(dir, seed, p, input, &result)?;
     }
     Ok(Some(result))
-}
-
-/// `SEED.html` of a finished seed: whatever the solver printed, even after a timeout or crash,
-/// is worth a look (an output beyond [`PAGE_OUTPUT_MAX`] is not inlined).
-fn write_seed_page(
-    dir: &Path,
-    seed: u64,
-    p: Option<f64>,
-    input: &crate::input::Input,
-    result: &SeedResult,
-) -> Result<(), String> {
-    let out = dir.join(format!("{seed}.out"));
-    let small = fs::metadata(&out).is_ok_and(|m| m.len() <= PAGE_OUTPUT_MAX as u64);
-    let output = small.then(|| fs::read(&out).ok()).flatten();
-    let data = PageData {
-        input: input.to_string(),
-        output: output.map(|b| String::from_utf8_lossy(&b).into_owned()),
-        seed: Some(seed),
-        p,
-        title: format!("seed {seed}: {} {}", result.status.as_str(), result.score),
-    };
-    write_page(&dir.join(format!("{seed}.html")), &data)
 }
 
 /// `; stderr: <last non-empty line>` of a solver's stderr file (its last 4 KiB only), or
@@ -279,13 +257,20 @@ fn last_line_of(path: &Path) -> String {
     }
 }
 
-/// The results of a run as they come in, written to `results.json` every few seconds (so a
-/// crash of `tester` itself loses little) and at the end.
+/// How often at most `results.json` is rewritten while a run goes on; a finished seed is in it
+/// within this time (so a `tester` killed outright loses at most the last second). A run of
+/// 2000 seeds writes about 600 KB per save.
+const SAVE_EVERY: Duration = Duration::from_secs(1);
+
+/// The results of a run as they come in, written to `results.json` at most every
+/// [`SAVE_EVERY`] and within it of a seed finishing (so a crash of `tester` itself loses
+/// little), and at the end.
 struct Recorder<'a> {
     dir: &'a Path,
     info: &'a RunInfo,
     bests: Option<&'a Bests>,
-    state: Mutex<(BTreeMap<u64, SeedResult>, Instant)>,
+    /// The results, the time of the last save, and whether a result came since.
+    state: Mutex<(BTreeMap<u64, SeedResult>, Instant, bool)>,
 }
 
 impl<'a> Recorder<'a> {
@@ -300,17 +285,26 @@ impl<'a> Recorder<'a> {
             dir,
             info,
             bests,
-            state: Mutex::new((kept, Instant::now())),
+            state: Mutex::new((kept, Instant::now(), false)),
         }
     }
 
-    /// Adds a finished seed; rewrites `results.json` (marked interrupted: the run goes on) if
-    /// the last write is more than 5 seconds old.
+    /// Adds a finished seed and saves if due (see [`Recorder::save_if_due`]).
     fn record(&self, result: SeedResult) {
         let mut state = self.state.lock().unwrap();
         state.0.insert(result.seed, result);
-        if state.1.elapsed() >= Duration::from_secs(5) {
+        state.2 = true;
+        drop(state);
+        self.save_if_due();
+    }
+
+    /// Rewrites `results.json` (marked interrupted: the run goes on) if a result came since the
+    /// last save and that save is [`SAVE_EVERY`] old.
+    fn save_if_due(&self) {
+        let mut state = self.state.lock().unwrap();
+        if state.2 && state.1.elapsed() >= SAVE_EVERY {
             state.1 = Instant::now();
+            state.2 = false;
             let _ = write_run(self.dir, &self.document(&state.0, true));
         }
     }
@@ -333,6 +327,12 @@ impl<'a> Recorder<'a> {
             .collect()
     }
 
+    /// Writes `results.json` as it stands, marked interrupted (the run goes on).
+    fn save(&self) -> Result<(), String> {
+        let state = self.state.lock().unwrap();
+        write_run(self.dir, &self.document(&state.0, true)).map(drop)
+    }
+
     /// Writes the final `results.json` and returns the results in seed-list order.
     fn finish(&self, interrupted: bool) -> Result<(PathBuf, Vec<SeedResult>), String> {
         let state = self.state.lock().unwrap();
@@ -341,19 +341,29 @@ impl<'a> Recorder<'a> {
     }
 }
 
-/// Readies `dir` for the run: refuses a folder that holds a run unless --resume (returns the
-/// finished results and the seed list of that run) or --force (deletes its files).
+/// Readies `dir` for a run of `seeds`: refuses a folder that holds a run (a `results.json`)
+/// unless --resume (returns the finished results and the seed list of that run) or --force
+/// (deletes that run's files: its `results.json` and the `SEED.*` files of its seeds, nothing
+/// else), and refuses files of `seeds` that no recorded run wrote.
 fn prepare_folder(
     dir: &Path,
     args: &Args,
     info: &RunInfo,
+    seeds: &[u64],
 ) -> Result<(Vec<SeedResult>, Vec<u64>), String> {
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let files = run_files(dir);
-    if files.is_empty() {
+    let recorded = recorded_run(dir).map_err(|e| {
+        format!(
+            "{e} (the run in {} cannot be read: move it away)",
+            dir.display()
+        )
+    })?;
+    let Some((old_seeds, files)) = recorded else {
+        refuse_foreign(dir, seeds, &[])?;
         return Ok((Vec::new(), Vec::new()));
-    }
+    };
     if args.force {
+        refuse_foreign(dir, seeds, &old_seeds)?;
         for file in files {
             fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
         }
@@ -367,8 +377,8 @@ fn prepare_folder(
             files.len()
         ));
     }
+    refuse_foreign(dir, seeds, &old_seeds)?;
     let Some(old) = read_run(dir)? else {
-        // Killed before its first results.json: nothing finished to keep.
         return Ok((Vec::new(), Vec::new()));
     };
     let same = old.info.command == info.command
@@ -388,6 +398,9 @@ fn prepare_folder(
     }
     Ok((old.results, old.info.seeds))
 }
+
+/// The `about` text of a bests file created by `--update-bests`.
+const NEW_BESTS_ABOUT: &str = "best known scores, written by `tester run --update-bests`";
 
 /// The bests file and its scores for this run (created empty by --update-bests if missing).
 fn bests_for(args: &Args) -> Result<(Option<PathBuf>, Option<Bests>), String> {
@@ -410,7 +423,7 @@ fn bests_for(args: &Args) -> Result<(Option<PathBuf>, Option<Bests>), String> {
         Bests::load(&path)?
     } else {
         Bests {
-            about: "best known scores, written by `tester run --update-bests`".into(),
+            about: NEW_BESTS_ABOUT.into(),
             ..Bests::default()
         }
     };
@@ -431,40 +444,27 @@ fn run_all(
     let next = AtomicUsize::new(0);
     let progress = Mutex::new(Progress::new(todo.len()));
     let failure: Mutex<Option<String>> = Mutex::new(None);
+    let workers = jobs.min(todo.len());
+    let working = AtomicUsize::new(workers);
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(todo.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= todo.len()
-                    || failure.lock().unwrap().is_some()
-                    || reaper::interrupted().is_some()
-                {
-                    break;
-                }
-                match run_seed(todo[i], args, solver, dir, limit) {
-                    Ok(Some(result)) => {
-                        if !args.quiet {
-                            let what = format!(
-                                "seed {} {} {:.3}",
-                                result.seed,
-                                result.status.as_str(),
-                                result.score
-                            );
-                            progress
-                                .lock()
-                                .unwrap()
-                                .tick(result.status != Status::Ok, &what);
-                        }
-                        if args.select.jsonl {
-                            select::print_line(&result, recorder.bests);
-                        }
-                        recorder.record(result);
-                    }
-                    Ok(None) => break,
-                    Err(message) => {
-                        failure.lock().unwrap().get_or_insert(message);
-                    }
-                }
+        // Saves the results of seeds that finished while every other seed still runs.
+        scope.spawn(|| {
+            while working.load(Ordering::SeqCst) > 0 {
+                std::thread::sleep(Duration::from_millis(100));
+                recorder.save_if_due();
+            }
+        });
+        for _ in 0..workers {
+            scope.spawn(|| {
+                run_worker(
+                    todo,
+                    &next,
+                    &failure,
+                    &progress,
+                    (args, solver, dir, limit),
+                    recorder,
+                );
+                working.fetch_sub(1, Ordering::SeqCst);
             });
         }
     });
@@ -474,6 +474,48 @@ fn run_all(
     match failure.into_inner().unwrap() {
         Some(message) => Err(message),
         None => Ok(()),
+    }
+}
+
+/// One worker of [`run_all`]: takes the next seed of `todo` until none is left, an error is
+/// recorded in `failure`, or the run is interrupted.
+fn run_worker(
+    todo: &[u64],
+    next: &AtomicUsize,
+    failure: &Mutex<Option<String>>,
+    progress: &Mutex<Progress>,
+    (args, solver, dir, limit): (&Args, &Solver, &Path, Duration),
+    recorder: &Recorder<'_>,
+) {
+    loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= todo.len() || failure.lock().unwrap().is_some() || reaper::interrupted().is_some() {
+            break;
+        }
+        match run_seed(todo[i], args, solver, dir, limit) {
+            Ok(Some(result)) => {
+                if !args.quiet {
+                    let what = format!(
+                        "seed {} {} {:.3}",
+                        result.seed,
+                        result.status.as_str(),
+                        result.score
+                    );
+                    progress
+                        .lock()
+                        .unwrap()
+                        .tick(result.status != Status::Ok, &what);
+                }
+                if args.select.jsonl {
+                    select::print_line(&result, recorder.bests);
+                }
+                recorder.record(result);
+            }
+            Ok(None) => break,
+            Err(message) => {
+                failure.lock().unwrap().get_or_insert(message);
+            }
+        }
     }
 }
 
@@ -517,8 +559,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
     });
     let mut info = RunInfo::now(&solver, args.limit(), ranges, args.comment.clone());
     info.shard = args.shard.map(|s| s.to_string());
-    let (bests_path, mut bests) = bests_for(args)?;
-    let (kept, mut all_seeds) = prepare_folder(&dir, args, &info)?;
+    let (bests_path, bests) = bests_for(args)?;
+    let (kept, mut all_seeds) = prepare_folder(&dir, args, &info, &seeds)?;
     let tree = provenance::record(&dir, &mut info)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
     let mut todo: Vec<u64> = seeds
@@ -554,6 +596,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
         select::notes(&selection, (seeds.len(), listed.len()), &tree, &dir);
     }
     let recorder = Recorder::new(&dir, &info, kept, bests.as_ref());
+    // Written before any solver starts: from now on the folder is known to hold this run (for
+    // --resume and --force), even if tester is killed within the first seconds.
+    recorder.save()?;
     let outcome = run_all(&todo, args, &solver, &dir, jobs, &recorder);
     reaper::sweep(Target::All);
     let signal = reaper::interrupted();
@@ -566,14 +611,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
         &format!("{text}results: {}\n", results_file.display()),
     );
     if let Some(signal) = signal {
-        let name = if signal == libc::SIGINT {
-            "SIGINT"
-        } else {
-            "SIGTERM"
-        };
-        eprintln!(
-            "tester run: interrupted by {name}: {} of {} seeds finished; every solver was \
+        // After SIGHUP the terminal may be gone: a failed write must not end in a panic.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "tester run: interrupted by {}: {} of {} seeds finished; every solver was \
              stopped; `tester run --resume --out {} ...` (same options) finishes the rest",
+            reaper::signal_name(signal),
             results.len(),
             info.seeds.len(),
             dir.display()
@@ -581,12 +625,11 @@ pub fn run(args: &Args) -> Result<i32, String> {
         return Ok(128 + signal);
     }
     if args.update_bests {
-        let (path, bests) = (
-            bests_path.expect("set with --update-bests"),
-            bests.as_mut().expect("set"),
-        );
+        let path = bests_path.expect("set with --update-bests");
         let source = format!("tester run {}: {}", date::today(), solver.describe());
-        let improved = update_bests(bests, &results, &source, &dir, &path)?;
+        let improved = Bests::update_locked(&path, NEW_BESTS_ABOUT, |bests| {
+            super::bests::record_run(bests, &results, &source, &dir, &path)
+        })?;
         select::emit(
             &args.select,
             &format!("bests: {improved} improved in {}\n", path.display()),
@@ -594,37 +637,4 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
     Ok(if all_ok || args.allow_failures { 0 } else { 1 })
-}
-
-/// Records every ok result that beats `bests`, copies its output to `best/SEED.out` beside the
-/// bests file, and saves the file; returns how many improved.
-fn update_bests(
-    bests: &mut Bests,
-    results: &[SeedResult],
-    source: &str,
-    dir: &Path,
-    path: &Path,
-) -> Result<usize, String> {
-    let folder = path.parent().unwrap_or(Path::new("")).join("best");
-    let mut improved = 0;
-    for r in results.iter().filter(|r| r.status == Status::Ok) {
-        if !bests.improve(r.seed, r.score, source) {
-            continue;
-        }
-        improved += 1;
-        fs::create_dir_all(&folder)
-            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-        let (from, to) = (
-            dir.join(format!("{}.out", r.seed)),
-            folder.join(format!("{}.out", r.seed)),
-        );
-        fs::copy(&from, &to)
-            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
-    }
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-    }
-    bests.save(path)?;
-    Ok(improved)
 }

@@ -149,8 +149,7 @@ pub fn read_run(dir: &Path) -> Result<Option<StoredRun>, String> {
     if !path.is_file() {
         return Ok(None);
     }
-    let text =
-        fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = super::readcap::read_text_capped(&path, super::readcap::JSON_MAX, "a results.json")?;
     let doc: Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
     let results = doc
@@ -196,6 +195,67 @@ pub fn run_files(dir: &Path) -> Vec<PathBuf> {
                 })
         })
         .collect()
+}
+
+/// The file names a run writes for `seed`.
+const SEED_EXTENSIONS: [&str; 4] = ["in", "out", "err", "html"];
+
+/// A recorded run's seeds and its files that exist (see [`recorded_run`]).
+pub type RecordedRun = (Vec<u64>, Vec<PathBuf>);
+
+/// The run recorded in `DIR/results.json`: its seeds (the `seeds` list, and every seed with a
+/// result) and the files of it that exist (`results.json` and each seed's
+/// `SEED.in/out/err/html`). `None` without a `results.json`. Other files are not the run's.
+pub fn recorded_run(dir: &Path) -> Result<Option<RecordedRun>, String> {
+    let Some(run) = read_run(dir)? else {
+        return Ok(None);
+    };
+    let mut seeds = run.info.seeds.clone();
+    for r in &run.results {
+        if !seeds.contains(&r.seed) {
+            seeds.push(r.seed);
+        }
+    }
+    let mut files = vec![dir.join(RESULTS)];
+    files.extend(seed_files(dir, &seeds));
+    Ok(Some((seeds, files)))
+}
+
+/// The `SEED.in/out/err/html` files of `seeds` that exist in `dir`.
+pub fn seed_files(dir: &Path, seeds: &[u64]) -> Vec<PathBuf> {
+    seeds
+        .iter()
+        .flat_map(|seed| SEED_EXTENSIONS.map(|ext| dir.join(format!("{seed}.{ext}"))))
+        .filter(|p| p.exists())
+        .collect()
+}
+
+/// Refuses when `dir` holds files a run of `seeds` would write over that no recorded run
+/// wrote (a copy of `testcases/`, a user's `3.in`): `--force` replaces a run, never other files.
+pub fn refuse_foreign(dir: &Path, seeds: &[u64], recorded: &[u64]) -> Result<(), String> {
+    let recorded: std::collections::HashSet<u64> = recorded.iter().copied().collect();
+    let theirs: Vec<u64> = seeds
+        .iter()
+        .copied()
+        .filter(|s| !recorded.contains(s))
+        .collect();
+    let foreign = seed_files(dir, &theirs);
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<String> = foreign
+        .iter()
+        .take(5)
+        .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+        .collect();
+    Err(format!(
+        "{} holds {} files that this run would write over and that no tester run recorded \
+         ({}{}): choose another folder, or move them away",
+        dir.display(),
+        foreign.len(),
+        names.join(", "),
+        if foreign.len() > 5 { ", …" } else { "" }
+    ))
 }
 
 /// `program`, `size`, `mtime` and `sha1` of the solver's file (each null when unknown).

@@ -1,12 +1,11 @@
 //! `tester score`: judge one output like the official tester.
 
-use std::fs;
-use std::io::Read;
 use std::path::PathBuf;
 
 use clap::{ArgGroup, Args as ClapArgs};
 
 use super::args::RangeArgs;
+use super::readcap::{read_text_capped, INPUT_MAX, OUTPUT_MAX};
 use crate::gen::generate;
 use crate::input::Input;
 use crate::judge::judge;
@@ -34,20 +33,15 @@ pub struct Args {
     pub ranges: RangeArgs,
 }
 
-/// Reads a file as text; bytes that are not UTF-8 become U+FFFD, as Java's reader makes them.
+/// Reads an output file as text (`-`: standard input), at most [`OUTPUT_MAX`] bytes; bytes
+/// that are not UTF-8 become U+FFFD, as Java's reader makes them.
 pub fn read_text(path: &std::path::Path) -> Result<String, String> {
-    let bytes = if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        buf
-    } else {
-        fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
-    };
-    // Valid UTF-8 (the usual case) is taken without a copy: a big output costs its size once.
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    read_text_capped(path, OUTPUT_MAX, "an output")
+}
+
+/// Reads an input file as text (`-`: standard input), at most [`INPUT_MAX`] bytes.
+pub fn read_input_text(path: &std::path::Path) -> Result<String, String> {
+    read_text_capped(path, INPUT_MAX, "an input")
 }
 
 /// Reads the case named by `--seed` (with ranges) or `--input`.
@@ -58,7 +52,7 @@ pub fn load_case(
 ) -> Result<Input, String> {
     match (seed, input) {
         (_, Some(path)) => {
-            Input::parse(&read_text(path)?).map_err(|e| format!("{}: {e}", path.display()))
+            Input::parse(&read_input_text(path)?).map_err(|e| format!("{}: {e}", path.display()))
         }
         (Some(seed), None) => Ok(generate(seed, &ranges.ranges()).input),
         (None, None) => Err("give --seed or --input".into()),

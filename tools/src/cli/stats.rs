@@ -32,7 +32,8 @@ pub struct SignedRank {
 /// `var = n(n+1)(2n+1)/24 − Σ(t³ − t)/48` over the groups of `t` tied values. The p-value is the
 /// normal approximation with a continuity correction of ½ towards the mean (as R's
 /// `wilcox.test(exact = FALSE, correct = TRUE)`); it is rough below about 10 pairs.
-/// Infinite differences rank above every finite one; NaN differences are not allowed.
+/// Infinite differences rank above every finite one; NaN differences (from scores that are not
+/// numbers) are left out like zeros and counted in `zeros`, so no input can make it panic.
 ///
 /// # Examples
 ///
@@ -45,16 +46,15 @@ pub struct SignedRank {
 /// assert!(t.p > 0.5);
 /// ```
 ///
-/// # Panics
-///
-/// If a difference is NaN.
-///
 /// # Complexity
 ///
 /// `O(n log n)`.
 pub fn wilcoxon(diffs: &[f64]) -> SignedRank {
-    assert!(diffs.iter().all(|d| !d.is_nan()), "NaN difference");
-    let mut nonzero: Vec<f64> = diffs.iter().copied().filter(|&d| d != 0.0).collect();
+    let mut nonzero: Vec<f64> = diffs
+        .iter()
+        .copied()
+        .filter(|&d| d != 0.0 && !d.is_nan())
+        .collect();
     let zeros = diffs.len() - nonzero.len();
     let n = nonzero.len();
     nonzero.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
@@ -170,6 +170,12 @@ mod tests {
         // All tied in |d|: var = 2·3·5/24 − (8−2)/48 = 1.125, one +, one −: no evidence.
         let tied = wilcoxon(&[1.0, -1.0]);
         assert_eq!((tied.w_plus, tied.w_minus, tied.p), (1.5, 1.5, 1.0));
+        // NaN differences are dropped like zeros; infinite ones rank last.
+        let odd = wilcoxon(&[f64::NAN, 1.0, -2.0]);
+        assert_eq!(
+            (odd.n, odd.zeros, odd.w_plus, odd.w_minus),
+            (2, 1, 1.0, 2.0)
+        );
         // Infinite differences rank last.
         let inf = wilcoxon(&[f64::INFINITY, -1.0, 0.5]);
         assert_eq!((inf.w_plus, inf.w_minus), (4.0, 2.0));

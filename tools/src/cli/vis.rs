@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use clap::{ArgGroup, Args as ClapArgs};
 
 use super::args::RangeArgs;
-use super::score::read_text;
+use super::report::SeedResult;
+use super::score::{read_input_text, read_text};
 use crate::animation::{render_gif, GifOptions};
 use crate::gen::generate;
 use crate::input::Input;
@@ -60,7 +61,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let output = read_text(&args.output)?;
     let (input, input_text, seed, p, title) = match (&args.input, args.seed) {
         (Some(path), _) => {
-            let text = read_text(path)?;
+            let text = read_input_text(path)?;
             let input = Input::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             let title = format!("{} + {}", path.display(), args.output.display());
             (input, text, None, None, title)
@@ -81,7 +82,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let verdict = judge(&input, &output);
     let size = output.len();
-    let output = (size <= PAGE_OUTPUT_MAX).then_some(output);
+    let output = Some(output);
     write_page(
         page,
         &PageData {
@@ -100,7 +101,8 @@ pub fn run(args: &Args) -> Result<(), String> {
     if size > PAGE_OUTPUT_MAX {
         eprintln!(
             "tester vis: the output has {size} bytes, more than a page replays \
-             ({PAGE_OUTPUT_MAX}): the page shows the board only"
+             ({PAGE_OUTPUT_MAX}): the page keeps the lines the judge reads, or if even those \
+             are more, the board and the judge's verdict only"
         );
     }
     Ok(())
@@ -151,4 +153,26 @@ fn write_gif(
 /// Writes the page for `data` to `path`.
 pub fn write_page(path: &Path, data: &PageData) -> Result<(), String> {
     fs::write(path, render_page(data)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `SEED.html` of a finished seed: whatever the solver printed, even after a timeout or crash,
+/// is worth a look (the page inlines at most [`crate::vis::PAGE_OUTPUT_MAX`] bytes of it).
+pub fn write_seed_page(
+    dir: &Path,
+    seed: u64,
+    p: Option<f64>,
+    input: &crate::input::Input,
+    result: &SeedResult,
+) -> Result<(), String> {
+    let out = dir.join(format!("{seed}.out"));
+    // The output is at most the run's output cap (the solver was stopped there).
+    let output = fs::read(&out).ok();
+    let data = PageData {
+        input: input.to_string(),
+        output: output.map(|b| String::from_utf8_lossy(&b).into_owned()),
+        seed: Some(seed),
+        p,
+        title: format!("seed {seed}: {} {}", result.status.as_str(), result.score),
+    };
+    write_page(&dir.join(format!("{seed}.html")), &data)
 }

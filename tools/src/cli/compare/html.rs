@@ -77,8 +77,39 @@ fn span(values: impl Iterator<Item = f64>, log: bool) -> Option<(f64, f64)> {
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
+/// What a log axis shows: a value beyond sits on the edge. plotters' log key points never end
+/// on a range near 1e-308 (`compare --html` on scores of 1e-308 ran for minutes); real scores
+/// and their ratios lie far inside.
+const LOG_RANGE: (f64, f64) = (1e-6, 1e12);
+
+/// `p` moved into [`LOG_RANGE`] on both axes (NaN stays NaN and is left out of the span).
+fn clamp_log(p: (f64, f64)) -> (f64, f64) {
+    let c = |v: f64| v.clamp(LOG_RANGE.0, LOG_RANGE.1);
+    (c(p.0), c(p.1))
+}
+
 /// Draws `plot` as an SVG document; `None` when it has no point to show.
 fn svg(plot: &Plot) -> Result<Option<String>, String> {
+    let clamped;
+    let plot = if plot.log {
+        clamped = Plot {
+            series: plot
+                .series
+                .iter()
+                .map(|s| Series {
+                    name: s.name.clone(),
+                    colour: s.colour,
+                    points: s.points.iter().copied().map(clamp_log).collect(),
+                    line: s.line,
+                })
+                .collect(),
+            reference: plot.reference.iter().copied().map(clamp_log).collect(),
+            ..*plot
+        };
+        &clamped
+    } else {
+        plot
+    };
     let all = || plot.series.iter().flat_map(|s| s.points.iter());
     let (Some(x), Some(y)) = (
         span(

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use super::{label, Comparison, Group, Pair, Row};
 use crate::cli::folder::RunFolder;
+use crate::cli::quote::printable;
 use crate::cli::report::SeedResult;
 
 /// A p-value: four decimals, or two significant digits below 0.001.
@@ -34,7 +35,11 @@ pub fn describe(run: &RunFolder) -> String {
         let _ = write!(s, ", {when}");
     }
     if let Some(commit) = &run.git_commit {
-        let _ = write!(s, ", commit {}", &commit[..commit.len().min(10)]);
+        let _ = write!(
+            s,
+            ", commit {}",
+            commit.chars().take(10).collect::<String>()
+        );
     }
     if run.interrupted {
         s.push_str(", INTERRUPTED (only the seeds it finished)");
@@ -42,8 +47,12 @@ pub fn describe(run: &RunFolder) -> String {
     if let Some(c) = &run.comment {
         let _ = write!(s, " — {c}");
     }
-    s
+    // Every part but the fixed words comes from a file or a command line.
+    printable(&s, DESCRIBE_MAX)
 }
+
+/// The most characters [`describe`] prints about one run.
+const DESCRIBE_MAX: usize = 400;
 
 /// A table cell: the score with its markers, the status of a failed seed, `-` when missing.
 pub fn cell(row: &Row, i: usize) -> String {
