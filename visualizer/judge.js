@@ -172,6 +172,31 @@
   }
 
   /**
+   * The moves of each queen, for the travelled paths: queen q's moves are
+   * pathMoves[pathStart[q]..pathStart[q + 1]] (ascending), and pathPen[j] is the penalty of that
+   * queen's moves up to pathMoves[j], so a hovered queen's penalty so far is one lookup, not a
+   * sum over its path.
+   */
+  function queenPaths(moves, queenOf, applied, queens) {
+    const pathStart = new Int32Array(queens + 1);
+    for (let i = 0; i < applied; i++) pathStart[queenOf[i] + 1]++;
+    for (let q = 0; q < queens; q++) pathStart[q + 1] += pathStart[q];
+    const pathMoves = new Int32Array(applied);
+    const fill = pathStart.slice(0, queens);
+    for (let i = 0; i < applied; i++) pathMoves[fill[queenOf[i]]++] = i;
+    const pathPen = new Float64Array(applied);
+    for (let q = 0; q < queens; q++) {
+      let sum = 0;
+      for (let j = pathStart[q]; j < pathStart[q + 1]; j++) {
+        const i = pathMoves[j];
+        sum += Math.sqrt(Math.max(Math.abs(moves[4 * i + 2] - moves[4 * i]), Math.abs(moves[4 * i + 3] - moves[4 * i + 1])));
+        pathPen[j] = sum;
+      }
+    }
+    return { pathStart, pathMoves, pathPen };
+  }
+
+  /**
    * Replays a parsed output on an input. Frame t (0..applied) is the board after t moves.
    *
    * Result fields: N, C, applied (legal moves replayed), moves (Int32Array, 4 per move, the
@@ -229,24 +254,7 @@
       : fatal;
     if (fatal === null && parsed.error) fatal = official;
 
-    // Moves of each queen, for the travelled paths.
-    const pathStart = new Int32Array(queens + 1);
-    for (let i = 0; i < applied; i++) pathStart[queenOf[i] + 1]++;
-    for (let q = 0; q < queens; q++) pathStart[q + 1] += pathStart[q];
-    const pathMoves = new Int32Array(applied);
-    const fill = pathStart.slice(0, queens);
-    for (let i = 0; i < applied; i++) pathMoves[fill[queenOf[i]]++] = i;
-    // pathPen[j]: the penalty of the moves pathMoves[pathStart[q]..j] of that queen, so a
-    // hovered queen's penalty so far is one lookup, not a sum over its path.
-    const pathPen = new Float64Array(applied);
-    for (let q = 0; q < queens; q++) {
-      let sum = 0;
-      for (let j = pathStart[q]; j < pathStart[q + 1]; j++) {
-        const i = pathMoves[j];
-        sum += Math.sqrt(Math.max(Math.abs(parsed.moves[4 * i + 2] - parsed.moves[4 * i]), Math.abs(parsed.moves[4 * i + 3] - parsed.moves[4 * i + 1])));
-        pathPen[j] = sum;
-      }
-    }
+    const { pathStart, pathMoves, pathPen } = queenPaths(parsed.moves, queenOf, applied, queens);
 
     /** The end of queen q's moves before frame t in pathMoves (binary search). */
     const pathEnd = (q, t0) => {

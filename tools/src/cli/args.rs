@@ -1,6 +1,8 @@
 //! Argument syntax shared by the subcommands: seed lists and parameter ranges.
 
-use clap::Args;
+use std::path::PathBuf;
+
+use clap::{ArgGroup, Args};
 
 use crate::gen::Ranges;
 
@@ -209,6 +211,32 @@ impl RangeArgs {
     pub fn any(&self) -> bool {
         self.n.is_some() || self.c.is_some() || self.p.is_some()
     }
+}
+
+/// What every command accepts as a case, stated in `--help`.
+pub const LIMITS_HELP: &str = "Boards: N in 1..=128, C in 1..=100, and exactly N queens of every \
+colour 1..=C (so C <= N); any other input is refused with exit code 2 and a message naming the \
+colour and its count. Error messages quote at most 80 bytes of a bad token, escaped. Reads are \
+capped: an output at 134217792 bytes (the output cap of `tester run` at N = 128), an input at 4 \
+MiB, a results.json or bests file at 256 MiB; a larger file or stream is refused (exit code 2).";
+
+/// One case and one output, as `tester score` and `tester vis` take them.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("case").required(true).args(["seed", "input"])))]
+pub struct CaseArgs {
+    /// The case of this seed (generated like the official tester; `vis` also shows its P).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The case in this file (the official input text).
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// The solution's output; `-` reads standard input. An invalid output is judged (and
+    /// replayed) up to its failing move, with the judge's message.
+    #[arg(value_name = "OUTPUT")]
+    pub output: PathBuf,
+    /// Parameter overrides (`--n`, `--c`, `--p`) for the case of --seed.
+    #[command(flatten)]
+    pub ranges: RangeArgs,
 }
 
 #[cfg(test)]

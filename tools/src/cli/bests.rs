@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -222,6 +222,23 @@ pub fn record_run(
             .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
     }
     Ok(improved)
+}
+
+/// The bests file to use: `path` if given (it must exist), else `testcases/bests.json` in the
+/// current folder if it exists, else none.
+pub fn load_bests(path: Option<&Path>) -> Result<(Option<PathBuf>, Option<Bests>), String> {
+    match path {
+        Some(p) => Ok((Some(p.to_path_buf()), Some(Bests::load(p)?))),
+        None => {
+            let default = PathBuf::from("testcases/bests.json");
+            if default.is_file() {
+                let loaded = Bests::load(&default)?;
+                Ok((Some(default), Some(loaded)))
+            } else {
+                Ok((None, None))
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -170,6 +170,25 @@ fn watch(mut child: Child, tx: mpsc::Sender<(std::io::Result<ExitStatus>, Instan
     let _ = tx.send((child.wait(), exited));
 }
 
+/// Limits every file the solver writes to the larger of `cap` and [`FILE_LIMIT_FLOOR`]
+/// (`RLIMIT_FSIZE`): the hard backstop; stdout itself is cut at `cap` by [`run_solver`].
+fn limit_file_size(cmd: &mut Command, cap: u64) {
+    let file_limit = cap.max(FILE_LIMIT_FLOOR);
+    let fsize = libc::rlimit {
+        rlim_cur: file_limit as libc::rlim_t,
+        rlim_max: file_limit as libc::rlim_t,
+    };
+    // SAFETY: `setrlimit` is async-signal-safe and touches only the child's own limits.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &fsize) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 /// Writes `input` to the child's stdin pipe on a thread, as the official tester does (every
 /// line, then a flush), and hands the pipe back open: the caller closes it once the solver has
 /// ended. A solver that never reads makes the write fail (broken pipe) once it is gone.
@@ -205,21 +224,7 @@ pub fn run_solver(
         .stderr(Stdio::from(create(stderr)?))
         .env(reaper::MARKER_VAR, marker)
         .process_group(0);
-    // The hard backstop for every file the solver writes; stdout itself is cut at `cap` below.
-    let file_limit = cap.max(FILE_LIMIT_FLOOR);
-    let fsize = libc::rlimit {
-        rlim_cur: file_limit as libc::rlim_t,
-        rlim_max: file_limit as libc::rlim_t,
-    };
-    // SAFETY: `setrlimit` is async-signal-safe and touches only the child's own limits.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &fsize) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    limit_file_size(&mut cmd, cap);
     die_with_tester(&mut cmd);
     let start = Instant::now();
     let mut child = {

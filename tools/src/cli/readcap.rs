@@ -76,6 +76,17 @@ pub fn read_text_capped(path: &Path, cap: u64, what: &str) -> Result<String, Str
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
+/// Reads an output file as text (`-`: standard input), at most [`OUTPUT_MAX`] bytes; bytes
+/// that are not UTF-8 become U+FFFD, as Java's reader makes them.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    read_text_capped(path, OUTPUT_MAX, "an output")
+}
+
+/// Reads an input file as text (`-`: standard input), at most [`INPUT_MAX`] bytes.
+pub fn read_input_text(path: &Path) -> Result<String, String> {
+    read_text_capped(path, INPUT_MAX, "an input")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

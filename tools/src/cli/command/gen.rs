@@ -6,13 +6,13 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args as ClapArgs};
 
-use super::args::{parse_seed_list, RangeArgs, SeedList};
+use crate::cli::args::{parse_seed_list, RangeArgs, SeedList};
 use crate::gen::generate;
 use crate::java::double_to_string;
 
 /// Options of `tester gen`.
 #[derive(ClapArgs, Debug)]
-#[command(after_help = super::LIMITS_HELP)]
+#[command(after_help = crate::cli::args::LIMITS_HELP)]
 #[command(group(ArgGroup::new("which").required(true).args(["seed", "seeds"])))]
 pub struct Args {
     /// Seed of the one case to print on standard output (or to write with --dir).

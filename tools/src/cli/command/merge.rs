@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args as ClapArgs;
 
-use super::load_bests;
-use super::report::{summary, SeedResult};
-use super::runfile::{read_run, recorded_run, refuse_foreign, write_run, StoredRun};
+use crate::cli::bests::load_bests;
+use crate::cli::report::{summary, SeedResult};
+use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, write_run, StoredRun};
 
 /// Options of `tester merge`.
 #[derive(ClapArgs, Debug)]
@@ -73,7 +73,7 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<StoredRun>, String> {
             return Err(format!(
                 "{}: results for seeds not in its seed list ({}): the file was edited or \
                  mixed with another run",
-                dir.join(super::runfile::RESULTS).display(),
+                dir.join(crate::cli::runfile::RESULTS).display(),
                 extra.join(", ")
             ));
         }
@@ -289,12 +289,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
         .min()
         .unwrap_or_default();
     // The record is the first part's: so is its patch (`git_dirty`, `git_patch`).
-    let patch = fs::read(args.dirs[0].join(super::provenance::PATCH)).ok();
-    let tree = super::provenance::TreeState {
+    let patch = fs::read(args.dirs[0].join(crate::cli::provenance::PATCH)).ok();
+    let tree = crate::cli::provenance::TreeState {
         dirty: info.git_dirty,
         patch: patch.filter(|_| info.git_patch.is_some()),
     };
-    info.git_patch = super::provenance::write_patch(&args.out, &tree)?.map(str::to_string);
+    info.git_patch = crate::cli::provenance::write_patch(&args.out, &tree)?.map(str::to_string);
     let interrupted = !missing.is_empty() || parts.iter().any(|p| p.interrupted);
     let path = write_run(
         &args.out,

@@ -13,7 +13,7 @@ use std::time::Instant;
 use clap::Args as ClapArgs;
 use serde::Deserialize;
 
-use super::args::{parse_seed_list, SeedList};
+use crate::cli::args::{parse_seed_list, SeedList};
 
 /// The file's name.
 pub const FILE: &str = "tester.toml";
@@ -100,7 +100,7 @@ pub fn find(start: &Path) -> Result<Option<Found>, String> {
 /// # Examples
 ///
 /// ```
-/// use tools::cli::project::parse;
+/// use tools::cli::command::run::project::parse;
 ///
 /// let p = parse("solver = \"./a.out\"\nseeds = \"1-5\"\njobs = 2\n").unwrap();
 /// assert_eq!(p.solver.as_deref(), Some("./a.out"));
@@ -130,7 +130,7 @@ pub fn parse(text: &str) -> Result<Project, String> {
 /// `args` with the values of the project file (if one is found from the current folder up)
 /// where the command line gave none; the current folder becomes the file's folder (command-line
 /// paths are made absolute first, so they keep their meaning).
-pub fn apply(args: &super::run::Args) -> Result<super::run::Args, String> {
+pub fn apply(args: &super::Args) -> Result<super::Args, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?;
     let Some(found) = find(&cwd)? else {
         return Ok(args.clone());
@@ -176,7 +176,7 @@ pub struct ProjectArgs {
 
 /// Runs the build step of `args` (unless --no-build); `Some(3)`, the exit code, when it failed
 /// (its output and the reason are then printed on standard error).
-pub fn build_step(args: &super::run::Args) -> Option<i32> {
+pub fn build_step(args: &super::Args) -> Option<i32> {
     let command = args
         .project
         .build

@@ -7,15 +7,15 @@ use std::path::{Path, PathBuf};
 use clap::Args as ClapArgs;
 use serde_json::json;
 
-use super::load_bests;
-use super::readcap::{read_text_capped, INPUT_MAX, OUTPUT_MAX};
-use super::report::{summary, summary_json, table, SeedResult, Status};
-use super::runfile::read_run;
+use crate::cli::bests::load_bests;
+use crate::cli::readcap::{read_text_capped, INPUT_MAX, OUTPUT_MAX};
+use crate::cli::report::{summary, summary_json, table, SeedResult, Status};
+use crate::cli::runfile::read_run;
 use crate::input::Input;
 
 /// Options of `tester rescore`.
 #[derive(ClapArgs, Debug)]
-#[command(after_help = format!("{EXIT_HELP}\n\n{}", super::LIMITS_HELP))]
+#[command(after_help = format!("{EXIT_HELP}\n\n{}", crate::cli::args::LIMITS_HELP))]
 pub struct Args {
     /// A folder written by `tester run` (`SEED.in`, `SEED.out`, optionally `results.json`).
     #[arg(value_name = "DIR")]
@@ -89,7 +89,7 @@ pub fn rescore_seed(
     // The data lines as the run kept them, else as the saved stderr has them.
     result.data = stored.map(|s| s.data.clone()).unwrap_or_default();
     if result.data.is_empty() {
-        result.data = super::features::read_data(&dir.join(format!("{seed}.err")));
+        result.data = crate::cli::features::read_data(&dir.join(format!("{seed}.err")));
     }
     Ok(result)
 }

@@ -6,31 +6,23 @@ use std::path::{Path, PathBuf};
 
 use clap::{ArgGroup, Args as ClapArgs};
 
-use super::args::RangeArgs;
-use super::report::SeedResult;
-use super::score::{read_input_text, read_text};
 use crate::animation::{render_gif, GifOptions};
+use crate::cli::args::CaseArgs;
+use crate::cli::pages::write_page;
+use crate::cli::readcap::{read_input_text, read_text};
 use crate::gen::generate;
 use crate::input::Input;
 use crate::judge::judge;
-use crate::vis::{render_page, PageData, PAGE_OUTPUT_MAX};
+use crate::vis::{PageData, PAGE_OUTPUT_MAX};
 
 /// Options of `tester vis`.
 #[derive(ClapArgs, Debug)]
-#[command(group(ArgGroup::new("case").required(true).args(["seed", "input"])))]
 #[command(group(ArgGroup::new("target").required(true).multiple(true).args(["page", "gif"])))]
-#[command(after_help = super::LIMITS_HELP)]
+#[command(after_help = crate::cli::args::LIMITS_HELP)]
 pub struct Args {
-    /// Show the case of this seed (generated like the official tester; the page also shows P).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Show the case in this file (the official input text).
-    #[arg(long, value_name = "FILE")]
-    pub input: Option<PathBuf>,
-    /// The solution's output to replay; `-` reads standard input. An invalid output plays up to
-    /// the failing move, which the page shows with the judge's message.
-    #[arg(value_name = "OUTPUT")]
-    pub output: PathBuf,
+    /// The case (`--seed` or `--input`) and the output to replay.
+    #[command(flatten)]
+    pub case: CaseArgs,
     /// The HTML file to write. It needs nothing else: open it in any browser, offline, or share
     /// it; append `#move=123` or `#move=end` to the address to open that move.
     #[arg(short = 'o', long = "out", value_name = "PAGE")]
@@ -51,24 +43,21 @@ pub struct Args {
     /// Cell side in the GIF, in pixels (4..=64; default: about 600 px of board, 4 to 32 px).
     #[arg(long, value_name = "PX", requires = "gif")]
     pub gif_cell: Option<u32>,
-    /// Parameter overrides (`--n`, `--c`, `--p`) for the case of --seed.
-    #[command(flatten)]
-    pub ranges: RangeArgs,
 }
 
 /// Runs `tester vis`.
 pub fn run(args: &Args) -> Result<(), String> {
-    let output = read_text(&args.output)?;
-    let (input, input_text, seed, p, title) = match (&args.input, args.seed) {
+    let output = read_text(&args.case.output)?;
+    let (input, input_text, seed, p, title) = match (&args.case.input, args.case.seed) {
         (Some(path), _) => {
             let text = read_input_text(path)?;
             let input = Input::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let title = format!("{} + {}", path.display(), args.output.display());
+            let title = format!("{} + {}", path.display(), args.case.output.display());
             (input, text, None, None, title)
         }
         (None, Some(seed)) => {
-            let case = generate(seed, &args.ranges.ranges());
-            let title = format!("seed {seed} + {}", args.output.display());
+            let case = generate(seed, &args.case.ranges.ranges());
+            let title = format!("seed {seed} + {}", args.case.output.display());
             let text = case.input.to_string();
             (case.input, text, Some(seed), Some(case.p), title)
         }
@@ -124,6 +113,7 @@ fn write_gif(
     let title = match seed {
         Some(seed) => format!("seed {seed}"),
         None => args
+            .case
             .input
             .as_deref()
             .map(|p| p.display().to_string())
@@ -148,31 +138,4 @@ fn write_gif(
         gif.bytes.len()
     );
     Ok(())
-}
-
-/// Writes the page for `data` to `path`.
-pub fn write_page(path: &Path, data: &PageData) -> Result<(), String> {
-    fs::write(path, render_page(data)).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-/// `SEED.html` of a finished seed: whatever the solver printed, even after a timeout or crash,
-/// is worth a look (the page inlines at most [`crate::vis::PAGE_OUTPUT_MAX`] bytes of it).
-pub fn write_seed_page(
-    dir: &Path,
-    seed: u64,
-    p: Option<f64>,
-    input: &crate::input::Input,
-    result: &SeedResult,
-) -> Result<(), String> {
-    let out = dir.join(format!("{seed}.out"));
-    // The output is at most the run's output cap (the solver was stopped there).
-    let output = fs::read(&out).ok();
-    let data = PageData {
-        input: input.to_string(),
-        output: output.map(|b| String::from_utf8_lossy(&b).into_owned()),
-        seed: Some(seed),
-        p,
-        title: format!("seed {seed}: {} {}", result.status.as_str(), result.score),
-    };
-    write_page(&dir.join(format!("{seed}.html")), &data)
 }

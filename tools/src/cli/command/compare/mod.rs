@@ -13,11 +13,11 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
-use super::bests::Bests;
-use super::folder::RunFolder;
-use super::load_bests;
-use super::report::{band_label, SeedResult, Status};
-use super::stats::{bootstrap_mean, wilcoxon, SignedRank, RESAMPLES};
+use crate::cli::bests::load_bests;
+use crate::cli::bests::Bests;
+use crate::cli::folder::RunFolder;
+use crate::cli::report::{band_label, SeedResult, Status};
+use crate::cli::stats::{bootstrap_mean, wilcoxon, SignedRank, RESAMPLES};
 
 /// Options of `tester compare`.
 #[derive(ClapArgs, Debug)]

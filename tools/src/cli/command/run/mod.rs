@@ -1,167 +1,35 @@
 //! `tester run`: run a solver on many seeds in parallel, judge every output, summarise.
 //!
 //! Nothing is lost: `results.json` is rewritten (atomically) as seeds finish, SIGINT/SIGTERM/
-//! SIGHUP stop the run cleanly (see [`super::reaper`]), and `--resume` finishes an interrupted run.
+//! SIGHUP stop the run cleanly (see [`crate::cli::reaper`]), and `--resume` finishes an interrupted run.
 
-use std::collections::BTreeMap;
+mod options;
+pub mod project;
+mod recorder;
+
+pub use options::{default_solver, Args, EXIT_HELP};
+use recorder::Recorder;
+
 use std::fs;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use clap::Args as ClapArgs;
 use serde_json::json;
 
-use super::args::{parse_seed_list, parse_shard, RangeArgs, SeedList, Shard};
-use super::bests::Bests;
-use super::exec::{output_cap, run_solver, Ending, Solver};
-use super::features::read_data;
-use super::progress::Progress;
-use super::reaper::{self, Target};
-use super::report::{SeedResult, Status};
-use super::runfile::{read_run, recorded_run, refuse_foreign, write_run, RunInfo};
-use super::select::{self, Selection};
-use super::{date, load_bests, project, provenance};
+use crate::cli::bests::load_bests;
+use crate::cli::bests::Bests;
+use crate::cli::exec::{output_cap, run_solver, Ending, Solver};
+use crate::cli::features::read_data;
+use crate::cli::progress::Progress;
+use crate::cli::reaper::{self, Target};
+use crate::cli::report::{SeedResult, Status};
+use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
+use crate::cli::select::{self, Selection};
+use crate::cli::{date, provenance};
 use crate::gen::generate;
-
-/// Exit codes of `tester run`, as `tester run --help` states them.
-pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
-ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
-SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (results.json then holds the finished seeds, \
-\"interrupted\": true; --resume finishes the rest); 3 the build step failed (nothing ran). If \
-tester is killed outright (SIGKILL), its solvers are killed too (they die with it, and a \
-guardian process ends their children).
-
-Project file: `tester.toml` in the current folder or above (`tester init` writes a commented \
-one) gives solver, build, seeds, jobs, time_limit, bests and out; tester then works in its \
-folder, and options given here win over it.
-
-Every solver's output (and any file it writes) is capped at 64 + 2·N³·32 bytes, room for the \
-largest legal answer; a solver reaching the cap is stopped and the seed is `too-long`. Solvers \
-and everything they start are ended when their seed ends, also processes that left the \
-process group (setsid).";
-
-/// Options of `tester run`.
-#[derive(ClapArgs, Clone, Debug)]
-#[command(after_help = EXIT_HELP)]
-pub struct Args {
-    /// Seeds to run, as a list like `1-100`, `1,4,9` or `1-10,20`. Default: `seeds` of
-    /// tester.toml, else 1-10.
-    #[arg(long, value_name = "LIST", value_parser = parse_seed_list)]
-    pub seeds: Option<SeedList>,
-    /// Solver command line, run with `sh -c` as given (input on stdin, moves on stdout).
-    /// Default: `solver` of tester.toml, else the `queenattack` binary next to this `tester`
-    /// binary, run with `--time-limit SECS` appended.
-    #[arg(long, value_name = "CMD")]
-    pub exec: Option<String>,
-    /// Seeds run at the same time. Default: the number of cores.
-    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub jobs: Option<u32>,
-    /// Wall-clock limit per seed in seconds; a solver still running then is killed (with its
-    /// whole process group) and the seed scores -1 with status `timeout`. Default:
-    /// `time_limit` of tester.toml, else 10.
-    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
-    pub time_limit: Option<f64>,
-    /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
-    /// --vis).
-    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder (`…-shardKofM` with
-    /// --shard). A folder that already holds a run is refused unless --resume or --force.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Finish the run in --out: keep the results of its finished seeds and run only the
-    /// missing ones (same --exec, --time-limit and --n/--c/--p required).
-    #[arg(long, requires = "out")]
-    pub resume: bool,
-    /// Replace the run in --out: delete its results.json and SEED.* files first.
-    #[arg(long, requires = "out", conflicts_with = "resume")]
-    pub force: bool,
-    /// Run only part K of M of the seed list (seeds at positions K, K+M, …; K 0-based, taken
-    /// modulo M, so 0..M-1 and 1..M both cover every seed once). Join the parts with
-    /// `tester merge`.
-    #[arg(long, value_name = "K/M", value_parser = parse_shard)]
-    pub shard: Option<Shard>,
-    /// A note recorded in results.json (`comment`), e.g. what changed in the solver.
-    #[arg(long, value_name = "TEXT")]
-    pub comment: Option<String>,
-    /// Exit with code 0 even when some seed is not ok.
-    #[arg(long)]
-    pub allow_failures: bool,
-    /// Best known scores for the relative score. Default: `testcases/bests.json` if it exists.
-    /// Not used with --n/--c/--p (the cases then differ from the official ones).
-    #[arg(long, value_name = "FILE")]
-    pub bests: Option<PathBuf>,
-    /// Write every score that beats the bests file back into it, with the source
-    /// `tester run YYYY-MM-DD: CMD`, and keep that output as `best/SEED.out` beside the bests
-    /// file. A missing bests file is created (--bests FILE, else `testcases/bests.json`).
-    #[arg(long)]
-    pub update_bests: bool,
-    /// No progress line on standard error.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Also write `SEED.html` for every seed: a self-contained visualizer page of its output
-    /// (see `tester vis`).
-    #[arg(long)]
-    pub vis: bool,
-    /// --jsonl, --shuffle, --filter, --group-by.
-    #[command(flatten)]
-    pub select: select::SelectArgs,
-    /// Parameter overrides (`--n`, `--c`, `--p`).
-    #[command(flatten)]
-    pub ranges: RangeArgs,
-    /// --build, --no-build and what tester.toml adds.
-    #[command(flatten)]
-    pub project: project::ProjectArgs,
-}
-
-/// The default seed list and time limit.
-const DEFAULT_SEEDS: std::ops::RangeInclusive<u64> = 1..=10;
-const DEFAULT_TIME_LIMIT: f64 = 10.0;
-
-impl Args {
-    /// Seconds per seed: `--time-limit`, tester.toml's, else 10.
-    pub fn limit(&self) -> f64 {
-        self.time_limit.unwrap_or(DEFAULT_TIME_LIMIT)
-    }
-
-    /// The seed list: `--seeds`, tester.toml's, else 1-10.
-    pub fn seed_list(&self) -> Vec<u64> {
-        self.seeds
-            .as_ref()
-            .map_or_else(|| DEFAULT_SEEDS.collect(), |s| s.0.clone())
-    }
-}
-
-fn parse_secs(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
-        _ => Err(format!(
-            "`{text}` is not a time limit in seconds (0 < SECS <= 86400)"
-        )),
-    }
-}
-
-/// The default solver: `queenattack` in the folder of the running `tester`.
-pub fn default_solver(time_limit: f64) -> Result<Solver, String> {
-    let exe =
-        std::env::current_exe().map_err(|e| format!("cannot locate the tester binary: {e}"))?;
-    let path = exe
-        .parent()
-        .ok_or("cannot locate the tester's folder")?
-        .join(format!("queenattack{}", std::env::consts::EXE_SUFFIX));
-    if !path.is_file() {
-        return Err(format!(
-            "the default solver {} does not exist: build it with `cargo build --release` \
-             (tester and queenattack go to the same folder) or pass --exec CMD",
-            path.display()
-        ));
-    }
-    Ok(Solver::Program {
-        path,
-        args: vec!["--time-limit".into(), time_limit.to_string()],
-    })
-}
 
 /// Runs the solver on one seed and judges it; `None` when the run was interrupted before the
 /// solver finished (the seed is then not finished).
@@ -233,7 +101,7 @@ fn run_seed(
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     result.data = read_data(&err);
     if args.vis {
-        super::vis::write_seed_page(dir, seed, p, input, &result)?;
+        crate::cli::pages::write_seed_page(dir, seed, p, input, &result)?;
     }
     Ok(Some(result))
 }
@@ -254,90 +122,6 @@ fn last_line_of(path: &Path) -> String {
             format!("; stderr: {line}")
         }
         None => String::new(),
-    }
-}
-
-/// How often at most `results.json` is rewritten while a run goes on; a finished seed is in it
-/// within this time (so a `tester` killed outright loses at most the last second). A run of
-/// 2000 seeds writes about 600 KB per save.
-const SAVE_EVERY: Duration = Duration::from_secs(1);
-
-/// The results of a run as they come in, written to `results.json` at most every
-/// [`SAVE_EVERY`] and within it of a seed finishing (so a crash of `tester` itself loses
-/// little), and at the end.
-struct Recorder<'a> {
-    dir: &'a Path,
-    info: &'a RunInfo,
-    bests: Option<&'a Bests>,
-    /// The results, the time of the last save, and whether a result came since.
-    state: Mutex<(BTreeMap<u64, SeedResult>, Instant, bool)>,
-}
-
-impl<'a> Recorder<'a> {
-    fn new(
-        dir: &'a Path,
-        info: &'a RunInfo,
-        kept: Vec<SeedResult>,
-        bests: Option<&'a Bests>,
-    ) -> Self {
-        let kept = kept.into_iter().map(|r| (r.seed, r)).collect();
-        Recorder {
-            dir,
-            info,
-            bests,
-            state: Mutex::new((kept, Instant::now(), false)),
-        }
-    }
-
-    /// Adds a finished seed and saves if due (see [`Recorder::save_if_due`]).
-    fn record(&self, result: SeedResult) {
-        let mut state = self.state.lock().unwrap();
-        state.0.insert(result.seed, result);
-        state.2 = true;
-        drop(state);
-        self.save_if_due();
-    }
-
-    /// Rewrites `results.json` (marked interrupted: the run goes on) if a result came since the
-    /// last save and that save is [`SAVE_EVERY`] old.
-    fn save_if_due(&self) {
-        let mut state = self.state.lock().unwrap();
-        if state.2 && state.1.elapsed() >= SAVE_EVERY {
-            state.1 = Instant::now();
-            state.2 = false;
-            let _ = write_run(self.dir, &self.document(&state.0, true));
-        }
-    }
-
-    fn document(
-        &self,
-        results: &BTreeMap<u64, SeedResult>,
-        interrupted: bool,
-    ) -> serde_json::Value {
-        self.info
-            .document(&self.ordered(results), interrupted, self.bests)
-    }
-
-    /// Results in the order of the run's seed list.
-    fn ordered(&self, results: &BTreeMap<u64, SeedResult>) -> Vec<SeedResult> {
-        self.info
-            .seeds
-            .iter()
-            .filter_map(|s| results.get(s).cloned())
-            .collect()
-    }
-
-    /// Writes `results.json` as it stands, marked interrupted (the run goes on).
-    fn save(&self) -> Result<(), String> {
-        let state = self.state.lock().unwrap();
-        write_run(self.dir, &self.document(&state.0, true)).map(drop)
-    }
-
-    /// Writes the final `results.json` and returns the results in seed-list order.
-    fn finish(&self, interrupted: bool) -> Result<(PathBuf, Vec<SeedResult>), String> {
-        let state = self.state.lock().unwrap();
-        let path = write_run(self.dir, &self.document(&state.0, interrupted))?;
-        Ok((path, self.ordered(&state.0)))
     }
 }
 
@@ -534,18 +318,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    // Shards started in the same second on one host must not share a default folder.
-    let dir = args.out.clone().unwrap_or_else(|| {
-        let shard = args
-            .shard
-            .map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.m));
-        let runs = args
-            .project
-            .runs_dir
-            .as_deref()
-            .unwrap_or(Path::new("runs"));
-        runs.join(date::stamp() + &shard)
-    });
+    let dir = run_folder(args);
     let listed = match args.shard {
         Some(shard) => shard.select(&args.seed_list()),
         None => args.seed_list(),
@@ -577,22 +350,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     info.seeds = all_seeds;
     if !args.quiet {
-        eprintln!(
-            "tester run: {} seeds{}{}{}, {jobs} jobs, limit {} s, solver `{}`, output in {}",
-            todo.len(),
-            info.shard
-                .as_ref()
-                .map_or(String::new(), |s| format!(" (shard {s})")),
-            if finished.is_empty() {
-                String::new()
-            } else {
-                format!(", {} kept", finished.len())
-            },
-            shuffle_seed.map_or(String::new(), |k| format!(" shuffled (--shuffle-seed {k})")),
-            args.limit(),
-            solver.describe(),
-            dir.display()
-        );
+        let shuffled = shuffle_seed.map(|k| format!(" shuffled (--shuffle-seed {k})"));
+        print_start(&todo, &finished, &info, shuffled, (jobs, &solver, &dir));
         select::notes(&selection, (seeds.len(), listed.len()), &tree, &dir);
     }
     let recorder = Recorder::new(&dir, &info, kept, bests.as_ref());
@@ -611,25 +370,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
         &format!("{text}results: {}\n", results_file.display()),
     );
     if let Some(signal) = signal {
-        // After SIGHUP the terminal may be gone: a failed write must not end in a panic.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "tester run: interrupted by {}: {} of {} seeds finished; every solver was \
-             stopped; `tester run --resume --out {} ...` (same options) finishes the rest",
-            reaper::signal_name(signal),
-            results.len(),
-            info.seeds.len(),
-            dir.display()
-        );
+        print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
     }
     if args.update_bests {
         let path = bests_path.expect("set with --update-bests");
-        let source = format!("tester run {}: {}", date::today(), solver.describe());
-        let improved = Bests::update_locked(&path, NEW_BESTS_ABOUT, |bests| {
-            super::bests::record_run(bests, &results, &source, &dir, &path)
-        })?;
+        let improved = update_bests(&path, &results, &solver, &dir)?;
         select::emit(
             &args.select,
             &format!("bests: {improved} improved in {}\n", path.display()),
@@ -637,4 +383,73 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
     Ok(if all_ok || args.allow_failures { 0 } else { 1 })
+}
+
+/// The run's folder: `--out`, else a new dated folder under `runs/` (or tester.toml's `out`).
+fn run_folder(args: &Args) -> PathBuf {
+    args.out.clone().unwrap_or_else(|| {
+        // Shards started in the same second on one host must not share a default folder.
+        let shard = args
+            .shard
+            .map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.m));
+        let runs = args
+            .project
+            .runs_dir
+            .as_deref()
+            .unwrap_or(Path::new("runs"));
+        runs.join(date::stamp() + &shard)
+    })
+}
+
+/// The first line on stderr: what runs, how, and where its files go.
+fn print_start(
+    todo: &[u64],
+    finished: &std::collections::HashSet<u64>,
+    info: &RunInfo,
+    shuffled: Option<String>,
+    (jobs, solver, dir): (usize, &Solver, &Path),
+) {
+    eprintln!(
+        "tester run: {} seeds{}{}{}, {jobs} jobs, limit {} s, solver `{}`, output in {}",
+        todo.len(),
+        info.shard
+            .as_ref()
+            .map_or(String::new(), |s| format!(" (shard {s})")),
+        if finished.is_empty() {
+            String::new()
+        } else {
+            format!(", {} kept", finished.len())
+        },
+        shuffled.unwrap_or_default(),
+        info.time_limit,
+        solver.describe(),
+        dir.display()
+    );
+}
+
+/// Says on stderr that `signal` stopped the run, and how to finish it.
+fn print_interrupted(signal: i32, finished: usize, seeds: usize, dir: &Path) {
+    // After SIGHUP the terminal may be gone: a failed write must not end in a panic.
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "tester run: interrupted by {}: {finished} of {seeds} seeds finished; every solver was \
+         stopped; `tester run --resume --out {} ...` (same options) finishes the rest",
+        reaper::signal_name(signal),
+        dir.display()
+    );
+}
+
+/// `--update-bests`: records the run's better scores in the bests file at `path`, under its
+/// lock; returns how many improved.
+fn update_bests(
+    path: &Path,
+    results: &[SeedResult],
+    solver: &Solver,
+    dir: &Path,
+) -> Result<usize, String> {
+    let source = format!("tester run {}: {}", date::today(), solver.describe());
+    Bests::update_locked(path, NEW_BESTS_ABOUT, |bests| {
+        crate::cli::bests::record_run(bests, results, &source, dir, path)
+    })
 }

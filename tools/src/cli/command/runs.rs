@@ -7,11 +7,11 @@ use std::time::SystemTime;
 use clap::Args as ClapArgs;
 use serde_json::{json, Value};
 
-use super::bests::Bests;
-use super::folder::RunFolder;
-use super::load_bests;
-use super::quote::{printable, printable_lines};
-use super::report::Group;
+use crate::cli::bests::load_bests;
+use crate::cli::bests::Bests;
+use crate::cli::folder::RunFolder;
+use crate::cli::quote::{printable, printable_lines};
+use crate::cli::report::Group;
 
 /// Options of `tester runs`.
 #[derive(ClapArgs, Debug)]

@@ -1,0 +1,90 @@
+use super::*;
+use rand::{Rng, SeedableRng};
+
+/// The cheapest assignment of `q` rows to distinct columns, by trying every one.
+fn brute(q: usize, m: usize, cost: &[f64], row: usize, used: &mut Vec<bool>) -> f64 {
+    if row == q {
+        return 0.0;
+    }
+    let mut best = f64::INFINITY;
+    for j in 0..m {
+        if !used[j] {
+            used[j] = true;
+            let rest = brute(q, m, cost, row + 1, used);
+            best = best.min(cost[row * m + j] + rest);
+            used[j] = false;
+        }
+    }
+    best
+}
+
+#[test]
+fn hungarian_is_optimal_and_its_prices_certify_it_after_every_change() {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    for _ in 0..40 {
+        let m = rng.random_range(1..=7);
+        let q = rng.random_range(1..=m);
+        let mut cost: Vec<f64> = (0..q * m).map(|_| rng.random_range(0.0..10.0)).collect();
+        let mut hungarian = Hungarian::new(m);
+        // warm restarts after small and large changes, as the climb makes them
+        for change in 0..6 {
+            let deadline = Instant::now() + std::time::Duration::from_secs(5);
+            let assigned = hungarian.solve(q, &cost, deadline).expect("no deadline");
+            let mut seen = assigned.clone();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), q, "distinct columns");
+            let got: f64 = (0..q).map(|i| cost[i * m + assigned[i]]).sum();
+            let best = brute(q, m, &cost, 0, &mut vec![false; m]);
+            assert!((got - best).abs() < 1e-9, "{got} vs {best}");
+            // dual: Σ_i min_j (c_ij + p_j) − Σ p equals the optimum
+            let p = hungarian.prices();
+            let dual: f64 = (0..q)
+                .map(|i| {
+                    (0..m)
+                        .map(|j| cost[i * m + j] + p[j])
+                        .fold(f64::INFINITY, f64::min)
+                })
+                .sum::<f64>()
+                - p.iter().sum::<f64>();
+            assert!((dual - best).abs() < 1e-9, "dual {dual} vs {best}");
+            let scale = if change % 2 == 0 { 0.1 } else { 5.0 };
+            for c in cost.iter_mut() {
+                *c = (*c + rng.random_range(-scale..scale)).max(0.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn distances_are_cheapest_queen_routes_around_walls() {
+    // 3 × 3, wall in the centre: corner to opposite corner is two moves of length 2
+    let walls = [false, false, false, false, true, false, false, false, false];
+    let mut search = Dijkstra::new(3);
+    search.run(0, &walls);
+    assert!((search.dist[8] - 2.0 * 2f64.sqrt()).abs() < 1e-12);
+    assert_eq!(search.dist[2], 2f64.sqrt()); // one move of length 2 beats two of length 1
+    assert_eq!(search.dist[4], f64::INFINITY);
+}
+
+#[test]
+fn lines_of_a_cell_are_distinct_and_in_range() {
+    for n in 1..=6 {
+        for r in 0..n {
+            for c in 0..n {
+                let l = lines_of(n, r, c);
+                assert!(l.iter().all(|&x| x < line_count(n)), "{n} {r} {c}");
+                // two cells share a line id exactly when they attack each other
+                for r2 in 0..n {
+                    for c2 in 0..n {
+                        let shared = lines_of(n, r2, c2).iter().filter(|x| l.contains(x)).count();
+                        let attack = r == r2 || c == c2 || r + c2 == r2 + c || r + c == r2 + c2;
+                        let same = (r, c) == (r2, c2);
+                        assert_eq!(shared > 0, attack || same);
+                        assert!(same || shared <= 1);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The options of `tester run` (`--help` text included) and the default solver.
+
+use std::path::PathBuf;
+
+use clap::Args as ClapArgs;
+
+use super::project;
+use crate::cli::args::{parse_seed_list, parse_shard, RangeArgs, SeedList, Shard};
+use crate::cli::exec::Solver;
+use crate::cli::select;
+
+/// Exit codes of `tester run`, as `tester run --help` states them.
+pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
+ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
+SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (results.json then holds the finished seeds, \
+\"interrupted\": true; --resume finishes the rest); 3 the build step failed (nothing ran). If \
+tester is killed outright (SIGKILL), its solvers are killed too (they die with it, and a \
+guardian process ends their children).
+
+Project file: `tester.toml` in the current folder or above (`tester init` writes a commented \
+one) gives solver, build, seeds, jobs, time_limit, bests and out; tester then works in its \
+folder, and options given here win over it.
+
+Every solver's output (and any file it writes) is capped at 64 + 2·N³·32 bytes, room for the \
+largest legal answer; a solver reaching the cap is stopped and the seed is `too-long`. Solvers \
+and everything they start are ended when their seed ends, also processes that left the \
+process group (setsid).";
+
+/// Options of `tester run`.
+#[derive(ClapArgs, Clone, Debug)]
+#[command(after_help = EXIT_HELP)]
+pub struct Args {
+    /// Seeds to run, as a list like `1-100`, `1,4,9` or `1-10,20`. Default: `seeds` of
+    /// tester.toml, else 1-10.
+    #[arg(long, value_name = "LIST", value_parser = parse_seed_list)]
+    pub seeds: Option<SeedList>,
+    /// Solver command line, run with `sh -c` as given (input on stdin, moves on stdout).
+    /// Default: `solver` of tester.toml, else the `queenattack` binary next to this `tester`
+    /// binary, run with `--time-limit SECS` appended.
+    #[arg(long, value_name = "CMD")]
+    pub exec: Option<String>,
+    /// Seeds run at the same time. Default: the number of cores.
+    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Wall-clock limit per seed in seconds; a solver still running then is killed (with its
+    /// whole process group) and the seed scores -1 with status `timeout`. Default:
+    /// `time_limit` of tester.toml, else 10.
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub time_limit: Option<f64>,
+    /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
+    /// --vis).
+    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder (`…-shardKofM` with
+    /// --shard). A folder that already holds a run is refused unless --resume or --force.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Finish the run in --out: keep the results of its finished seeds and run only the
+    /// missing ones (same --exec, --time-limit and --n/--c/--p required).
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Replace the run in --out: delete its results.json and SEED.* files first.
+    #[arg(long, requires = "out", conflicts_with = "resume")]
+    pub force: bool,
+    /// Run only part K of M of the seed list (seeds at positions K, K+M, …; K 0-based, taken
+    /// modulo M, so 0..M-1 and 1..M both cover every seed once). Join the parts with
+    /// `tester merge`.
+    #[arg(long, value_name = "K/M", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// A note recorded in results.json (`comment`), e.g. what changed in the solver.
+    #[arg(long, value_name = "TEXT")]
+    pub comment: Option<String>,
+    /// Exit with code 0 even when some seed is not ok.
+    #[arg(long)]
+    pub allow_failures: bool,
+    /// Best known scores for the relative score. Default: `testcases/bests.json` if it exists.
+    /// Not used with --n/--c/--p (the cases then differ from the official ones).
+    #[arg(long, value_name = "FILE")]
+    pub bests: Option<PathBuf>,
+    /// Write every score that beats the bests file back into it, with the source
+    /// `tester run YYYY-MM-DD: CMD`, and keep that output as `best/SEED.out` beside the bests
+    /// file. A missing bests file is created (--bests FILE, else `testcases/bests.json`).
+    #[arg(long)]
+    pub update_bests: bool,
+    /// No progress line on standard error.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Also write `SEED.html` for every seed: a self-contained visualizer page of its output
+    /// (see `tester vis`).
+    #[arg(long)]
+    pub vis: bool,
+    /// --jsonl, --shuffle, --filter, --group-by.
+    #[command(flatten)]
+    pub select: select::SelectArgs,
+    /// Parameter overrides (`--n`, `--c`, `--p`).
+    #[command(flatten)]
+    pub ranges: RangeArgs,
+    /// --build, --no-build and what tester.toml adds.
+    #[command(flatten)]
+    pub project: project::ProjectArgs,
+}
+
+/// The default seed list and time limit.
+const DEFAULT_SEEDS: std::ops::RangeInclusive<u64> = 1..=10;
+const DEFAULT_TIME_LIMIT: f64 = 10.0;
+
+impl Args {
+    /// Seconds per seed: `--time-limit`, tester.toml's, else 10.
+    pub fn limit(&self) -> f64 {
+        self.time_limit.unwrap_or(DEFAULT_TIME_LIMIT)
+    }
+
+    /// The seed list: `--seeds`, tester.toml's, else 1-10.
+    pub fn seed_list(&self) -> Vec<u64> {
+        self.seeds
+            .as_ref()
+            .map_or_else(|| DEFAULT_SEEDS.collect(), |s| s.0.clone())
+    }
+}
+
+fn parse_secs(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a time limit in seconds (0 < SECS <= 86400)"
+        )),
+    }
+}
+
+/// The default solver: `queenattack` in the folder of the running `tester`.
+pub fn default_solver(time_limit: f64) -> Result<Solver, String> {
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot locate the tester binary: {e}"))?;
+    let path = exe
+        .parent()
+        .ok_or("cannot locate the tester's folder")?
+        .join(format!("queenattack{}", std::env::consts::EXE_SUFFIX));
+    if !path.is_file() {
+        return Err(format!(
+            "the default solver {} does not exist: build it with `cargo build --release` \
+             (tester and queenattack go to the same folder) or pass --exec CMD",
+            path.display()
+        ));
+    }
+    Ok(Solver::Program {
+        path,
+        args: vec!["--time-limit".into(), time_limit.to_string()],
+    })
+}

@@ -1,0 +1,51 @@
+//! `tester score`: judge one output like the official tester.
+
+use clap::Args as ClapArgs;
+
+use crate::cli::args::{CaseArgs, RangeArgs};
+use crate::cli::readcap::{read_input_text, read_text};
+use crate::gen::generate;
+use crate::input::Input;
+use crate::judge::judge;
+
+/// Options of `tester score`.
+#[derive(ClapArgs, Debug)]
+#[command(after_help = crate::cli::args::LIMITS_HELP)]
+pub struct Args {
+    /// The case (`--seed` or `--input`) and the output to judge.
+    #[command(flatten)]
+    pub case: CaseArgs,
+    /// Print one JSON object (score, errors, moves, penalty, error, fatal_move) instead of the
+    /// official text. On a fatal error (score -1) errors, moves and penalty are null.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Reads the case named by `--seed` (with ranges) or `--input`.
+pub fn load_case(
+    seed: Option<u64>,
+    input: Option<&std::path::Path>,
+    ranges: &RangeArgs,
+) -> Result<Input, String> {
+    match (seed, input) {
+        (_, Some(path)) => {
+            Input::parse(&read_input_text(path)?).map_err(|e| format!("{}: {e}", path.display()))
+        }
+        (Some(seed), None) => Ok(generate(seed, &ranges.ranges()).input),
+        (None, None) => Err("give --seed or --input".into()),
+    }
+}
+
+/// Runs `tester score`.
+pub fn run(args: &Args) -> Result<(), String> {
+    let case = &args.case;
+    let input = load_case(case.seed, case.input.as_deref(), &case.ranges)?;
+    let output = read_text(&case.output)?;
+    let verdict = judge(&input, &output);
+    if args.json {
+        println!("{}", verdict.to_json());
+    } else {
+        print!("{}", verdict.report());
+    }
+    Ok(())
+}

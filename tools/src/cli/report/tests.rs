@@ -1,0 +1,112 @@
+use super::*;
+
+fn result(seed: u64, n: usize, c: usize, status: Status, score: f64) -> SeedResult {
+    SeedResult {
+        seed,
+        n,
+        c,
+        p: Some(0.1),
+        status,
+        score,
+        errors: 0,
+        moves: 3,
+        penalty: 1.5,
+        wall_ms: Some(12),
+        message: (status != Status::Ok).then(|| "boom".to_string()),
+        data: [("probe".to_string(), json!(7))].into(),
+    }
+}
+
+fn bests_of(scores: &[(u64, f64)]) -> Bests {
+    let mut bests = Bests::default();
+    for &(seed, score) in scores {
+        bests.improve(seed, score, "");
+    }
+    bests
+}
+
+#[test]
+fn relative_scores() {
+    let bests = bests_of(&[(1, 50.0), (2, 10.0)]);
+    let rs = [
+        result(1, 8, 1, Status::Ok, 100.0),      // 50
+        result(2, 30, 1, Status::Ok, 5.0),       // better than the best: 100
+        result(3, 20, 2, Status::Timeout, -1.0), // 0
+        result(4, 20, 2, Status::Ok, 7.0),       // no best known: 100
+    ];
+    assert_eq!(rs[0].relative(Some(&bests)), Some(50.0));
+    assert_eq!(rs[1].relative(Some(&bests)), Some(100.0));
+    assert_eq!(rs[2].relative(Some(&bests)), Some(0.0));
+    assert_eq!(rs[3].relative(None), None);
+    let g = Group::of(&rs, Some(&bests));
+    assert_eq!((g.seeds, g.ok), (4, 3));
+    assert_eq!(g.relative, Some(62.5));
+    assert!((g.mean.unwrap() - 112.0 / 3.0).abs() < 1e-12);
+    let text = summary(&rs, Some(&bests));
+    assert!(text.contains("sum of scores (ok seeds): 112.000"), "{text}");
+    let failed = summary(&rs[2..3], Some(&bests));
+    assert!(
+        failed.contains("sum of scores (ok seeds): 0.000"),
+        "{failed}"
+    );
+    assert!(
+        text.contains("seeds 4  ok 3  invalid 0  timeout 1  crash 0"),
+        "{text}"
+    );
+    assert!(text.contains("relative score: 62.500"), "{text}");
+    assert!(text.contains("C=2"), "{text}");
+    assert!(text.contains("N=19-24"), "{text}");
+    let js = summary_json(&rs, Some(&bests));
+    assert_eq!(js["by_c"]["2"]["seeds"], 2);
+    assert_eq!(js["by_n"]["25-30"]["relative"], 100.0);
+}
+
+#[test]
+fn best_column_shows_the_best_the_relative_score_used() {
+    // Issue 13 item 5: seed 1's file best is 17.529, the run scored 16.938: the best
+    // column must show 16.938 (marked as the run's own) next to rel 100.00.
+    let bests = bests_of(&[(1, 17.529), (2, 10.0)]);
+    let rs = [
+        result(1, 8, 1, Status::Ok, 16.938),
+        result(2, 8, 1, Status::Ok, 20.0),
+        result(3, 8, 1, Status::Ok, 7.0),
+        result(2, 8, 1, Status::Crash, -1.0),
+    ];
+    assert_eq!(rs[0].best_used(Some(&bests)), Some((16.938, true)));
+    assert_eq!(rs[1].best_used(Some(&bests)), Some((10.0, false)));
+    assert_eq!(rs[2].best_used(Some(&bests)), Some((7.0, true)));
+    assert_eq!(rs[3].best_used(Some(&bests)), Some((10.0, false)));
+    assert_eq!(rs[0].best_used(None), None);
+    let t = table(&rs, Some(&bests));
+    let line = |seed: &str| {
+        t.lines()
+            .find(|l| l.split_whitespace().next() == Some(seed))
+            .unwrap()
+            .split_whitespace()
+            .rev()
+            .take(2)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(line("1"), ["100.00", "16.938*"], "{t}");
+    assert_eq!(line("2"), ["50.00", "10.000"], "{t}");
+    assert_eq!(line("3"), ["100.00", "7.000*"], "{t}");
+    assert!(t.contains("this run's (marked *)"), "{t}");
+    // Without a bests file: no best, no legend.
+    let plain = table(&rs[..1], None);
+    assert!(
+        plain.lines().nth(1).unwrap().ends_with("-       -"),
+        "{plain}"
+    );
+    assert!(!plain.contains("marked *"), "{plain}");
+}
+
+#[test]
+fn json_round_trip() {
+    let r = result(7, 9, 3, Status::Invalid, -1.0);
+    assert_eq!(SeedResult::from_json(&r.to_json()).unwrap(), r);
+    let t = table(&[r], None);
+    assert!(
+        t.contains("invalid") && t.contains("seed 7 invalid: boom"),
+        "{t}"
+    );
+}
