@@ -3,7 +3,7 @@
 //! sequences (both by brute force, the moves played by the judge of the `tools` package); on
 //! the official inputs it is never above the score of the solver's own answer.
 
-use queenattack::solver::board::{Board, WALL};
+use queenattack::solver::board::{Board, DIRS, WALL};
 use queenattack::solver::lower_bound::lower_bound;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
@@ -34,16 +34,7 @@ fn distances(board: &Board, from: usize) -> Vec<f64> {
             if !dist[cell].is_finite() {
                 continue;
             }
-            for (dr, dc) in [
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-                (0, -1),
-                (0, 1),
-                (1, -1),
-                (1, 0),
-                (1, 1),
-            ] {
+            for (dr, dc) in DIRS.map(|(dr, dc)| (i64::from(dr), i64::from(dc))) {
                 let (mut r, mut c) = (cell as i64 / n + dr, cell as i64 % n + dc);
                 let mut len = 1.0f64;
                 while (0..n).contains(&r) && (0..n).contains(&c) {

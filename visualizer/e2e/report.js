@@ -77,9 +77,14 @@ async function main() {
       summary: (document.getElementById('summary') || {}).textContent || '',
     }));
     check('the seed table has a row per seed', seen.rows === SEEDS.length, `${seen.rows} rows`);
-    // Scatter, ratio against N, ratio against C, relative score against the time limit.
-    // Score scatter, the ratio against N, C and P, the relative score against the time limit.
-    check('five SVG plots, each drawn with its points', seen.plots.length === 5 && seen.plots.every((p) => p.width > 200 && p.height > 150 && p.points > 0),
+    // Score scatter, the ratio against N, C and P, the relative score against the time limit,
+    // and the ratio against each numeric key of the solver's `[DATA]` lines.
+    const results = JSON.parse(fs.readFileSync(path.join(dirs[0], 'results.json'), 'utf8')).results;
+    const dataKeys = [...new Set(results.flatMap((r) => Object.keys(r.data || {})))]
+      .filter((k) => results.every((r) => !r.data || !(k in r.data) || typeof r.data[k] === 'number'));
+    const titled = (what) => seen.plots.some((p) => p.title.includes(`against ${what} `));
+    check('a plot against N, C, P and each numeric [DATA] key', ['N', 'C', 'P', ...dataKeys].every(titled), `keys ${dataKeys.join(', ')}`);
+    check(`${5 + dataKeys.length} SVG plots, each drawn with its points`, seen.plots.length === 5 + dataKeys.length && seen.plots.every((p) => p.width > 200 && p.height > 150 && p.points > 0),
       seen.plots.map((p) => `${p.title}: ${p.points} points`).join('; '));
     check('the summary names the pair and the test', /B vs A: .* paired seeds/.test(seen.summary) && seen.summary.includes('Wilcoxon'));
     check('no request beyond the page itself', requests.length === 0, requests.join(' '));
