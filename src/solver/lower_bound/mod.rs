@@ -13,32 +13,20 @@
 //!   cells.
 //!
 //! So for any weights `λ ∈ [0, N]` and prices `p ≥ 0` every answer scores at least
-//! `Σ_q min_j (d(q, j) + Λ_q(j) + p_j) − Σ_j p_j − Σ λ` (`certificate`), where `Λ_q(j)` sums
-//! the weights of `q`'s colour on `j`'s four lines. The weights climb by projected subgradient;
-//! the prices are the optimal duals of the assignment problem for those weights (Hungarian
-//! method, `Hungarian`), so each step's bound is that assignment's optimum. The bound is
-//! evaluated from `(λ, p)` by the formula, so it stays valid whatever the iterate, the step
-//! size or the deadline.
+//! `B(λ, p) = Σ_q min_j (d(q, j) + Λ_q(j) + p_j) − Σ_j p_j − Σ λ` (`certificate`), where
+//! `Λ_q(j)` sums the weights of `q`'s colour on `j`'s four lines. The weights and the prices
+//! climb together by projected subgradient (`joint`, thousands of `O(Q·M)` steps a second);
+//! then one assignment problem at the best weights (Hungarian method, `Hungarian`, warm-started
+//! from the best prices) gives the optimal prices for them and a real relaxed answer. Every
+//! bound is evaluated from `(λ, p)` by the formula, so it stays valid whatever the iterate, the
+//! step size or the deadline.
 
 use super::board::{Board, DIRS, WALL};
+use hungarian::Hungarian;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-/// Subgradient steps at most. On seeds 1–100 (`testcases/bound_1-100.tsv`) every climb that
-/// was not cut by the deadline converged within 500–900 steps.
-const MAX_STEPS: usize = 1500;
-/// The step-size factor starts here (Polyak steps toward the best relaxed answer) ...
-const THETA_START: f64 = 1.0;
-/// ... is halved after this many steps without a better bound ...
-const THETA_PATIENCE: usize = 25;
-/// ... and the climb stops below this.
-const THETA_MIN: f64 = 1e-3;
-/// Polyak target at most this share above the best bound. Seeds 2 and 208 (N = 30, 29; C = 6,
-/// 5), bound after 100 steps: 0.1 gives 169.7 and 160.0, 0.3 gives 173.8 and 166.0 at twice the
-/// CPU time (longer augmenting paths), 1.0 gives 142.0 and 142.0; after 250 steps 0.1 gives
-/// 186.4 and 179.6, 0.03 gives 175.8 and 166.0.
-const TARGET_SHARE: f64 = 0.1;
 /// Cost of a cell a queen cannot reach, for the Hungarian method only (the certificate skips
 /// such cells): far above any sum of reachable costs.
 const UNREACHABLE: f64 = 1e9;
@@ -46,11 +34,12 @@ const UNREACHABLE: f64 = 1e9;
 /// Why [`lower_bound`] stopped climbing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoundStop {
-    /// The bound met the best relaxed answer: the relaxation is solved exactly.
+    /// The bound met the relaxed answer: the relaxation is solved exactly.
     Exact,
-    /// The step size fell below its floor: the weights stopped improving.
+    /// The step size fell below its floor (the bound stopped improving), or no ascent
+    /// direction was left.
     Converged,
-    /// `MAX_STEPS` steps were made.
+    /// The climb's step cap was reached.
     Steps,
     /// The deadline came first (the bound is the best one certified before it).
     Deadline,
@@ -61,11 +50,11 @@ pub enum BoundStop {
 pub struct LowerBound {
     /// No legal answer scores below this (rounded down for floating point).
     pub value: f64,
-    /// Score of the best answer of the relaxation seen (walls-only distances plus `N` per pair,
-    /// queens on distinct cells): the relaxation's optimum lies in `[value, relaxed]`. Infinite
-    /// when no assignment was solved.
+    /// Score of the relaxed answer of the final assignment problem (walls-only distances plus
+    /// `N` per pair, queens on distinct cells): the relaxation's optimum lies in
+    /// `[value, relaxed]`. Infinite when the deadline came before that assignment.
     pub relaxed: f64,
-    /// Assignment problems solved (subgradient steps).
+    /// Subgradient steps, plus one for the final assignment problem when it was solved.
     pub steps: usize,
     /// Queens in the relaxation: all of them unless the deadline cut the distance tables short.
     pub queens: usize,
@@ -77,9 +66,9 @@ pub struct LowerBound {
 /// `deadline` at the latest (any iterate is valid, so a cut run returns the best so far).
 ///
 /// # Complexity
-/// Distance tables `O(Q·M·N·log M)` for `Q` queens and `M` free cells, then per step one
-/// Hungarian solve, `O(M²)` when the duals carried over from the previous step are nearly
-/// optimal and `O(M³)` at worst, at most `MAX_STEPS` steps. On contest boards (`N ≤ 30`,
+/// Distance tables `O(Q·M·N·log M)` for `Q` queens and `M` free cells, then `O(Q·M)` per
+/// subgradient step until the step size falls below its floor, then one Hungarian solve
+/// (`O(M³)` at worst, short paths from near-optimal prices). On contest boards (`N ≤ 30`,
 /// `C ≤ 6`) well under a second.
 ///
 /// # Examples
@@ -108,68 +97,30 @@ pub fn lower_bound(board: &Board, deadline: Instant) -> LowerBound {
         result.stop = BoundStop::Exact;
         return result;
     }
-    let lines = line_count(board.n);
-    let mut weights = vec![0.0; board.colours * lines];
-    let mut hungarian = Hungarian::new(problem.cells.len());
-    let mut best = f64::NEG_INFINITY;
-    let (mut theta, mut stale) = (THETA_START, 0);
+    let climbed = joint::climb(&problem, deadline);
+    result.steps = climbed.steps;
+    result.stop = climbed.stop;
+    let mut best = climbed.best;
+    if climbed.steps == 0 {
+        return finish(result, best);
+    }
+    // Polish: the assignment problem at the best weights, warm-started from the best prices,
+    // gives the optimal prices for those weights (a bound at least as good) and a real
+    // assignment (the relaxed answer).
     let mut cost = vec![0.0; problem.queens.len() * problem.cells.len()];
-    let n = board.n as f64;
-    while result.steps < MAX_STEPS {
-        if Instant::now() >= deadline {
-            return finish(result, best);
-        }
-        problem.costs(&weights, &mut cost);
-        let Some(assigned) = hungarian.solve(problem.queens.len(), &cost, deadline) else {
-            return finish(result, best);
-        };
+    problem.costs(&climbed.weights, &mut cost);
+    let mut hungarian = Hungarian::new(problem.cells.len());
+    hungarian.start_from(&climbed.prices);
+    if let Some(assigned) = hungarian.solve(problem.queens.len(), &cost, deadline) {
         result.steps += 1;
-        let prices = hungarian.prices();
-        let bound = problem.certificate(&weights, &prices, &cost);
-        let counts = problem.line_counts(&assigned, weights.len());
-        let relaxed = problem.relaxed_score(&assigned, &counts);
-        result.relaxed = result.relaxed.min(relaxed);
-        if bound > best + 1e-9 {
-            best = bound;
-            stale = 0;
-        } else {
-            stale += 1;
-            if stale >= THETA_PATIENCE {
-                theta /= 2.0;
-                stale = 0;
-            }
-        }
+        let bound = problem.certificate(&climbed.weights, &hungarian.prices(), &cost);
+        best = best.max(bound);
+        let counts = problem.line_counts(&assigned, climbed.weights.len());
+        result.relaxed = problem.relaxed_score(&assigned, &counts);
         if result.relaxed - best <= 1e-9 {
             result.stop = BoundStop::Exact;
-            return finish(result, best);
-        }
-        if theta < THETA_MIN {
-            result.stop = BoundStop::Converged;
-            return finish(result, best);
-        }
-        // projected subgradient: g = k − 1 per (colour, line), zero where the clamp holds
-        let g = |i: usize| counts[i] as f64 - 1.0;
-        let active = |i: usize| !(weights[i] <= 0.0 && g(i) < 0.0 || weights[i] >= n && g(i) > 0.0);
-        let norm: f64 = (0..weights.len())
-            .filter(|&i| active(i))
-            .map(|i| g(i) * g(i))
-            .sum();
-        if norm == 0.0 {
-            // no ascent direction: these weights are optimal
-            result.stop = BoundStop::Converged;
-            return finish(result, best);
-        }
-        // target: the best relaxed answer, but no farther above the bound than a share of it
-        // (the first relaxed answers, nothing moved, are far above the optimum)
-        let target = result
-            .relaxed
-            .min(best.max(0.0) * (1.0 + TARGET_SHARE) + 1.0);
-        let step = theta * (target - bound).max(1e-3) / norm;
-        for (i, w) in weights.iter_mut().enumerate() {
-            *w = (*w + step * g(i)).clamp(0.0, n);
         }
     }
-    result.stop = BoundStop::Steps;
     finish(result, best)
 }
 
@@ -385,180 +336,7 @@ impl Dijkstra {
     }
 }
 
-/// Minimum-cost assignment of `q` rows (queens) to distinct columns of `m ≥ q` (free cells),
-/// made square with `m − q` dummy rows of cost 0 (a dummy-matched column is an unused cell).
-/// Shortest augmenting paths with potentials (the Hungarian method, Jonker–Volgenant form).
-/// The potentials and the matching carry over between solves: after a small change of the
-/// costs most matched edges stay tight and only the other rows need a path.
-struct Hungarian {
-    m: usize,
-    /// Row potentials (rows `q..m` are the dummies).
-    u: Vec<f64>,
-    /// Column potentials: the reduced cost of `(i, j)` is `cost − u_i − v_j ≥ 0`.
-    v: Vec<f64>,
-    /// Row matched to each column, or `NONE`.
-    row_of: Vec<usize>,
-    /// Column matched to each row, or `NONE`.
-    col_of: Vec<usize>,
-    // per-path workspace
-    dist: Vec<f64>,
-    pred: Vec<usize>,
-    scanned: Vec<bool>,
-    done: Vec<usize>,
-    /// The cost row of every dummy.
-    zeros: Vec<f64>,
-}
-
-const NONE: usize = usize::MAX;
-
-impl Hungarian {
-    fn new(m: usize) -> Hungarian {
-        Hungarian {
-            m,
-            u: vec![0.0; m],
-            v: vec![0.0; m],
-            row_of: vec![NONE; m],
-            col_of: vec![NONE; m],
-            dist: vec![0.0; m],
-            pred: vec![0; m],
-            scanned: vec![false; m],
-            done: Vec::new(),
-            zeros: vec![0.0; m],
-        }
-    }
-
-    /// The optimal column of each of the `q` real rows of `cost` (`q × m`, row-major), or
-    /// `None` when `deadline` passes first.
-    fn solve(&mut self, q: usize, cost: &[f64], deadline: Instant) -> Option<Vec<usize>> {
-        let m = self.m;
-        // feasible row potentials for the new costs; dummy rows: cost 0
-        let top = self.v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        for i in 0..m {
-            self.u[i] = if i < q {
-                let row = &cost[i * m..(i + 1) * m];
-                (0..m)
-                    .map(|j| row[j] - self.v[j])
-                    .fold(f64::INFINITY, f64::min)
-            } else {
-                -top
-            };
-        }
-        // keep the matched edges that are still tight (exact: the same expression as above)
-        let mut open = Vec::new();
-        for i in 0..m {
-            let j = self.col_of[i];
-            let tight = j != NONE
-                && if i < q {
-                    cost[i * m + j] - self.v[j] == self.u[i]
-                } else {
-                    self.v[j] == top
-                };
-            if !tight {
-                if j != NONE {
-                    self.row_of[j] = NONE;
-                    self.col_of[i] = NONE;
-                }
-                open.push(i);
-            }
-        }
-        // open dummy rows take the free columns of the highest potential directly (tight)
-        let free_top: Vec<usize> = (0..m)
-            .filter(|&j| self.row_of[j] == NONE && self.v[j] == top)
-            .collect();
-        let mut free_top = free_top.into_iter();
-        open.retain(|&i| {
-            if i < q {
-                return true;
-            }
-            match free_top.next() {
-                Some(j) => {
-                    self.row_of[j] = i;
-                    self.col_of[i] = j;
-                    false
-                }
-                None => true,
-            }
-        });
-        for &i in &open {
-            // one clock read per path: a path costs at least O(m)
-            if Instant::now() >= deadline {
-                return None;
-            }
-            self.augment(i, q, cost);
-        }
-        // potentials drift from solve to solve: keep the largest at 0
-        let top = self.v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        self.v.iter_mut().for_each(|v| *v -= top);
-        self.u.iter_mut().for_each(|u| *u += top);
-        Some(self.col_of[..q].to_vec())
-    }
-
-    /// Matches the free row `root` by a shortest augmenting path (Dijkstra on reduced costs),
-    /// then moves the potentials so that the path and every scanned column stay tight.
-    fn augment(&mut self, root: usize, q: usize, cost: &[f64]) {
-        let m = self.m;
-        self.dist.fill(f64::INFINITY);
-        let (mut row, mut reach) = (root, 0.0);
-        let sink = loop {
-            let costs = if row < q {
-                &cost[row * m..(row + 1) * m]
-            } else {
-                &self.zeros[..]
-            };
-            let base = reach - self.u[row];
-            let (mut best, mut best_j) = (f64::INFINITY, NONE);
-            let columns = self.dist.iter_mut().zip(&mut self.pred).zip(&self.scanned);
-            for (j, ((dist, pred), &scanned)) in columns.enumerate() {
-                if scanned {
-                    continue;
-                }
-                let d = base + costs[j] - self.v[j];
-                if d < *dist {
-                    *dist = d;
-                    *pred = row;
-                }
-                // among equals a free column ends the path at once
-                if *dist < best || *dist == best && self.row_of[j] == NONE {
-                    best = *dist;
-                    best_j = j;
-                }
-            }
-            if self.row_of[best_j] == NONE {
-                break best_j;
-            }
-            self.scanned[best_j] = true;
-            self.done.push(best_j);
-            row = self.row_of[best_j];
-            reach = best;
-        };
-        let total = self.dist[sink];
-        self.u[root] += total;
-        for &j in &self.done {
-            let shift = total - self.dist[j];
-            self.v[j] -= shift;
-            self.u[self.row_of[j]] += shift;
-            self.scanned[j] = false;
-        }
-        self.done.clear();
-        // flip the path
-        let mut j = sink;
-        loop {
-            let i = self.pred[j];
-            let next = self.col_of[i];
-            self.row_of[j] = i;
-            self.col_of[i] = j;
-            if i == root {
-                break;
-            }
-            j = next;
-        }
-    }
-
-    /// Cell prices `p_j = −v_j ≥ 0` of the last solve.
-    fn prices(&self) -> Vec<f64> {
-        self.v.iter().map(|&v| (-v).max(0.0)).collect()
-    }
-}
-
+mod hungarian;
+mod joint;
 #[cfg(test)]
 mod tests;

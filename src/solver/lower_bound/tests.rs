@@ -88,3 +88,60 @@ fn lines_of_a_cell_are_distinct_and_in_range() {
         }
     }
 }
+
+#[test]
+fn argmin_finds_the_first_cheapest_reachable_cell() {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    for _ in 0..200 {
+        let m = rng.random_range(1..=30);
+        let dist: Vec<f64> = (0..m)
+            .map(|j| match j {
+                0 => 0.0, // every queen reaches its own start
+                _ if rng.random_bool(0.3) => f64::INFINITY,
+                _ => f64::from(rng.random_range(0..6u8)),
+            })
+            .collect();
+        let extra: Vec<f64> = (0..m)
+            .map(|_| f64::from(rng.random_range(0..6u8)))
+            .collect();
+        let (value, j) = joint::argmin(&dist, &extra);
+        let sums: Vec<f64> = (0..m).map(|j| dist[j] + extra[j]).collect();
+        let best = sums.iter().copied().fold(f64::INFINITY, f64::min);
+        assert_eq!(value, best);
+        assert_eq!(j, sums.iter().position(|&s| s == best).unwrap());
+    }
+}
+
+#[test]
+fn the_joint_climb_returns_the_certificate_of_its_best_point() {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+    let far = Instant::now() + std::time::Duration::from_secs(30);
+    let mut positive = 0;
+    for _ in 0..30 {
+        let n = rng.random_range(4..=8);
+        // at most half the cells hold queens, so the walls (about 10 %) leave room for them
+        let colours = rng.random_range(1..=n / 2);
+        let board = Board::random(n, colours, 0.1, &mut rng);
+        let problem = Problem::new(&board, far);
+        let climbed = joint::climb(&problem, far);
+        assert_ne!(climbed.stop, BoundStop::Deadline);
+        assert!(climbed
+            .weights
+            .iter()
+            .all(|&w| (0.0..=n as f64).contains(&w)));
+        assert!(climbed.prices.iter().all(|&p| p >= 0.0));
+        let mut cost = vec![0.0; problem.queens.len() * problem.cells.len()];
+        problem.costs(&climbed.weights, &mut cost);
+        let again = problem.certificate(&climbed.weights, &climbed.prices, &cost);
+        assert!(
+            (again - climbed.best).abs() < 1e-9,
+            "{again} vs {}",
+            climbed.best
+        );
+        positive += usize::from(climbed.best > 0.5);
+    }
+    assert!(
+        positive >= 10,
+        "only {positive} boards with pairs to pay for"
+    );
+}
