@@ -39,6 +39,12 @@ fn every_testcase_gets_a_legal_answer_better_than_doing_nothing() {
         assert!((data("score") - verdict.score).abs() < 1e-9, "seed {seed}");
         assert_eq!(data("moves"), verdict.moves as f64, "seed {seed}");
         assert_eq!(data("errors"), verdict.errors as f64, "seed {seed}");
+        // every official board here is big enough to reach the board phase in 0.6 s
+        assert!(data("boards") >= 1.0, "seed {seed}: {log}");
+        assert!(
+            !log.contains("[DATA] bound"),
+            "seed {seed}: only --with-bound computes it"
+        );
         let nothing = judge(&input, "0\n").score;
         assert!(
             verdict.score < nothing,
@@ -48,6 +54,74 @@ fn every_testcase_gets_a_legal_answer_better_than_doing_nothing() {
         seeds += 1;
     }
     assert_eq!(seeds, 10);
+}
+
+/// The value of `[DATA] key = value` in `log`.
+fn data_value(log: &str, key: &str) -> Option<String> {
+    let prefix = format!("[DATA] {key} = ");
+    log.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .map(str::to_string)
+}
+
+#[test]
+fn with_bound_prints_a_bound_below_the_score_and_its_gap() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
+    for seed in [1, 2, 7] {
+        let text = std::fs::read_to_string(dir.join(format!("{seed}.in"))).expect("testcase");
+        let input = Input::parse(&text).expect("official input parses");
+        let args = ["--time-limit", "0.6", "--with-bound", "--verbose"];
+        let out = run(&args, text.as_bytes());
+        assert!(out.status.success(), "seed {seed}: {out:?}");
+        let verdict = judge(&input, &String::from_utf8_lossy(&out.stdout));
+        assert_eq!(verdict.error(), None, "seed {seed}");
+        let log = String::from_utf8_lossy(&out.stderr);
+        let number = |key: &str| -> f64 {
+            data_value(&log, key)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("seed {seed}: no [DATA] {key} in {log}"))
+        };
+        let (bound, gap) = (number("bound"), number("gap"));
+        assert!(
+            bound > 0.0,
+            "seed {seed}: official boards have pairs to pay for"
+        );
+        assert!(
+            bound <= verdict.score,
+            "seed {seed}: {bound} > {}",
+            verdict.score
+        );
+        let expected = (verdict.score - bound) / verdict.score;
+        assert!(
+            (gap - expected).abs() < 1e-9,
+            "seed {seed}: gap {gap}, expected {expected}"
+        );
+        assert!(number("bound_ms") < 1000.0, "seed {seed}: {log}");
+        assert!(
+            log.contains("lower bound"),
+            "seed {seed}: --verbose says the bound: {log}"
+        );
+    }
+}
+
+#[test]
+fn with_bound_calls_an_answer_that_meets_the_bound_optimal() {
+    // A 4-queens board that is already legal: score 0, bound 0.
+    let text = "4 1  0 1 0 0  0 0 0 1  1 0 0 0  0 0 1 0";
+    let out = run(&["--time-limit", "0.5", "--with-bound"], text.as_bytes());
+    assert!(out.status.success(), "{out:?}");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        data_value(&log, "stop").as_deref(),
+        Some("Optimal"),
+        "{log}"
+    );
+    assert_eq!(data_value(&log, "bound").as_deref(), Some("0"), "{log}");
+    assert_eq!(data_value(&log, "gap").as_deref(), Some("0"), "{log}");
+    assert_eq!(data_value(&log, "boards").as_deref(), Some("0"), "{log}");
+    // --bound and --with-bound together make no sense: refused like any bad option
+    let out = run(&["--bound", "--with-bound"], text.as_bytes());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
 
 #[test]

@@ -24,6 +24,14 @@ pub enum Stop {
     Budget,
 }
 
+/// What a run did beside its answer, for the `[DATA]` lines of `queenattack`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Candidate target boards made: the exact search's boards plus the annealing runs (0 when
+    /// the run stopped before the board phase).
+    pub boards: usize,
+}
+
 impl Solution {
     /// The legal answer `moves` stopped for `stop`, or `None` if the moves are not legal.
     pub(crate) fn of(board: &Board, moves: Vec<Move>, stop: Stop) -> Option<Solution> {

@@ -34,9 +34,9 @@ pub mod score;
 mod solve;
 mod stage;
 
-pub use answer::{Solution, Stop};
+pub use answer::{RunStats, Solution, Stop};
 pub use params::{ParamError, ParamLine, Params};
-pub use solve::solve;
+pub use solve::{solve, solve_with_stats};
 
 /// Solver settings.
 #[derive(Clone, Copy, Debug)]

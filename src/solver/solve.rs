@@ -4,7 +4,7 @@
 //! boards (stage 6, after which the board phase may resume once) and the finish (stage 6 on
 //! the winner, the polish and the post-optimiser, stage 7).
 
-use super::answer::{Solution, Stop};
+use super::answer::{RunStats, Solution, Stop};
 use super::board::{Board, Move};
 use super::budget::Budget;
 use super::paths::Paths;
@@ -36,6 +36,16 @@ const OPTIMAL_EPS: f64 = 1e-6;
 /// assert_eq!(solution.outcome.errors, 0);
 /// ```
 pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
+    solve_with_stats(board, options, started, &mut RunStats::default())
+}
+
+/// [`solve`], also telling in `stats` what the run did (boards made).
+pub fn solve_with_stats(
+    board: &Board,
+    options: Options,
+    started: Instant,
+    stats: &mut RunStats,
+) -> Solution {
     let params = &options.params;
     let budget = Budget::new(options.time_limit, started, params);
     let log = Log {
@@ -96,7 +106,8 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
     // Stages 2–5: candidate target boards (exact ones where the board is small, then
     // annealed ones), matched and routed; the pool keeps the best.
     let mut pool = Pool::new(problem, params, &mut rng);
-    exact_boards(&budget, &log, &mut pool, &mut sim);
+    let exact = exact_boards(&budget, &log, &mut pool, &mut sim);
+    stats.boards = exact;
     let mut annealer = Annealer::new(problem, &budget, params);
     let (mut boards_end, mut second_round) = (budget.boards_end(), false);
     let top = loop {
@@ -109,6 +120,7 @@ pub fn solve(board: &Board, options: Options, started: Instant) -> Solution {
             boards_end,
         };
         make_boards(phase, &mut pool, &mut annealer, &mut sim, &mut rng);
+        stats.boards = exact + annealer.runs();
         if let Some(best) = optimal(&log, board, &pool, lower) {
             return best;
         }
@@ -160,12 +172,14 @@ impl Log {
     }
 }
 
-/// Stage 2: the best error-free boards of [`exact`] (small boards only), routed into the pool.
-fn exact_boards(budget: &Budget, log: &Log, pool: &mut Pool, sim: &mut Simulator<'_>) {
+/// Stage 2: the best error-free boards of [`exact`] (small boards only), routed into the pool;
+/// how many were found.
+fn exact_boards(budget: &Budget, log: &Log, pool: &mut Pool, sim: &mut Simulator<'_>) -> usize {
     let problem = sim.problem;
     let found = exact::boards(problem, budget, sim.params);
+    let count = found.len();
     if found.is_empty() {
-        return;
+        return 0;
     }
     let (best, worst) = (found[0].cost, found[found.len() - 1].cost);
     // all of them are routed: on crowded small boards the routed scores of boards with
@@ -180,6 +194,7 @@ fn exact_boards(budget: &Budget, log: &Log, pool: &mut Pool, sim: &mut Simulator
         pool.distinct(),
         pool.top[0].score
     ));
+    count
 }
 
 /// The board phase's clock and log: it ends at `boards_end` (once lengthened when routing is
