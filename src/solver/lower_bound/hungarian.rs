@@ -28,6 +28,9 @@ pub(super) struct Hungarian {
 }
 
 const NONE: usize = usize::MAX;
+/// Rows scanned by one augmenting path between two clock reads (a clock read costs about as
+/// much as 20 cells of one row).
+const CLOCK_EVERY: usize = 16;
 
 impl Hungarian {
     pub(super) fn new(m: usize) -> Hungarian {
@@ -113,11 +116,10 @@ impl Hungarian {
             }
         });
         for &i in &open {
-            // one clock read per path: a path costs at least O(m)
-            if Instant::now() >= deadline {
+            // one clock read per path (a path costs at least O(m)), and more inside long ones
+            if Instant::now() >= deadline || !self.augment(i, q, cost, deadline) {
                 return None;
             }
-            self.augment(i, q, cost);
         }
         // potentials drift from solve to solve: keep the largest at 0
         let top = self.v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -127,12 +129,21 @@ impl Hungarian {
     }
 
     /// Matches the free row `root` by a shortest augmenting path (Dijkstra on reduced costs),
-    /// then moves the potentials so that the path and every scanned column stay tight.
-    fn augment(&mut self, root: usize, q: usize, cost: &[f64]) {
+    /// then moves the potentials so that the path and every scanned column stay tight. `false`
+    /// when `deadline` passed first (the solve is then abandoned: `start_from` before the next).
+    fn augment(&mut self, root: usize, q: usize, cost: &[f64], deadline: Instant) -> bool {
         let m = self.m;
         self.dist.fill(f64::INFINITY);
         let (mut row, mut reach) = (root, 0.0);
         let sink = loop {
+            // on huge boards one path may scan thousands of rows of thousands of cells
+            if self.done.len() % CLOCK_EVERY == CLOCK_EVERY - 1 && Instant::now() >= deadline {
+                for &j in &self.done {
+                    self.scanned[j] = false;
+                }
+                self.done.clear();
+                return false;
+            }
             let costs = if row < q {
                 &cost[row * m..(row + 1) * m]
             } else {
@@ -185,6 +196,7 @@ impl Hungarian {
             }
             j = next;
         }
+        true
     }
 
     /// Cell prices `p_j = −v_j ≥ 0` of the last solve.

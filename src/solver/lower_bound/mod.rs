@@ -101,7 +101,9 @@ pub fn lower_bound(board: &Board, deadline: Instant) -> LowerBound {
     result.steps = climbed.steps;
     result.stop = climbed.stop;
     let mut best = climbed.best;
-    if climbed.steps == 0 {
+    // the polish costs a few steps' worth (building the costs, the first potentials, the
+    // paths): not started without the time for it
+    if climbed.steps == 0 || Instant::now() + climbed.per_step * 4 >= deadline {
         return finish(result, best);
     }
     // Polish: the assignment problem at the best weights, warm-started from the best prices,
