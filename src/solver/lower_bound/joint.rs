@@ -119,36 +119,57 @@ pub(super) fn climb(problem: &Problem, deadline: Instant) -> Climbed {
             out.stop = BoundStop::Converged;
             return out;
         }
-        // projected supergradient: k − 1 per (colour, line) and per cell, zero where the
-        // clamp holds
-        let active = |x: f64, g: i32, top: f64| !(x <= 0.0 && g < 0 || x >= top && g > 0);
-        let mut norm = 0.0;
-        for (&w, &k) in weights.iter().zip(&line_counts) {
-            if active(w, k - 1, n) {
-                norm += f64::from((k - 1) * (k - 1));
-            }
-        }
-        for (&p, &k) in prices.iter().zip(&cell_counts) {
-            if active(p, k - 1, f64::INFINITY) {
-                norm += f64::from((k - 1) * (k - 1));
-            }
-        }
-        if norm == 0.0 {
+        let target = out.best.max(0.0) * (1.0 + TARGET_SHARE) + 1.0;
+        let counts = (&line_counts[..], &cell_counts[..]);
+        if !ascend(
+            &mut weights,
+            &mut prices,
+            counts,
+            n,
+            theta * (target - bound).max(1e-3),
+        ) {
             // no ascent direction: (λ, p) is optimal
             out.stop = BoundStop::Converged;
             return out;
         }
-        let target = out.best.max(0.0) * (1.0 + TARGET_SHARE) + 1.0;
-        let step = theta * (target - bound).max(1e-3) / norm;
-        for (w, &k) in weights.iter_mut().zip(&line_counts) {
-            *w = (*w + step * f64::from(k - 1)).clamp(0.0, n);
-        }
-        for (p, &k) in prices.iter_mut().zip(&cell_counts) {
-            *p = (*p + step * f64::from(k - 1)).max(0.0);
-        }
     }
     out.stop = BoundStop::Steps;
     out
+}
+
+/// One projected supergradient step of Polyak length `gain / |g|²`: `g` is `k − 1` per
+/// (colour, line) and per cell for the counts `(lines, cells)`, zero where the clamps
+/// (`0 ≤ λ ≤ n`, `p ≥ 0`) hold. `false`, and nothing moved, when `g` is zero.
+fn ascend(
+    weights: &mut [f64],
+    prices: &mut [f64],
+    (lines, cells): (&[i32], &[i32]),
+    n: f64,
+    gain: f64,
+) -> bool {
+    let active = |x: f64, g: i32, top: f64| !(x <= 0.0 && g < 0 || x >= top && g > 0);
+    let mut norm = 0.0;
+    for (&w, &k) in weights.iter().zip(lines) {
+        if active(w, k - 1, n) {
+            norm += f64::from((k - 1) * (k - 1));
+        }
+    }
+    for (&p, &k) in prices.iter().zip(cells) {
+        if active(p, k - 1, f64::INFINITY) {
+            norm += f64::from((k - 1) * (k - 1));
+        }
+    }
+    if norm == 0.0 {
+        return false;
+    }
+    let step = gain / norm;
+    for (w, &k) in weights.iter_mut().zip(lines) {
+        *w = (*w + step * f64::from(k - 1)).clamp(0.0, n);
+    }
+    for (p, &k) in prices.iter_mut().zip(cells) {
+        *p = (*p + step * f64::from(k - 1)).max(0.0);
+    }
+    true
 }
 
 /// `min_j dist[j] + extra[j]` and the first `j` reaching it (`dist` may hold `∞`).
