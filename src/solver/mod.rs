@@ -37,6 +37,7 @@ mod stage;
 pub use answer::{Solution, Stop};
 pub use params::{ParamError, ParamLine, Params};
 pub use solve::solve;
+pub use stage::improve::improve;
 
 /// Solver settings.
 #[derive(Clone, Copy, Debug)]
