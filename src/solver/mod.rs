@@ -37,6 +37,7 @@ mod stage;
 pub use answer::{RunStats, Solution, Stop};
 pub use params::{ParamError, ParamLine, Params};
 pub use solve::{solve, solve_with_stats};
+pub use stage::improve::improve;
 
 /// Solver settings.
 #[derive(Clone, Copy, Debug)]

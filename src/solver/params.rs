@@ -442,6 +442,27 @@ params! {
     times_per_target: usize = 6, 0..=1_000_000;
     /// Final cells per queen (the best few) also tried with a stop on a parking cell.
     two_phase_targets: usize = 3, 0..=1_000_000;
+    /// Queens lifted and planned anew per round of the large-neighbourhood search that
+    /// follows the post-optimiser's descent (0: no rounds). Measured from the routed answers
+    /// of `testcases/routed/` (2, 10) and of testcases 5, 6, 7, 9, rounds for 1 s and 3 s after
+    /// the descent: 3 lifted + 6 around and 4 + 10 end within 0.3 % of each other (140.12 /
+    /// 140.17 on case 10, 140.65 / 140.33 on case 9, equal on 5, 6, 7); the rounds gain at
+    /// most 0.3 % over the descent's local optimum.
+    lns_queens: usize = 3, 0..=1000;
+    /// Queens around the lifted ones (nearest final cells) that are re-planned after each
+    /// round of the large-neighbourhood search (see `lns_queens`).
+    lns_around: usize = 6, 0..=1000;
+    /// Whether the descent also re-plans every pair of queens jointly (1) once same-colour
+    /// swaps gain nothing, or leaves that to the neighbourhood rounds (0). A joint pass costs
+    /// about 1 s on case 2 (N = 30, C = 6) against 5–40 ms for a pass of single queens, but
+    /// the rounds do not replace it: after 3 s, 290.95 with it and 295.58 without on case 2,
+    /// 140.12 / 142.16 on case 10.
+    joint_pairs: usize = 1, 0..=1;
+    /// Share of the score a neighbourhood round may add and still be kept, at the start of
+    /// the rounds (falling linearly to 0 at their deadline). 2 s of rounds on the six cases
+    /// of `lns_queens`: 0.003 gives 92.68 on case 6 (0: 93.12) but 140.73 on case 9 (0:
+    /// 140.65), the rest equal; 0.01 likewise. Not worth it yet.
+    lns_slack: f64 = 0.0, 0.0..=1.0;
 }
 
 #[cfg(test)]

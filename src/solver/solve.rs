@@ -13,7 +13,7 @@ use super::score::replay;
 use super::stage::candidates::{Annealer, Pool};
 use super::stage::exact;
 use super::stage::first::{self, bound};
-use super::stage::improve::{improve, multistart};
+use super::stage::improve::{lns, multistart};
 use super::stage::reorder::{polish, reorder};
 use super::stage::route::{Routed, Simulator};
 use super::stage::tables::{distance_tables, Tables};
@@ -287,7 +287,7 @@ fn reorder_top(
 }
 
 /// Stage 6 on the winner (the first of `top`, the best routed boards) until shortly before
-/// the end, then the polish and the post-optimiser (stage 7, [`improve`]; on long budgets on
+/// the end, then the polish and the post-optimiser (stage 7, [`lns::search`]; on long budgets on
 /// several of `top`, [`multistart`]); the first answer replaces anything worse or illegal.
 fn finish(
     budget: &Budget,
@@ -313,9 +313,14 @@ fn finish(
     let moves = if long {
         let mut candidates = vec![best.moves];
         candidates.extend(top.into_iter().map(|r| r.moves));
-        let moves = multistart::best_of(board, candidates, budget.improve_end(), params);
+        let (moves, rounds) =
+            multistart::best_of(board, candidates, budget.improve_end(), params, rng);
         log.say(format!(
-            "multi-start improve: {before:.3} → {:.3}",
+            "multi-start improve: {before:.3} → {:.3} after its descent; {} neighbourhood \
+             rounds ({} kept) → {:.3}",
+            rounds.descended,
+            rounds.tried,
+            rounds.kept,
             score(&moves)
         ));
         moves
@@ -323,8 +328,15 @@ fn finish(
         let moves = polish(board, best.moves, Some(budget.polish_end()));
         log.say(format!("polish: {before:.3} → {:.3}", score(&moves)));
         let before = score(&moves);
-        let moves = improve(board, moves, Some(budget.improve_end()), params);
-        log.say(format!("improve: {before:.3} → {:.3}", score(&moves)));
+        let (moves, rounds) = lns::search(board, moves, budget.improve_end(), params, rng);
+        log.say(format!(
+            "improve: {before:.3} → {:.3} after its descent; {} neighbourhood rounds ({} \
+             kept) → {:.3}",
+            rounds.descended,
+            rounds.tried,
+            rounds.kept,
+            score(&moves)
+        ));
         moves
     };
 

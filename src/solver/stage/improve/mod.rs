@@ -22,6 +22,7 @@
 //! moves minus their walls-only distance), in passes, until a pass gains nothing or the
 //! deadline comes.
 
+pub(crate) mod lns;
 pub(crate) mod multistart;
 mod plan;
 mod swap;
@@ -61,35 +62,8 @@ pub fn improve(
     };
     let mut state = Improver::new(board, moves, outcome.score, Breadth::of(params));
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
-    loop {
-        let mut gained = false;
-        for q in state.visit_order(&out_of_time) {
-            if out_of_time() {
-                return state.moves;
-            }
-            if state.improve_queen(q, &out_of_time) {
-                gained = true;
-            }
-        }
-        // pairs only once single queens gain nothing (they cost two plans per pair), and all
-        // pairs (many) only once same-colour swaps gain nothing
-        for joint in [false, true] {
-            if gained {
-                break;
-            }
-            for q in state.visit_order(&out_of_time) {
-                if out_of_time() {
-                    return state.moves;
-                }
-                if state.swap_queen(q, joint, &out_of_time) {
-                    gained = true;
-                }
-            }
-        }
-        if !gained {
-            return state.moves;
-        }
-    }
+    state.descend(&out_of_time);
+    state.moves
 }
 
 /// How many final cells and times a queen's plan tries (the parameters of those names).
@@ -98,6 +72,7 @@ pub(super) struct Breadth {
     targets_per_queen: usize,
     times_per_target: usize,
     two_phase_targets: usize,
+    joint_pairs: usize,
 }
 
 impl Breadth {
@@ -106,6 +81,7 @@ impl Breadth {
             targets_per_queen: params.targets_per_queen,
             times_per_target: params.times_per_target,
             two_phase_targets: params.two_phase_targets,
+            joint_pairs: params.joint_pairs,
         }
     }
 }
@@ -213,10 +189,44 @@ impl<'a> Improver<'a> {
         excess.into_iter().map(|(_, q)| q).collect()
     }
 
+    /// Passes of single queens, then pairs, until a pass gains nothing (`true`) or time runs
+    /// out (`false`).
+    fn descend(&mut self, out_of_time: &impl Fn() -> bool) -> bool {
+        loop {
+            let mut gained = false;
+            for q in self.visit_order(out_of_time) {
+                if out_of_time() {
+                    return false;
+                }
+                if self.improve_queen(q, out_of_time) {
+                    gained = true;
+                }
+            }
+            // pairs only once single queens gain nothing (they cost two plans per pair), and
+            // all pairs (many) only once same-colour swaps gain nothing
+            for joint in [false, true].into_iter().take(1 + self.breadth.joint_pairs) {
+                if gained {
+                    break;
+                }
+                for q in self.visit_order(out_of_time) {
+                    if out_of_time() {
+                        return false;
+                    }
+                    if self.swap_queen(q, joint, out_of_time) {
+                        gained = true;
+                    }
+                }
+            }
+            if !gained {
+                return true;
+            }
+        }
+    }
+
     /// Tries to lower the score by re-planning queen `q` alone; `true` if it did.
     fn improve_queen(&mut self, q: usize, out_of_time: &impl Fn() -> bool) -> bool {
         let moves = std::mem::take(&mut self.moves);
-        let planned = self.plan(q, &moves, None, None, self.score, out_of_time);
+        let planned = self.plan(q, &moves, &[], None, self.score, out_of_time);
         self.moves = moves;
         planned.is_some_and(|m| self.keep_if_better(m))
     }

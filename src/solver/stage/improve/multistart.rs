@@ -7,23 +7,26 @@
 //! of the time on the best of them.
 
 use super::improve;
+use super::lns::{search, Rounds};
 use crate::solver::board::{Board, Move};
 use crate::solver::params::Params;
 use crate::solver::score::replay;
 use crate::solver::stage::reorder::polish;
-use std::time::{Duration, Instant};
+use rand::Rng;
+use std::time::Instant;
 
 /// Polishes and improves each of the first `multi_start_boards` of `candidates` (legal move
 /// lists, most promising first) for a share (`multi_start_first_round`) of the time until
 /// `deadline` (the others while that share lasts), then improves the best result further
-/// until `deadline`. Returns the best legal move list found, or an empty list when
-/// `candidates` is empty; never worse than the best candidate.
+/// until `deadline` ([`search`]). Returns the best legal move list found (an empty list when
+/// `candidates` is empty; never worse than the best candidate) and the search's rounds.
 pub fn best_of(
     board: &Board,
     candidates: Vec<Vec<Move>>,
     deadline: Instant,
     params: &Params,
-) -> Vec<Move> {
+    rng: &mut impl Rng,
+) -> (Vec<Move>, Rounds) {
     let first = params.multi_start_boards;
     let score = |moves: &[Move]| replay(board, moves).map_or(f64::INFINITY, |o| o.score);
     let total = deadline.saturating_duration_since(Instant::now());
@@ -51,13 +54,9 @@ pub fn best_of(
         }
     }
     let Some((_, moves)) = best else {
-        return Vec::new();
+        return (Vec::new(), Rounds::default());
     };
-    if deadline.saturating_duration_since(Instant::now()) > Duration::ZERO {
-        improve(board, moves, Some(deadline), params)
-    } else {
-        moves
-    }
+    search(board, moves, deadline, params, rng)
 }
 
 #[cfg(test)]
@@ -91,6 +90,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let params = Params {
             multi_start_boards: 2,
+            lns_queens: 0, // no rounds: they would run until the far deadline
             ..Params::default()
         };
         for _ in 0..200 {
@@ -115,8 +115,8 @@ mod tests {
                     replay(&board, &m).unwrap().score
                 })
                 .fold(f64::INFINITY, f64::min);
-            let far = Instant::now() + Duration::from_secs(3600);
-            let got = best_of(&board, candidates, far, &params);
+            let far = Instant::now() + std::time::Duration::from_secs(3600);
+            let (got, _) = best_of(&board, candidates, far, &params, &mut rng);
             let o = replay(&board, &got).expect("legal");
             assert!(o.score <= alone + 1e-9, "{} > {alone}", o.score);
         }
@@ -126,6 +126,9 @@ mod tests {
     fn no_candidates_no_moves() {
         let board = Board::parse("2 1  1 0  0 0").unwrap();
         let params = Params::default();
-        assert!(best_of(&board, Vec::new(), Instant::now(), &params).is_empty());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let (moves, rounds) = best_of(&board, Vec::new(), Instant::now(), &params, &mut rng);
+        assert!(moves.is_empty());
+        assert_eq!(rounds.tried, 0);
     }
 }

@@ -6,13 +6,13 @@ use crate::solver::score::LineCounts;
 
 impl Improver<'_> {
     /// A new move list where `q`'s moves in `moves` are replaced by a cheapest plan found, if
-    /// its estimated score is below `limit`. `absent`: the start of a queen that has no moves
-    /// in `moves` and is left off the board; `only`: the one final cell allowed for `q`.
+    /// its estimated score is below `limit`. `absent`: the starts of queens that have no moves
+    /// in `moves` and are left off the board; `only`: the one final cell allowed for `q`.
     pub(super) fn plan(
         &mut self,
         q: usize,
         moves: &[Move],
-        absent: Option<usize>,
+        absent: &[usize],
         only: Option<usize>,
         limit: f64,
         out_of_time: &impl Fn() -> bool,
@@ -27,7 +27,7 @@ impl Improver<'_> {
         // crosses or enters c; `last_touch[c]`: last move that crosses, enters or leaves c.
         let mut initial = self.board.cells.clone();
         initial[s] = EMPTY;
-        if let Some(a) = absent {
+        for &a in absent {
             initial[a] = EMPTY;
         }
         let Touches {
@@ -83,7 +83,10 @@ impl Improver<'_> {
                 cells: &mut cells,
             };
             self.single_block(to, target, &single, limit, &mut best, out_of_time);
-            if rank < self.breadth.two_phase_targets {
+            // a stop on the way costs at least the walls-only distance too (triangle
+            // inequality): when the single block meets it, two blocks cannot do better
+            let met = best.as_ref().is_some_and(|b| b.total <= bound + EPS);
+            if rank < self.breadth.two_phase_targets && !met {
                 let times = Times {
                     earliest,
                     latest,
@@ -209,7 +212,9 @@ impl Improver<'_> {
         t1s.sort_unstable();
         t1s.dedup();
         let (mut at1, mut at2) = (initial.to_vec(), initial.to_vec());
-        let (mut from_s, mut from_g) = (vec![0f32; nn], vec![0f32; nn]);
+        let mut from_s = vec![0f32; nn];
+        // distances to g on the board at t2 do not depend on t1: computed once per t2
+        let mut to_g: Vec<(usize, Vec<f32>)> = Vec::new();
         let mut touched = vec![false; nn];
         let mut best: Option<(f32, usize, usize, usize)> = None;
         for &t1 in &t1s {
@@ -229,11 +234,16 @@ impl Improver<'_> {
                 if out_of_time() {
                     return None;
                 }
-                board_at(initial, &rest[..t2], &mut at2);
-                let board = &at2;
-                self.search
-                    .run_until(g, |c| board[c] != EMPTY, |_, du| du > cap);
-                self.search.copy_dist(&mut from_g);
+                if !to_g.iter().any(|(t, _)| *t == t2) {
+                    board_at(initial, &rest[..t2], &mut at2);
+                    let board = &at2;
+                    self.search
+                        .run_until(g, |c| board[c] != EMPTY, |_, du| du > cap);
+                    let mut dist = vec![0f32; nn];
+                    self.search.copy_dist(&mut dist);
+                    to_g.push((t2, dist));
+                }
+                let from_g = &to_g.iter().find(|(t, _)| *t == t2).expect("computed").1;
                 touched.fill(false);
                 for mv in &rest[t1..t2] {
                     touched[mv.from] = true;

@@ -43,17 +43,12 @@ impl Improver<'_> {
                     .filter(|&(_, &o)| o != p)
                     .map(|(m, _)| *m)
                     .collect();
-                let Some(first) = self.plan(
-                    q,
-                    &without_p,
-                    Some(s2),
-                    Some(g1),
-                    f64::INFINITY,
-                    out_of_time,
-                ) else {
+                let Some(first) =
+                    self.plan(q, &without_p, &[s2], Some(g1), f64::INFINITY, out_of_time)
+                else {
                     continue;
                 };
-                let Some(both) = self.plan(p, &first, None, Some(g2), self.score, out_of_time)
+                let Some(both) = self.plan(p, &first, &[], Some(g2), self.score, out_of_time)
                 else {
                     continue;
                 };
