@@ -193,40 +193,11 @@ impl Improver<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::random_case;
     use super::*;
-    use crate::solver::board::WALL;
-    use crate::solver::score::check_move;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
-
-    /// A random small board and a random legal move list on it.
-    fn random_case(rng: &mut Xoshiro256PlusPlus) -> (Board, Vec<Move>) {
-        let n = rng.random_range(3..=7);
-        let colours = rng.random_range(1..=3);
-        let cells = (0..n * n)
-            .map(|_| match rng.random_range(0..10) {
-                0 => WALL,
-                1..=4 => rng.random_range(1..=colours) as i8,
-                _ => 0,
-            })
-            .collect();
-        let board = Board { n, colours, cells };
-        let mut cells = board.cells.clone();
-        let mut moves = Vec::new();
-        for _ in 0..rng.random_range(0..40) {
-            let mv = Move {
-                from: rng.random_range(0..n * n),
-                to: rng.random_range(0..n * n),
-            };
-            if check_move(n, &cells, mv).is_ok() {
-                moves.push(mv);
-                cells[mv.to] = cells[mv.from];
-                cells[mv.from] = 0;
-            }
-        }
-        (board, moves)
-    }
 
     #[test]
     fn the_answer_stays_legal_and_never_gets_worse() {

@@ -94,7 +94,7 @@ fn swaps_the_final_cells_of_two_queens() {
 }
 
 /// A random legal move list: random queens make random legal moves.
-fn random_case(rng: &mut Xoshiro256PlusPlus) -> (Board, Vec<Move>) {
+pub(super) fn random_case(rng: &mut Xoshiro256PlusPlus) -> (Board, Vec<Move>) {
     let n = rng.random_range(3..=7);
     let colours = rng.random_range(1..=3);
     let mut cells = vec![EMPTY; n * n];
