@@ -244,23 +244,7 @@ fn main() -> ExitCode {
             solution.stop
         );
     }
-    let n = board.n;
-    let mut out = String::with_capacity(solution.moves.len() * 12 + 8);
-    out.push_str(&format!("{}\n", solution.moves.len()));
-    for mv in &solution.moves {
-        out.push_str(&format!(
-            "{} {} {} {}\n",
-            mv.from / n,
-            mv.from % n,
-            mv.to / n,
-            mv.to % n
-        ));
-    }
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
-        .write_all(out.as_bytes())
-        .and_then(|_| stdout.flush())
-    {
+    if let Err(e) = write_answer(board.n, &solution.moves) {
         eprintln!("queenattack: cannot write the answer: {e}");
         return ExitCode::from(1);
     }
@@ -284,6 +268,25 @@ fn main() -> ExitCode {
         stats.boards,
     );
     ExitCode::SUCCESS
+}
+
+/// Writes `moves` on stdout in the official format (count, then `r1 c1 r2 c2` per move on an
+/// `n`×`n` board) and flushes it.
+fn write_answer(n: usize, moves: &[queenattack::solver::board::Move]) -> std::io::Result<()> {
+    let mut out = String::with_capacity(moves.len() * 12 + 8);
+    out.push_str(&format!("{}\n", moves.len()));
+    for mv in moves {
+        out.push_str(&format!(
+            "{} {} {} {}\n",
+            mv.from / n,
+            mv.from % n,
+            mv.to / n,
+            mv.to % n
+        ));
+    }
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()
 }
 
 /// Scores this close above the bound meet it (the bound is rounded down by far less).

@@ -54,13 +54,7 @@ pub fn solve_with_stats(
     };
     let mut problem = Problem::new(board);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(options.seed);
-    log.say(format!(
-        "N={} C={} queens={}, start score {:.3}",
-        problem.n,
-        problem.colours,
-        problem.queens.len(),
-        replay(board, &[]).map_or(f64::NAN, |o| o.score)
-    ));
+    log.start(&problem, board);
     // Anytime: a legal first answer at once, and an early stop when it cannot be beaten.
     let lower = bound::lower_bound(board);
     let first = first::first_answer(board, &budget, params);
@@ -164,6 +158,17 @@ struct Log {
 }
 
 impl Log {
+    /// The board's size and its score before any move.
+    fn start(&self, problem: &Problem, board: &Board) {
+        self.say(format!(
+            "N={} C={} queens={}, start score {:.3}",
+            problem.n,
+            problem.colours,
+            problem.queens.len(),
+            replay(board, &[]).map_or(f64::NAN, |o| o.score)
+        ));
+    }
+
     fn say(&self, msg: impl AsRef<str>) {
         if self.verbose {
             let t = self.started.elapsed().as_secs_f64();
