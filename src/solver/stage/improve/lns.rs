@@ -61,10 +61,8 @@ pub fn search(
     state.descend(&out_of_time);
     rounds.descended = state.score;
     let lift = params.lns_queens.min(state.starts.len());
-    let (began, span) = (
-        Instant::now(),
-        deadline.saturating_duration_since(Instant::now()),
-    );
+    let began = Instant::now();
+    let span = deadline.saturating_duration_since(began);
     let mut best = (state.score, state.moves.clone());
     while !out_of_time() && lift > 0 {
         let (kept_moves, kept_score) = (state.moves.clone(), state.score);

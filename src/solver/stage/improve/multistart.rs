@@ -65,6 +65,7 @@ mod tests {
     use crate::solver::board::WALL;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
+    use std::time::Duration;
 
     /// A random board and a random legal move list on it.
     fn random_moves(rng: &mut Xoshiro256PlusPlus, board: &Board) -> Vec<Move> {
@@ -115,7 +116,7 @@ mod tests {
                     replay(&board, &m).unwrap().score
                 })
                 .fold(f64::INFINITY, f64::min);
-            let far = Instant::now() + std::time::Duration::from_secs(3600);
+            let far = Instant::now() + Duration::from_secs(3600);
             let (got, _) = best_of(&board, candidates, far, &params, &mut rng);
             let o = replay(&board, &got).expect("legal");
             assert!(o.score <= alone + 1e-9, "{} > {alone}", o.score);

@@ -234,16 +234,20 @@ impl Improver<'_> {
                 if out_of_time() {
                     return None;
                 }
-                if !to_g.iter().any(|(t, _)| *t == t2) {
-                    board_at(initial, &rest[..t2], &mut at2);
-                    let board = &at2;
-                    self.search
-                        .run_until(g, |c| board[c] != EMPTY, |_, du| du > cap);
-                    let mut dist = vec![0f32; nn];
-                    self.search.copy_dist(&mut dist);
-                    to_g.push((t2, dist));
-                }
-                let from_g = &to_g.iter().find(|(t, _)| *t == t2).expect("computed").1;
+                let k = match to_g.iter().position(|(t, _)| *t == t2) {
+                    Some(k) => k,
+                    None => {
+                        board_at(initial, &rest[..t2], &mut at2);
+                        let board = &at2;
+                        self.search
+                            .run_until(g, |c| board[c] != EMPTY, |_, du| du > cap);
+                        let mut dist = vec![0f32; nn];
+                        self.search.copy_dist(&mut dist);
+                        to_g.push((t2, dist));
+                        to_g.len() - 1
+                    }
+                };
+                let from_g = &to_g[k].1;
                 touched.fill(false);
                 for mv in &rest[t1..t2] {
                     touched[mv.from] = true;
