@@ -261,11 +261,12 @@ fn main() -> ExitCode {
     }
     eprint!(
         "[DATA] score = {}\n[DATA] errors = {}\n[DATA] moves = {}\n[DATA] stop = {stop:?}\n\
-         [DATA] wall_ms = {wall_ms}\n[DATA] boards = {}\n{data}",
+         [DATA] wall_ms = {wall_ms}\n[DATA] boards = {}\n[DATA] runs = {}\n{data}",
         solution.outcome.score,
         solution.outcome.errors,
         solution.moves.len(),
         stats.boards,
+        stats.runs,
     );
     ExitCode::SUCCESS
 }

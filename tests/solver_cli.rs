@@ -187,3 +187,51 @@ fn big_boards_work_within_the_limit() {
     // generous: the machine running the tests may be loaded
     assert!(elapsed < 20.0, "took {elapsed} s");
 }
+
+#[test]
+fn a_long_limit_is_two_runs_and_the_better_answer_is_kept() {
+    // `first_run` scaled down so that a short test sees the split of a long run.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
+    let text = std::fs::read_to_string(dir.join("1.in")).expect("testcases/1.in exists");
+    let input = Input::parse(&text).expect("official input parses");
+    let args = [
+        "--time-limit",
+        "1.2",
+        "--param",
+        "first_run=0.4",
+        "--verbose",
+    ];
+    let out = run(&args, text.as_bytes());
+    assert!(out.status.success(), "{out:?}");
+    let verdict = judge(
+        &input,
+        &String::from_utf8(out.stdout).expect("ASCII output"),
+    );
+    assert_eq!(verdict.error(), None);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(data_value(&log, "runs").as_deref(), Some("2"), "{log}");
+    // "two runs: A (the first 0.4 s), B (the rest)": the answer is the better of the two
+    let line = log
+        .lines()
+        .find(|l| l.contains("two runs:"))
+        .unwrap_or_else(|| panic!("no two-runs line in {log}"));
+    let scores: Vec<f64> = line
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|w| w.contains('.'))
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(scores.len(), 4, "{line}"); // the time stamp, A, 0.4, B
+    let better = scores[1].min(scores[3]);
+    assert!(
+        (verdict.score - better).abs() < 1e-3,
+        "{line}: {}",
+        verdict.score
+    );
+    // below twice `first_run`: one run
+    let out = run(
+        &["--time-limit", "0.7", "--param", "first_run=0.4"],
+        text.as_bytes(),
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(data_value(&log, "runs").as_deref(), Some("1"), "{log}");
+}

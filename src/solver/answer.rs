@@ -30,6 +30,8 @@ pub struct RunStats {
     /// Candidate target boards made: the exact search's boards plus the annealing runs (0 when
     /// the run stopped before the board phase).
     pub boards: usize,
+    /// Runs made: 2 when a long time limit was split (the `first_run` parameter), else 1.
+    pub runs: usize,
 }
 
 impl Solution {
