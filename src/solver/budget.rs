@@ -85,6 +85,12 @@ impl Budget {
         }
     }
 
+    /// The end of the exact search that lists every N-Queens board for several colours
+    /// (`exact_share_listing`).
+    pub(crate) fn exact_end_listing(&self) -> Instant {
+        self.at(self.params.exact_share_listing)
+    }
+
     /// Whether the compute budget is long enough for listing every exact board at N = 14
     /// with several colours (`exact_n14_budget`).
     pub(crate) fn lists_n14(&self) -> bool {

@@ -266,6 +266,14 @@ params! {
     // ---- stage 2a: exact boards
     /// Share of the compute budget the exact search may take (several colours).
     exact_share: f64 = 0.3, 0.0..=1.0;
+    /// The same when it lists every N-Queens board (several colours, N <= 13, and N = 14 from
+    /// `exact_n14_budget` on). The listing yields nothing until it is complete, and at N = 12-13
+    /// it took 0.25-0.45 s (now 0.13-0.25 s), more than 0.3 of the 1 s limit's budget. At 1 s,
+    /// with the faster listing, against 0.3 and the old listing (two runs each, interleaved,
+    /// one sitting, per-seed ratio of the means): the 28 seeds of 1-100 with C >= 2 and
+    /// N <= 13 0.955 (seeds 12, 14, 91 no longer worse than the reference); 40 such seeds of
+    /// 1001-1200 0.953 (14 better, 6 worse by more than 0.5 %); all of 1-100 0.989.
+    exact_share_listing: f64 = 0.6, 0.0..=1.0;
     /// Share of the compute budget the exact search may take with one colour.
     /// The search (any N <= 32) finishes up to N ~ 15 and, cut short on bigger boards, still
     /// gives better boards than the annealer. 69 one-colour seeds (N 13-30, from 1-100,

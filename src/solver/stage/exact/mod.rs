@@ -122,7 +122,11 @@ fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64
 pub(crate) fn boards(problem: &Problem, budget: &Budget, params: &Params) -> Vec<ExactBoard> {
     let (n, colours) = (problem.n, problem.colours);
     let listing = !(n == 14 && colours > 1 && !budget.lists_n14());
-    let end = budget.exact_end(colours == 1, Instant::now());
+    let end = if listing && colours > 1 && n * n <= MAX_CELLS_COLOURS {
+        budget.exact_end_listing()
+    } else {
+        budget.exact_end(colours == 1, Instant::now())
+    };
     let keep = Keep {
         boards: if n * n <= params.exact_small_cells {
             params.exact_keep
@@ -355,6 +359,24 @@ mod tests {
             for (i, mask) in boards.masks.iter().enumerate() {
                 assert_eq!(mask_cells(mask), boards.cells(i), "n = {n}");
             }
+        }
+    }
+
+    #[test]
+    fn lists_the_boards_avoiding_the_walls_in_order() {
+        // the boards of an unwalled listing that avoid the walls, in the same order
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        for case in 0..20 {
+            let n = rng.random_range(6..=10);
+            let walls: Vec<bool> = (0..n * n).map(|_| rng.random_bool(0.06)).collect();
+            let open = all_boards(n, &vec![false; n * n], far()).unwrap();
+            let expected: Vec<Vec<usize>> = (0..open.masks.len())
+                .map(|i| open.cells(i))
+                .filter(|cells| cells.iter().all(|&c| !walls[c]))
+                .collect();
+            let listed = all_boards(n, &walls, far()).unwrap();
+            let got: Vec<Vec<usize>> = (0..listed.masks.len()).map(|i| listed.cells(i)).collect();
+            assert_eq!(got, expected, "case {case}");
         }
     }
 
