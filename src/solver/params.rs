@@ -167,11 +167,11 @@ impl Params {
     }
 
     /// The listing of `queenattack --list-params`: one line per parameter,
-    /// `name = value  # doc`.
+    /// `name = value  # [range] doc` (the range `--param` accepts, as `low..=high`).
     pub fn listing(&self) -> String {
         self.lines()
             .iter()
-            .map(|l| format!("{} = {}  # {}\n", l.name, l.value, l.doc))
+            .map(|l| format!("{} = {}  # [{}] {}\n", l.name, l.value, l.range, l.doc))
             .collect()
     }
 }

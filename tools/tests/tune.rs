@@ -127,3 +127,34 @@ fn a_param_space_file_chooses_what_is_tuned() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("`nope` is not a parameter"));
 }
+
+/// `optuna_study.py --print-space` with the fake solver: the space it would tune.
+fn print_space(extra: &[&str]) -> Output {
+    Command::new("python3")
+        .arg(script("optuna_study.py"))
+        .arg("--print-space")
+        .arg("--solver")
+        .arg(script("tests/fake_solver.py"))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_default_space_stays_inside_the_ranges_the_solver_declares() {
+    // default/2..default*2, cut to the `[LO..=HI]` of `--list-params`: a value outside would
+    // be refused by the solver and waste a trial
+    let space: serde_json::Value = serde_json::from_str(&stdout_of(&print_space(&[]))).unwrap();
+    let bounds = |name: &str| (space[name]["low"].clone(), space[name]["high"].clone());
+    assert_eq!(bounds("moves"), (1.into(), 4.into()), "{space}");
+    assert_eq!(bounds("spread"), (0.25.into(), 0.8.into()), "{space}");
+    assert_eq!(bounds("flag"), (0.into(), 1.into()), "{space}");
+    // a space file asking for more than the solver accepts is refused
+    let dir = common::scratch("tune-range");
+    let file = dir.join("space.toml");
+    fs::write(&file, "[params.flag]\nlow = 0\nhigh = 2\n").unwrap();
+    let bad = print_space(&["--param-space", file.to_str().unwrap()]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("flag: the solver accepts only 0..=1"), "{err}");
+}

@@ -48,9 +48,11 @@ def parse_args(argv):
         description="Tune the solver's named parameters with Optuna (docs/tuning.md).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    p.add_argument("--trials", type=int, required=True, help="trials to run now (added to the study)")
-    p.add_argument("--seeds", required=True, help="seed list for tester, e.g. 1001-1100")
-    p.add_argument("--time-limit", type=float, required=True, help="the solver's seconds per seed")
+    p.add_argument("--trials", type=int, help="trials to run now (added to the study); required")
+    p.add_argument("--seeds", help="seed list for tester, e.g. 1001-1100; required")
+    p.add_argument("--time-limit", type=float, help="the solver's seconds per seed; required")
+    p.add_argument("--print-space", action="store_true",
+                   help="print the parameters that would be tuned and their ranges (JSON) and exit")
     p.add_argument("--param-space", type=Path, help="TOML or JSON file: the parameters to tune and their ranges")
     p.add_argument("--storage", help="Optuna storage URL (default: sqlite:///runs/tune/study.db)")
     p.add_argument("--study-name", help="default: queenattack-<seeds>-<time limit>s")
@@ -65,6 +67,12 @@ def parse_args(argv):
     p.add_argument("--sampler-seed", type=int, help="seed of the TPE sampler (default: random)")
     p.add_argument("--out", type=Path, default=Path("runs/tune"), help="folder of the trials' run folders")
     args = p.parse_args(argv)
+    if args.print_space:
+        return args
+    missing = [f"--{k.replace('_', '-')}" for k in ("trials", "seeds", "time_limit")
+               if getattr(args, k) is None]
+    if missing:
+        p.error(f"the following arguments are required: {', '.join(missing)}")
     if args.trials < 0 or args.time_limit <= 0:
         p.error("--trials must be >= 0 and --time-limit > 0")
     return args
@@ -79,7 +87,8 @@ def default_path(candidates, what):
 
 
 def list_params(solver):
-    """`name = default  # doc` lines of `solver --list-params`, as {name: (default, doc)}."""
+    """`name = default  # [LO..=HI] doc` lines of `solver --list-params`, as {name: (default,
+    doc, (LO, HI) or None)}: the range is the one the solver accepts for `--param`."""
     try:
         out = subprocess.run([str(solver), "--list-params"], capture_output=True, text=True, timeout=60)
     except OSError as e:
@@ -92,10 +101,22 @@ def list_params(solver):
         body, _, doc = line.partition("#")
         name, eq, default = body.partition("=")
         if eq and name.strip():
-            params[name.strip()] = (default.strip(), doc.strip())
+            params[name.strip()] = (default.strip(), *declared_range(doc.strip()))
     if not params:
         sys.exit(f"optuna_study.py: `{solver} --list-params` printed no `name = default` line")
     return params
+
+
+def declared_range(doc):
+    """`[LO..=HI] rest` → (rest, (LO, HI)); a doc without a range → (doc, None)."""
+    if doc.startswith("[") and "..=" in doc and "]" in doc:
+        inside, _, rest = doc[1:].partition("]")
+        lo, _, hi = inside.partition("..=")
+        try:
+            return rest.strip(), (number(lo), number(hi))
+        except ValueError:
+            pass
+    return doc, None
 
 
 def number(text):
@@ -106,10 +127,10 @@ def number(text):
 
 
 def default_space(params):
-    """Every parameter with a non-zero numeric default, from default/2 to default*2 (integers
-    stay integers, positive floats on a log scale)."""
+    """Every parameter with a non-zero numeric default, from default/2 to default*2 within the
+    range the solver declares (integers stay integers, positive floats on a log scale)."""
     space = {}
-    for name, (default, _) in params.items():
+    for name, (default, _, declared) in params.items():
         try:
             d = number(default)
         except ValueError:
@@ -119,9 +140,13 @@ def default_space(params):
         lo, hi = sorted((d / 2, d * 2))
         if isinstance(d, int):
             lo, hi = math.floor(lo), math.ceil(hi)
-            if lo == hi:
-                continue
-            space[name] = {"type": "int", "low": lo, "high": hi}
+        if declared:
+            # a value the solver refuses would only waste a trial (it scores 0)
+            lo, hi = max(lo, declared[0]), min(hi, declared[1])
+        if lo >= hi:
+            continue
+        if isinstance(d, int):
+            space[name] = {"type": "int", "low": int(lo), "high": int(hi)}
         else:
             space[name] = {"type": "float", "low": lo, "high": hi, "log": lo > 0}
     return space
@@ -150,6 +175,11 @@ def load_space(path, params):
             sys.exit(f"optuna_study.py: {path}: {name}: a categorical needs `choices`")
         if kind != "categorical" and not ("low" in spec and "high" in spec and spec["low"] < spec["high"]):
             sys.exit(f"optuna_study.py: {path}: {name}: needs low < high")
+        declared = params[name][2]
+        values = spec.get("choices", []) if kind == "categorical" else [spec["low"], spec["high"]]
+        if declared and any(not declared[0] <= v <= declared[1] for v in values):
+            sys.exit(f"optuna_study.py: {path}: {name}: the solver accepts only "
+                     f"{declared[0]}..={declared[1]}")
         spec["type"] = kind
     return space
 
@@ -279,6 +309,12 @@ def main(argv):
         ensure_optuna()
         return 0
     args = parse_args(argv)
+    if args.print_space:
+        solver = args.solver or default_path([ROOT / "target/release/queenattack"], "solver")
+        params = list_params(solver)
+        space = load_space(args.param_space, params) if args.param_space else default_space(params)
+        print(json.dumps(space, indent=1, sort_keys=True))
+        return 0
     ensure_optuna()
     import warnings
 
@@ -292,7 +328,7 @@ def main(argv):
     space = load_space(args.param_space, params) if args.param_space else default_space(params)
     if not space:
         sys.exit("optuna_study.py: nothing to tune (no numeric parameter; pass --param-space)")
-    defaults = {name: number(d) if d else d for name, (d, _) in params.items() if name in space}
+    defaults = {name: number(d) if d else d for name, (d, _, _) in params.items() if name in space}
     args.out.mkdir(parents=True, exist_ok=True)
     storage = args.storage or f"sqlite:///{args.out / 'study.db'}"
     name = args.study_name or f"queenattack-{args.seeds}-{args.time_limit:g}s"

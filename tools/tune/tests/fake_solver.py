@@ -11,8 +11,9 @@ float to sample. `[DATA] moves = K` goes to stderr.
 import sys
 
 PARAMS = [
-    ("moves", "2", "how many single steps to play (each costs 1)"),
-    ("spread", "0.5", "unused: a float for the sampler"),
+    ("moves", "2", "[0..=8] how many single steps to play (each costs 1)"),
+    ("spread", "0.5", "[0..=0.8] unused: a float for the sampler"),
+    ("flag", "1", "[0..=1] unused: a switch, as the solver's 0/1 parameters"),
 ]
 
 
