@@ -569,6 +569,6 @@ mod tests {
         assert_eq!(lines.len(), Params::default().lines().len());
         assert!(lines
             .iter()
-            .any(|l| l.starts_with("board_share = 0.75  # Share of the compute time")));
+            .any(|l| l.starts_with("board_share = 0.75  # [0..=1] Share of the compute time")));
     }
 }
