@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use queenattack::solver::board::{quote, Board, MAX_COLOURS, MAX_N};
+use queenattack::solver::checkpoint::Checkpoint;
 use queenattack::solver::input::BoardText;
 use queenattack::solver::lower_bound::lower_bound;
 use queenattack::solver::{solve_with_stats, Options, Params, RunStats, Solution, Stop};
@@ -80,7 +81,10 @@ Tuning:
   name, or a value that does not parse or lies outside the parameter's range, is refused with
   exit code 2.
 
-Exit codes: 0 answer printed, 1 the answer could not be written, 2 bad option or bad input.";
+Ctrl-C, SIGTERM or a closed terminal write the best answer completed so far and exit 130.
+
+Exit codes: 0 answer printed, 1 the answer could not be written, 2 bad option or bad input,
+130 stopped by a signal.";
 
 /// The parameters of this run: the defaults with `overrides` (`NAME=VALUE`) applied.
 fn params(overrides: &[String]) -> Result<Params, queenattack::solver::ParamError> {
@@ -226,11 +230,13 @@ fn main() -> ExitCode {
     if cli.bound {
         return print_bound(&board, started, &cli);
     }
+    write_best_on_signal(board.n, started);
     let options = Options {
         time_limit: cli.time_limit,
         seed: cli.seed,
         verbose: cli.verbose,
         params,
+        checkpoint: Some(&CHECKPOINT),
     };
     let mut stats = RunStats::default();
     let solution = solve_with_stats(&board, options, started, &mut stats);
@@ -244,9 +250,14 @@ fn main() -> ExitCode {
             solution.stop
         );
     }
-    if let Err(e) = write_answer(board.n, &solution.moves) {
-        eprintln!("queenattack: cannot write the answer: {e}");
-        return ExitCode::from(1);
+    match CHECKPOINT.write_once(|_| write_answer(board.n, &solution.moves)) {
+        Some(Ok(())) => {}
+        Some(Err(e)) => {
+            eprintln!("queenattack: cannot write the answer: {e}");
+            return ExitCode::from(1);
+        }
+        // a signal came first: its handler wrote the best answer and ends the process
+        None => return ExitCode::from(INTERRUPTED),
     }
     // After the answer, so they cost it nothing: `tester run` keeps these per seed.
     let wall_ms = started.elapsed().as_millis();
@@ -269,6 +280,39 @@ fn main() -> ExitCode {
         stats.runs,
     );
     ExitCode::SUCCESS
+}
+
+/// Exit code of a run stopped by a signal (128 + SIGINT, as shells report Ctrl-C).
+const INTERRUPTED: u8 = 130;
+
+/// The answers of the run (the first answer, the end of each run), for the signal handler.
+static CHECKPOINT: Checkpoint = Checkpoint::new();
+
+/// On Ctrl-C, SIGTERM or SIGHUP (a closed terminal) the best answer offered so far is written
+/// (an empty one if none was), with `[DATA] stop = Interrupted`, and the process exits with
+/// code 130; nothing more happens once the answer is written.
+fn write_best_on_signal(n: usize, started: Instant) {
+    let installed = ctrlc::set_handler(move || {
+        CHECKPOINT.write_once(|best| {
+            let (moves, score) = best.unwrap_or((&[], f64::NAN));
+            let written = write_answer(n, moves);
+            eprintln!(
+                "queenattack: stopped by a signal after {:.3} s: {} the best answer so far \
+                 ({} moves, score {score:.4})\n[DATA] stop = Interrupted",
+                started.elapsed().as_secs_f64(),
+                if written.is_ok() {
+                    "wrote"
+                } else {
+                    "could not write"
+                },
+                moves.len()
+            );
+        });
+        std::process::exit(i32::from(INTERRUPTED));
+    });
+    if let Err(e) = installed {
+        eprintln!("queenattack: cannot catch signals ({e}): a stopped run writes no answer");
+    }
 }
 
 /// Writes `moves` on stdout in the official format (count, then `r1 c1 r2 c2` per move on an

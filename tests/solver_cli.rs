@@ -235,3 +235,55 @@ fn a_long_limit_is_two_runs_and_the_better_answer_is_kept() {
     let log = String::from_utf8_lossy(&out.stderr);
     assert_eq!(data_value(&log, "runs").as_deref(), Some("1"), "{log}");
 }
+
+#[test]
+fn a_signal_writes_the_best_answer_so_far_and_exits_130() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    // A 30 s run of two runs (the first of 0.5 s) stopped after 2 s: the first run's answer is
+    // written, legal, once, at once.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
+    let text = std::fs::read_to_string(dir.join("1.in")).expect("testcases/1.in exists");
+    let input = Input::parse(&text).expect("official input parses");
+    for signal in ["INT", "TERM", "HUP"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_queenattack"))
+            .args(["--time-limit", "30", "--param", "first_run=0.5"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the solver starts");
+        // stdin stays open, as under the official tester
+        let mut stdin = child.stdin.take().expect("piped");
+        stdin
+            .write_all(text.as_bytes())
+            .expect("the board is written");
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let stopped = std::time::Instant::now();
+        let out = child.wait_with_output().expect("the solver ends");
+        drop(stdin);
+        assert!(
+            stopped.elapsed().as_secs() < 10,
+            "SIG{signal}: the run went on"
+        );
+        assert_eq!(out.status.code(), Some(130), "SIG{signal}: {out:?}");
+        let output = String::from_utf8(out.stdout).expect("ASCII output");
+        let verdict = judge(&input, &output);
+        assert_eq!(verdict.error(), None, "SIG{signal}: {output}");
+        assert!(
+            verdict.moves > 0,
+            "SIG{signal}: the answer so far, not an empty one"
+        );
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            data_value(&log, "stop").as_deref(),
+            Some("Interrupted"),
+            "{log}"
+        );
+    }
+}

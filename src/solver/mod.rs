@@ -5,6 +5,7 @@
 //! * [`board`]: the input board and the queen move; [`input`]: when the board has arrived
 //!   on stdin; [`score`]: the solver's own referee (the answer is replayed before it is
 //!   printed); [`lower_bound`]: the certified lower bound on any answer's score (`--bound`);
+//!   [`checkpoint`]: the best answer so far, for a process stopped by a signal;
 //! * `problem`: the one `Problem` (board, walls, starts, colours, distance tables);
 //! * `answer`: the one answer type, [`Solution`]; `params`: every tuning constant
 //!   ([`Params`]); `budget`: every time share (`Budget`); `paths`: cheapest queen routes.
@@ -25,6 +26,7 @@
 mod answer;
 pub mod board;
 mod budget;
+pub mod checkpoint;
 pub mod input;
 pub mod lower_bound;
 mod params;
@@ -50,6 +52,9 @@ pub struct Options {
     pub verbose: bool,
     /// The tuning parameters.
     pub params: Params,
+    /// Where the run offers every answer it completes, for a signal handler that must write
+    /// the best so far (`queenattack` on Ctrl-C); `None`: nowhere.
+    pub checkpoint: Option<&'static checkpoint::Checkpoint>,
 }
 
 impl Default for Options {
@@ -59,6 +64,7 @@ impl Default for Options {
             seed: 1,
             verbose: false,
             params: Params::default(),
+            checkpoint: None,
         }
     }
 }

@@ -54,7 +54,7 @@ pub fn solve_with_stats(
     let first_run = options.params.first_run;
     stats.runs = 1;
     if first_run <= 0.0 || options.time_limit < 2.0 * first_run {
-        return solve_once(board, options, started, stats);
+        return offered(options, solve_once(board, options, started, stats));
     }
     let first = solve_once(
         board,
@@ -65,6 +65,7 @@ pub fn solve_with_stats(
         started,
         stats,
     );
+    let first = offered(options, first);
     if first.stop == Stop::Optimal {
         return first;
     }
@@ -92,11 +93,22 @@ pub fn solve_with_stats(
         "two runs: {:.3} (the first {first_run} s), {:.3} (the rest)",
         first.outcome.score, second.outcome.score
     ));
-    if second.outcome.score < first.outcome.score {
-        second
-    } else {
-        first
+    offered(
+        options,
+        if second.outcome.score < first.outcome.score {
+            second
+        } else {
+            first
+        },
+    )
+}
+
+/// `solution`, offered to the run's checkpoint (if any) on the way.
+fn offered(options: Options, solution: Solution) -> Solution {
+    if let Some(checkpoint) = options.checkpoint {
+        checkpoint.offer(&solution);
     }
+    solution
 }
 
 /// Mixed into the seed of a long run's second run.
@@ -115,7 +127,7 @@ fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut Run
     log.start(&problem, board);
     // Anytime: a legal first answer at once, and an early stop when it cannot be beaten.
     let lower = bound::lower_bound(board);
-    let first = first::first_answer(board, &budget, params);
+    let first = offered(options, first::first_answer(board, &budget, params));
     log.say(format!(
         "first answer: {} moves, score {:.3}; lower bound {lower:.3}",
         first.moves.len(),
