@@ -1,6 +1,7 @@
 //! The best answer so far, for a process told to stop before its time limit (Ctrl-C, SIGTERM,
 //! a closed terminal): the orchestrator [`offer`](Checkpoint::offer)s every answer it completes
-//! (the first answer, the end of each run), and whoever writes the answer, the process at its
+//! (the first answer, the best routed board before the post-optimiser, the end of each run),
+//! and whoever writes the answer, the process at its
 //! end or its signal handler, does it through [`write_once`](Checkpoint::write_once), so one
 //! answer is written, never two.
 

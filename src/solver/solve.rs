@@ -207,6 +207,13 @@ fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut Run
         }
         break improved;
     };
+    // the best routed board so far, for a stop before the finish ends
+    if let Some(best) = top
+        .first()
+        .and_then(|b| Solution::of(board, b.moves.clone(), Stop::Budget))
+    {
+        offered(options, best);
+    }
     finish(&budget, &log, &mut sim, top, first, &mut rng)
 }
 
