@@ -285,7 +285,8 @@ fn main() -> ExitCode {
 /// Exit code of a run stopped by a signal (128 + SIGINT, as shells report Ctrl-C).
 const INTERRUPTED: u8 = 130;
 
-/// The answers of the run (the first answer, the end of each run), for the signal handler.
+/// The answers of the run (the first answer, the best routed board, the end of each run), for
+/// the signal handler.
 static CHECKPOINT: Checkpoint = Checkpoint::new();
 
 /// On Ctrl-C, SIGTERM or SIGHUP (a closed terminal) the best answer offered so far is written
