@@ -37,7 +37,7 @@ use crate::solver::budget::Budget;
 use crate::solver::params::Params;
 use crate::solver::problem::Problem;
 use colours::several_colours;
-use one_colour::one_colour;
+use one_colour::{one_colour, one_colour_search};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 use std::collections::BinaryHeap;
@@ -165,6 +165,43 @@ pub(crate) fn best_boards(
         sequential::sequential(n, walls, &members, dist, deadline)
     } else {
         Vec::new()
+    }
+}
+
+/// What the one-colour search proves about the cheapest N-Queens board of one colour.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Minimum {
+    /// The search finished: no board costs less than this (up to the matching's integer
+    /// scale, at most `n · 10⁻⁶` above the true minimum).
+    Cost(f64),
+    /// The search finished and found no N-Queens board the queens can all reach.
+    NoBoard,
+    /// The deadline cut the search, or the board is too big for it: nothing proven.
+    Unknown,
+}
+
+/// The least cost of matching `n` queens of one colour to the cells of an N-Queens board that
+/// avoids `walls`, over every such board, when the one-colour branch and bound finishes before
+/// `deadline`. `dist[q * n² + cell]` is queen `q`'s cost of ending on `cell` (`∞` if it cannot),
+/// for `q < n`.
+///
+/// # Panics
+/// If `dist` is not `n` rows of `n²` costs.
+///
+/// # Complexity
+/// The search's: exponential at worst; on contest boards it finishes in milliseconds up to
+/// N ≈ 15 and rarely within a second beyond N ≈ 18 (`docs/solver.md`).
+pub(crate) fn proven_minimum(n: usize, walls: &[bool], dist: &[f32], deadline: Instant) -> Minimum {
+    assert_eq!(dist.len(), n * n * n, "n rows of n² costs");
+    if n == 0 || n > MAX_N_ONE_COLOUR {
+        return Minimum::Unknown;
+    }
+    let members: Vec<usize> = (0..n).collect();
+    match one_colour_search(n, walls, &members, dist, 1, deadline) {
+        (_, false) => Minimum::Unknown,
+        (boards, true) => boards
+            .first()
+            .map_or(Minimum::NoBoard, |b| Minimum::Cost(b.cost)),
     }
 }
 

@@ -23,6 +23,23 @@ pub(super) fn one_colour(
     keep: usize,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
+    one_colour_search(n, walls, members, dist, keep, deadline).0
+}
+
+/// [`one_colour`], and whether the search finished (`false` when the deadline cut it: then
+/// cheaper boards than those returned may exist). A finished search's boards are the best
+/// `keep` of all (up to the pruning's `10⁻⁹` and the matching's integer scale).
+///
+/// # Panics
+/// If `n > 32` (the search keeps columns in a `u32`).
+pub(super) fn one_colour_search(
+    n: usize,
+    walls: &[bool],
+    members: &[usize],
+    dist: &[f32],
+    keep: usize,
+    deadline: Instant,
+) -> (Vec<ExactBoard>, bool) {
     assert!(n <= 32, "one-colour search needs n ≤ 32");
     let nn = n * n;
     // the bound's ascent may take half the time: a search cut short with no time left to
@@ -31,7 +48,7 @@ pub(super) fn one_colour(
     let ascent_end = now + deadline.saturating_duration_since(now) / 2;
     let potentials = potentials::queen_potentials(n, walls, members, dist, ascent_end);
     if potentials.bound == f64::INFINITY {
-        return Vec::new(); // some row has no cell a queen can reach
+        return (Vec::new(), true); // some row has no cell a queen can reach
     }
     let u = &potentials.queens;
     let reduced: Vec<f64> = (0..nn)
@@ -70,7 +87,8 @@ pub(super) fn one_colour(
         let offset = u.iter().sum::<f64>() - potentials.offset;
         search.dfs(0, Attacks::default(), offset, ahead);
     }
-    search
+    let finished = !search.out_of_time;
+    let boards = search
         .best
         .into_sorted()
         .into_iter()
@@ -81,7 +99,8 @@ pub(super) fn one_colour(
             }
             ExactBoard { cells, cost }
         })
-        .collect()
+        .collect();
+    (boards, finished)
 }
 
 /// Columns attacked in the current row by the queens placed so far: straight down, and
