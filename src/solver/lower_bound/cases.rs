@@ -12,13 +12,17 @@
 
 use super::joint::climb;
 use super::{line_count, Problem};
-use crate::solver::stage::exact::{proven_minimum, Minimum};
+use crate::solver::stage::exact::{proven_floor, Floor};
 use std::time::{Duration, Instant};
 
 /// Slack taken off a proven per-colour minimum: the search matches with costs scaled to
 /// integers (`10⁻⁶`, at most `n · 0.5·10⁻⁶` above the optimum for `n ≤ 32`), and its pruning
 /// compares with `10⁻⁹`; `10⁻⁴` is far above both.
 const EXACT_SLACK: f64 = 1e-4;
+
+/// Share of the time left after the uncapped climb that the per-colour floors may take (the
+/// with-errors climbs take the rest).
+const FLOOR_SHARE: f64 = 0.6;
 
 /// The pair penalties `μ` of the with-errors case, as shares of `N` (`μ = N` is the plain
 /// bound, which the caller already has).
@@ -53,9 +57,12 @@ pub(super) fn two_cases(problem: &Problem, walls: &[bool], floor: f64, deadline:
         return cases;
     }
     cases.free = cases.free.max(free.best);
-    let (exact, proven) = colour_minima(problem, walls, &free.prices, deadline);
-    cases.proven = proven;
     let terms = problem.colour_terms(&free.weights, &free.prices);
+    // the floors may take a share of the time left; the with-errors climbs the rest
+    let now = Instant::now();
+    let floors_by = now + deadline.saturating_duration_since(now).mul_f64(FLOOR_SHARE);
+    let (exact, proven) = colour_floors(problem, walls, &free.prices, &terms, floors_by);
+    cases.proven = proven;
     let prices: f64 = free.prices.iter().sum();
     let with_exact: f64 = terms
         .iter()
@@ -81,14 +88,16 @@ pub(super) fn two_cases(problem: &Problem, walls: &[bool], floor: f64, deadline:
     cases
 }
 
-/// Per colour, the proven least cost `min over N-Queens boards S of min-cost matching of the
+/// Per colour, a proven lower bound on `min over N-Queens boards S of min-cost matching of the
 /// colour's queens to S` with costs `d(q, j) + p_j`, less [`EXACT_SLACK`] (`−∞` where
-/// nothing is proven, `∞` where the colour has no such board), and how many were proven.
+/// nothing is proven, `∞` where the colour has no such board), and for how many colours it is
+/// the exact minimum. `terms` are the colours' Lagrangian terms (bounds on the same minima).
 /// Each colour's search gets an equal share of the time left.
-fn colour_minima(
+fn colour_floors(
     problem: &Problem,
     walls: &[bool],
     prices: &[f64],
+    terms: &[f64],
     deadline: Instant,
 ) -> (Vec<f64>, usize) {
     let (n, m) = (problem.n, problem.cells.len());
@@ -117,17 +126,13 @@ fn colour_minima(
                 }
             }
         }
-        match proven_minimum(n, walls, &dist, now + share) {
-            Minimum::Cost(cost) => {
-                *slot = cost - EXACT_SLACK;
+        *slot = match proven_floor(n, walls, &dist, terms[colour], now + share) {
+            Floor::Exact(cost) => {
                 proven += 1;
+                cost - EXACT_SLACK
             }
-            Minimum::NoBoard => {
-                *slot = f64::INFINITY;
-                proven += 1;
-            }
-            Minimum::Unknown => {}
-        }
+            Floor::AtLeast(floor) => floor - EXACT_SLACK,
+        };
     }
     (out, proven)
 }

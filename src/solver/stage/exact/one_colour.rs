@@ -23,84 +23,79 @@ pub(super) fn one_colour(
     keep: usize,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
-    one_colour_search(n, walls, members, dist, keep, deadline).0
-}
-
-/// [`one_colour`], and whether the search finished (`false` when the deadline cut it: then
-/// cheaper boards than those returned may exist). A finished search's boards are the best
-/// `keep` of all (up to the pruning's `10⁻⁹` and the matching's integer scale).
-///
-/// # Panics
-/// If `n > 32` (the search keeps columns in a `u32`).
-pub(super) fn one_colour_search(
-    n: usize,
-    walls: &[bool],
-    members: &[usize],
-    dist: &[f32],
-    keep: usize,
-    deadline: Instant,
-) -> (Vec<ExactBoard>, bool) {
-    assert!(n <= 32, "one-colour search needs n ≤ 32");
-    let nn = n * n;
-    // the bound's ascent may take half the time: a search cut short with no time left to
-    // reach a board finds nothing (N = 30, C = 6 at 1 s: 6 ms per colour)
-    let now = Instant::now();
-    let ascent_end = now + deadline.saturating_duration_since(now) / 2;
-    let potentials = potentials::queen_potentials(n, walls, members, dist, ascent_end);
-    if potentials.bound == f64::INFINITY {
-        return (Vec::new(), true); // some row has no cell a queen can reach
-    }
-    let u = &potentials.queens;
-    let reduced: Vec<f64> = (0..nn)
-        .map(|c| {
-            let weight = potentials.cells[c];
-            members
-                .iter()
-                .zip(u)
-                .map(|(&q, ui)| dist[q * nn + c] as f64 + weight - ui)
-                .fold(f64::INFINITY, f64::min)
-        })
-        .collect();
-    // free cells of each row, cheapest first (unreachable cells left out)
-    let order: Vec<Vec<(u32, f64)>> = (0..n)
-        .map(|r| {
-            let mut row: Vec<(u32, f64)> = (0..n)
-                .filter(|&c| !walls[r * n + c] && reduced[r * n + c].is_finite())
-                .map(|c| (c as u32, reduced[r * n + c]))
-                .collect();
-            row.sort_by(|a, b| a.1.total_cmp(&b.1));
-            row
-        })
-        .collect();
-    let mut search = OneColour {
-        n,
-        members,
-        dist,
-        order,
-        best: Best::new(keep),
-        cells: Vec::with_capacity(n),
-        nodes: 0,
-        deadline,
-        out_of_time: false,
+    let Some(mut search) = OneColour::new(n, walls, members, dist, keep, deadline) else {
+        return Vec::new(); // some row has no cell a queen can reach
     };
-    if let Some(ahead) = search.look_ahead(0, Attacks::default()) {
-        let offset = u.iter().sum::<f64>() - potentials.offset;
-        search.dfs(0, Attacks::default(), offset, ahead);
-    }
-    let finished = !search.out_of_time;
-    let boards = search
+    // a search cut by the deadline keeps what it found
+    search.run(f64::INFINITY);
+    search
         .best
         .into_sorted()
         .into_iter()
         .map(|(cost, assigned)| {
-            let mut cells = vec![0; dist.len() / nn];
+            let mut cells = vec![0; dist.len() / (n * n)];
             for (&q, cell) in members.iter().zip(assigned) {
                 cells[q] = cell;
             }
             ExactBoard { cells, cost }
         })
-        .collect();
-    (boards, finished)
+        .collect()
+}
+
+/// What a search of one colour's boards below rising caps proved (see
+/// [`one_colour_floor`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Floor {
+    /// The cheapest board's cost: every board below the last cap was searched.
+    Exact(f64),
+    /// No board costs less than this (`∞`: there is no board the queens can all reach).
+    AtLeast(f64),
+}
+
+/// How far above the proven floor the first cap of [`one_colour_floor`] lies, as a share of
+/// the floor (at least [`FIRST_STEP_MIN`]); every cap searched in full doubles the step.
+const FIRST_STEP_SHARE: f64 = 0.01;
+/// See [`FIRST_STEP_SHARE`].
+const FIRST_STEP_MIN: f64 = 0.01;
+
+/// A proven lower bound on the cost of every board of one colour, raised until `deadline`:
+/// the branch and bound of [`one_colour`] with a cap (boards at or above it are pruned, like
+/// the threshold of a full keep list), raised while each capped search finishes without a
+/// board below its cap (then no board costs less than the cap). A capped search that finds a
+/// board below its cap has found the cheapest board. Starts from the Lagrangian bound of
+/// the search's potentials (and `floor`, a bound the caller already holds).
+///
+/// # Panics
+/// If `n > 32` (the search keeps columns in a `u32`).
+pub(super) fn one_colour_floor(
+    n: usize,
+    walls: &[bool],
+    members: &[usize],
+    dist: &[f32],
+    floor: f64,
+    deadline: Instant,
+) -> Floor {
+    let Some(mut search) = OneColour::new(n, walls, members, dist, 1, deadline) else {
+        return Floor::AtLeast(f64::INFINITY);
+    };
+    let mut floor = floor.max(search.root);
+    let mut step = (floor.abs() * FIRST_STEP_SHARE).max(FIRST_STEP_MIN);
+    loop {
+        let cap = floor + step;
+        if !search.run(cap) {
+            return Floor::AtLeast(floor);
+        }
+        if let Some(cost) = search.best.min_cost() {
+            return Floor::Exact(cost);
+        }
+        if cap == f64::INFINITY {
+            return Floor::AtLeast(cap); // no board of finite cost
+        }
+        // every board through the search's tree, which holds them all, costs at least the cap
+        // (less the pruning's 10⁻⁹)
+        floor = cap - 1e-9;
+        step *= 2.0;
+    }
 }
 
 /// Columns attacked in the current row by the queens placed so far: straight down, and
@@ -131,6 +126,12 @@ impl Attacks {
 
 struct OneColour<'a> {
     n: usize,
+    /// Boards at or above this cost are pruned (`∞`: only the keep list's threshold prunes).
+    cap: f64,
+    /// The bound at the root: `Σ u` less the weights' offset.
+    root: f64,
+    /// The look-ahead sum of the root (`None`: some row has no cell at all).
+    root_ahead: Option<f64>,
     members: &'a [usize],
     dist: &'a [f32],
     /// Free cells of each row as (column, reduced cost), cheapest first.
@@ -143,7 +144,85 @@ struct OneColour<'a> {
     out_of_time: bool,
 }
 
-impl OneColour<'_> {
+impl<'a> OneColour<'a> {
+    /// The search's tables: potentials (their ascent takes at most half the time to
+    /// `deadline`), reduced costs, each row's cells cheapest first. `None` when some row has
+    /// no cell a queen can reach (there is no board).
+    fn new(
+        n: usize,
+        walls: &[bool],
+        members: &'a [usize],
+        dist: &'a [f32],
+        keep: usize,
+        deadline: Instant,
+    ) -> Option<OneColour<'a>> {
+        assert!(n <= 32, "one-colour search needs n ≤ 32");
+        let nn = n * n;
+        // the bound's ascent may take half the time: a search cut short with no time left to
+        // reach a board finds nothing (N = 30, C = 6 at 1 s: 6 ms per colour)
+        let now = Instant::now();
+        let ascent_end = now + deadline.saturating_duration_since(now) / 2;
+        let potentials = potentials::queen_potentials(n, walls, members, dist, ascent_end);
+        if potentials.bound == f64::INFINITY {
+            return None;
+        }
+        let u = &potentials.queens;
+        let reduced: Vec<f64> = (0..nn)
+            .map(|c| {
+                let weight = potentials.cells[c];
+                members
+                    .iter()
+                    .zip(u)
+                    .map(|(&q, ui)| dist[q * nn + c] as f64 + weight - ui)
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .collect();
+        // free cells of each row, cheapest first (unreachable cells left out)
+        let order: Vec<Vec<(u32, f64)>> = (0..n)
+            .map(|r| {
+                let mut row: Vec<(u32, f64)> = (0..n)
+                    .filter(|&c| !walls[r * n + c] && reduced[r * n + c].is_finite())
+                    .map(|c| (c as u32, reduced[r * n + c]))
+                    .collect();
+                row.sort_by(|a, b| a.1.total_cmp(&b.1));
+                row
+            })
+            .collect();
+        let mut search = OneColour {
+            n,
+            cap: f64::INFINITY,
+            root: u.iter().sum::<f64>() - potentials.offset,
+            root_ahead: None,
+            members,
+            dist,
+            order,
+            best: Best::new(keep),
+            cells: Vec::with_capacity(n),
+            nodes: 0,
+            deadline,
+            out_of_time: false,
+        };
+        let ahead = search.look_ahead(0, Attacks::default())?;
+        search.root_ahead = Some(ahead);
+        search.root += ahead;
+        Some(search)
+    }
+
+    /// Searches every board below `cap` (and the keep list's threshold); `false` when the
+    /// deadline cut it.
+    fn run(&mut self, cap: f64) -> bool {
+        self.cap = cap;
+        if let Some(ahead) = self.root_ahead {
+            self.dfs(0, Attacks::default(), self.root - ahead, ahead);
+        }
+        !self.out_of_time
+    }
+
+    /// Costs at or above this cannot enter.
+    fn threshold(&self) -> f64 {
+        self.best.threshold().min(self.cap)
+    }
+
     /// Σ over rows `row..n` of the cheapest cell that `attacks` leaves free; `None` when some
     /// row has none left.
     fn look_ahead(&self, row: usize, attacks: Attacks) -> Option<f64> {
@@ -183,14 +262,14 @@ impl OneColour<'_> {
             }
             let b = bound + cost;
             // cheapest first: once the static part fails, every later cell fails too
-            if b + below >= self.best.threshold() - 1e-9 {
+            if b + below >= self.threshold() - 1e-9 {
                 break;
             }
             let next = attacks.place(c);
             let Some(rest) = self.look_ahead(row + 1, next) else {
                 continue;
             };
-            if b + rest >= self.best.threshold() - 1e-9 {
+            if b + rest >= self.threshold() - 1e-9 {
                 continue;
             }
             self.cells.push(row * self.n + c as usize);
@@ -202,7 +281,7 @@ impl OneColour<'_> {
     /// A complete board: a cheap queen-side bound first, then the exact matching.
     fn leaf(&mut self) {
         let nn = self.n * self.n;
-        let threshold = self.best.threshold();
+        let threshold = self.threshold();
         let queen_side: f64 = self
             .members
             .iter()
@@ -217,7 +296,7 @@ impl OneColour<'_> {
             return;
         }
         let (cost, assigned) = matching(self.members, &self.cells, self.dist, nn);
-        if cost.is_finite() {
+        if cost < threshold {
             self.best.offer(cost, assigned);
         }
     }
