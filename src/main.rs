@@ -359,7 +359,7 @@ fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
         if let Some(cases) = &bound.cases {
             eprintln!(
                 "[{:6.3}s] error-free answers score at least {:.4} ({} colours' N-Queens \
-                 minima proven), answers with errors at least {:.4}",
+                 minima exact), answers with errors at least {:.4}",
                 started.elapsed().as_secs_f64(),
                 cases.free,
                 cases.proven,

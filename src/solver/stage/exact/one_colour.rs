@@ -44,10 +44,11 @@ pub(super) fn one_colour(
 
 /// What a search of one colour's boards below rising caps proved (see
 /// [`one_colour_floor`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Floor {
-    /// The cheapest board's cost: every board below the last cap was searched.
-    Exact(f64),
+    /// The cheapest board's cost and its cells (one per queen, in the queens' order): every
+    /// board below the last cap was searched.
+    Exact(f64, Vec<usize>),
     /// No board costs less than this (`∞`: there is no board the queens can all reach).
     AtLeast(f64),
 }
@@ -85,8 +86,9 @@ pub(super) fn one_colour_floor(
         if !search.run(cap) {
             return Floor::AtLeast(floor);
         }
-        if let Some(cost) = search.best.min_cost() {
-            return Floor::Exact(cost);
+        if search.best.min_cost().is_some() {
+            let (cost, cells) = search.best.into_sorted().swap_remove(0);
+            return Floor::Exact(cost, cells);
         }
         if cap == f64::INFINITY {
             return Floor::AtLeast(cap); // no board of finite cost
