@@ -12,7 +12,7 @@
 
 use super::joint::climb;
 use super::{line_count, Problem};
-use crate::solver::stage::exact::{proven_floor, Floor};
+use crate::solver::stage::exact::{proven_floor, Floor, MAX_N_ONE_COLOUR};
 use std::time::{Duration, Instant};
 
 /// Slack taken off a proven per-colour minimum: the search matches with costs scaled to
@@ -28,8 +28,11 @@ const FLOOR_SHARE: f64 = 0.85;
 const PRICE_TARGET: f64 = 0.05;
 /// The price climb's step factor is halved after this many steps without a better value ...
 const PRICE_PATIENCE: usize = 3;
-/// ... and the climb stops below this.
+/// ... and the climb stops below this ...
 const PRICE_THETA_MIN: f64 = 0.01;
+/// ... or after this many steps (a guard for long deadlines: on seeds 1–100 the 0.9 s
+/// deadline or `θ` ends it first).
+const PRICE_STEPS: usize = 200;
 
 /// Climbs of the golden-section search over the pair penalty `μ` (after the first two).
 ///
@@ -98,7 +101,10 @@ fn price_climb(
     let proven = boards.iter().filter(|b| b.is_some()).count();
     let (mut best, mut theta, mut stale) = (value, 1.0, 0);
     let mut count = vec![0i32; prices.len()];
-    while theta >= PRICE_THETA_MIN && Instant::now() < deadline {
+    for _ in 0..PRICE_STEPS {
+        if theta < PRICE_THETA_MIN || Instant::now() >= deadline {
+            break;
+        }
         let Some(exact) = boards
             .iter()
             .map(Option::as_ref)
@@ -221,8 +227,10 @@ fn colour_floors(
         let members: Vec<usize> = (0..problem.queens.len())
             .filter(|&q| problem.queens[q] == colour)
             .collect();
-        if members.len() != n {
-            continue; // an error-free board needs exactly one queen of the colour per row
+        if members.len() != n || n > MAX_N_ONE_COLOUR {
+            // an error-free board needs exactly one queen of the colour per row; beyond
+            // MAX_N_ONE_COLOUR there is no search (and no n³ table to build)
+            continue;
         }
         let now = Instant::now();
         let share = deadline.saturating_duration_since(now) / (colours - colour) as u32;

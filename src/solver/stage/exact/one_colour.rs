@@ -303,3 +303,86 @@ impl<'a> OneColour<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::colours::all_boards;
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use std::time::Duration;
+
+    /// The cheapest matching of queens `0..n` to `cells`, over every permutation.
+    fn permutations(n: usize, cells: &mut [usize], k: usize, dist: &[f32]) -> f64 {
+        if k == cells.len() {
+            return (0..k).map(|i| f64::from(dist[i * n * n + cells[i]])).sum();
+        }
+        let mut best = f64::INFINITY;
+        for i in k..cells.len() {
+            cells.swap(k, i);
+            best = best.min(permutations(n, cells, k + 1, dist));
+            cells.swap(k, i);
+        }
+        best
+    }
+
+    /// The least cost over every N-Queens board avoiding `walls`, by listing them all.
+    fn brute_minimum(n: usize, walls: &[bool], dist: &[f32]) -> f64 {
+        let far = Instant::now() + Duration::from_secs(3600);
+        let listed = all_boards(n, walls, far).expect("no deadline");
+        (0..listed.masks.len())
+            .map(|i| permutations(n, &mut listed.cells(i), 0, dist))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    #[test]
+    fn the_floor_search_finds_the_brute_force_minimum_and_never_passes_it() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+        let far = || Instant::now() + Duration::from_secs(3600);
+        let members: Vec<usize> = (0..6).collect();
+        let (mut exact, mut none) = (0, 0);
+        for case in 0..80 {
+            let n = rng.random_range(2..=6);
+            let nn = n * n;
+            let walls: Vec<bool> = (0..nn).map(|_| rng.random_bool(0.1)).collect();
+            // costs like distances plus cell prices; a few cells a queen cannot reach
+            let dist: Vec<f32> = (0..n * nn)
+                .map(|_| match rng.random_range(0..10) {
+                    0 => f32::INFINITY,
+                    _ => rng.random_range(0..60) as f32 / 8.0,
+                })
+                .collect();
+            let want = brute_minimum(n, &walls, &dist);
+            let members = &members[..n];
+            match one_colour_floor(n, &walls, members, &dist, f64::NEG_INFINITY, far()) {
+                Floor::Exact(cost, cells) => {
+                    assert!((cost - want).abs() < 1e-4, "case {case}: {cost} vs {want}");
+                    let mut seen = cells.clone();
+                    seen.sort();
+                    seen.dedup();
+                    assert_eq!(seen.len(), n, "case {case}: distinct cells");
+                    exact += 1;
+                }
+                Floor::AtLeast(floor) => {
+                    assert_eq!(floor, f64::INFINITY, "case {case}: a finished search");
+                    assert_eq!(want, f64::INFINITY, "case {case}: missed a board");
+                    none += 1;
+                }
+            }
+            // cut at once: only the potentials' bound, still at most the minimum
+            let past = Instant::now();
+            match one_colour_floor(n, &walls, members, &dist, f64::NEG_INFINITY, past) {
+                Floor::Exact(cost, _) => assert!((cost - want).abs() < 1e-4, "case {case}"),
+                Floor::AtLeast(floor) => assert!(floor <= want + 1e-6, "case {case}: {floor}"),
+            }
+            // a caller's floor below the minimum changes nothing
+            let given = want - 1.0;
+            match one_colour_floor(n, &walls, members, &dist, given, far()) {
+                Floor::Exact(cost, _) => assert!((cost - want).abs() < 1e-4, "case {case}"),
+                Floor::AtLeast(floor) => assert_eq!(floor, f64::INFINITY, "case {case}"),
+            }
+        }
+        // both outcomes were tested (n = 2, 3 and crowded walls have no board)
+        assert!(exact >= 30 && none >= 5, "exact {exact}, no board {none}");
+    }
+}
