@@ -494,7 +494,7 @@ fn small_seeds_with_several_colours_gain_and_stay_below_the_scores() {
 }
 
 #[test]
-#[ignore = "about 90 s: cargo test --release --test lower_bound -- --ignored"]
+#[ignore = "about 60 s: cargo test --release --test lower_bound -- --ignored"]
 fn never_above_the_ten_second_scores_on_seeds_1_to_100() {
     // testcases/bound_1-100.tsv holds per seed the best known score (full precision) and the
     // 10 s score of docs/benchmarks.md (3 decimals); the bound within --bound's 0.9 s stays
