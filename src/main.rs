@@ -402,6 +402,16 @@ fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
             bound.queens,
             bound.stop
         );
+        if let Some(cases) = &bound.cases {
+            eprintln!(
+                "[{:6.3}s] error-free answers score at least {:.4} ({} colours' N-Queens \
+                 minima exact), answers with errors at least {:.4}",
+                started.elapsed().as_secs_f64(),
+                cases.free,
+                cases.proven,
+                cases.errors
+            );
+        }
     }
     // rounded down, so the printed number is still a bound
     let text = format!("{:.4}\n", round_down(bound.value));

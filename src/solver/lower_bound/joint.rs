@@ -42,17 +42,18 @@ pub(super) struct Climbed {
     pub stop: BoundStop,
 }
 
-/// Climbs `B(λ, p)` from `λ = 0`, `p = 0` until `deadline`, the step size's floor or a point
-/// with no ascent direction.
+/// Climbs `B(λ, p)` with weights `λ ∈ [0, cap]` from `λ = 0`, `p = 0` until `deadline`, the
+/// step size's floor or a point with no ascent direction. `cap = N` bounds every answer;
+/// a smaller `cap` bounds the moves plus `cap` per pair, `cap = ∞` the error-free answers
+/// (`docs/solver.md`, "Two cases").
 ///
 /// # Complexity
 /// `O(Q·M + C·M)` per step for `Q` queens, `M` free cells and `C` colours: about 0.15 ms on
 /// seed 2 (N = 30, C = 6); every climb on seeds 1–100 ends within 0.6 s of CPU.
-pub(super) fn climb(problem: &Problem, deadline: Instant) -> Climbed {
+pub(super) fn climb(problem: &Problem, cap: f64, deadline: Instant) -> Climbed {
     let (q_count, m) = (problem.queens.len(), problem.cells.len());
     let lines = line_count(problem.n);
     let colours = problem.queens.iter().max().map_or(0, |&c| c + 1);
-    let n = problem.n as f64;
     let mut weights = vec![0.0f64; colours * lines];
     let mut prices = vec![0.0f64; m];
     let mut extra = vec![0.0f64; colours * m];
@@ -125,7 +126,7 @@ pub(super) fn climb(problem: &Problem, deadline: Instant) -> Climbed {
             &mut weights,
             &mut prices,
             counts,
-            n,
+            cap,
             theta * (target - bound).max(1e-3),
         ) {
             // no ascent direction: (λ, p) is optimal
@@ -139,18 +140,18 @@ pub(super) fn climb(problem: &Problem, deadline: Instant) -> Climbed {
 
 /// One projected supergradient step of Polyak length `gain / |g|²`: `g` is `k − 1` per
 /// (colour, line) and per cell for the counts `(lines, cells)`, zero where the clamps
-/// (`0 ≤ λ ≤ n`, `p ≥ 0`) hold. `false`, and nothing moved, when `g` is zero.
+/// (`0 ≤ λ ≤ cap`, `p ≥ 0`) hold. `false`, and nothing moved, when `g` is zero.
 fn ascend(
     weights: &mut [f64],
     prices: &mut [f64],
     (lines, cells): (&[i32], &[i32]),
-    n: f64,
+    cap: f64,
     gain: f64,
 ) -> bool {
     let active = |x: f64, g: i32, top: f64| !(x <= 0.0 && g < 0 || x >= top && g > 0);
     let mut norm = 0.0;
     for (&w, &k) in weights.iter().zip(lines) {
-        if active(w, k - 1, n) {
+        if active(w, k - 1, cap) {
             norm += f64::from((k - 1) * (k - 1));
         }
     }
@@ -164,7 +165,7 @@ fn ascend(
     }
     let step = gain / norm;
     for (w, &k) in weights.iter_mut().zip(lines) {
-        *w = (*w + step * f64::from(k - 1)).clamp(0.0, n);
+        *w = (*w + step * f64::from(k - 1)).clamp(0.0, cap);
     }
     for (p, &k) in prices.iter_mut().zip(cells) {
         *p = (*p + step * f64::from(k - 1)).max(0.0);

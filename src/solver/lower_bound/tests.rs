@@ -123,7 +123,7 @@ fn the_joint_climb_returns_the_certificate_of_its_best_point() {
         let colours = rng.random_range(1..=n / 2);
         let board = Board::random(n, colours, 0.1, &mut rng);
         let problem = Problem::new(&board, far);
-        let climbed = joint::climb(&problem, far);
+        let climbed = joint::climb(&problem, problem.n as f64, far);
         assert_ne!(climbed.stop, BoundStop::Deadline);
         assert!(climbed
             .weights
