@@ -111,6 +111,15 @@ fn offered(options: Options, solution: Solution) -> Solution {
     solution
 }
 
+/// The best routed board so far (the first of `top`), offered to the run's checkpoint for a
+/// stop before the finish ends.
+fn offer_routed(options: Options, board: &Board, top: &[Routed]) {
+    let best = top.first();
+    if let Some(best) = best.and_then(|b| Solution::of(board, b.moves.clone(), Stop::Budget)) {
+        offered(options, best);
+    }
+}
+
 /// Mixed into the seed of a long run's second run.
 const SECOND_RUN_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
@@ -207,13 +216,7 @@ fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut Run
         }
         break improved;
     };
-    // the best routed board so far, for a stop before the finish ends
-    if let Some(best) = top
-        .first()
-        .and_then(|b| Solution::of(board, b.moves.clone(), Stop::Budget))
-    {
-        offered(options, best);
-    }
+    offer_routed(options, board, &top);
     finish(&budget, &log, &mut sim, top, first, &mut rng)
 }
 
