@@ -4,8 +4,7 @@
 //! Ground floor (no import from a stage):
 //! * [`board`]: the input board and the queen move; [`input`]: when the board has arrived
 //!   on stdin; [`score`]: the solver's own referee (the answer is replayed before it is
-//!   printed); [`lower_bound`]: the certified lower bound on any answer's score (`--bound`);
-//!   [`checkpoint`]: the best answer so far, for a process stopped by a signal;
+//!   printed); [`checkpoint`]: the best answer so far, for a process stopped by a signal;
 //! * `problem`: the one `Problem` (board, walls, starts, colours, distance tables);
 //! * `answer`: the one answer type, [`Solution`]; `params`: every tuning constant
 //!   ([`Params`]); `budget`: every time share (`Budget`); `paths`: cheapest queen routes.
@@ -21,7 +20,9 @@
 //! 6. reordering (`stage/reorder.rs`);
 //! 7. the post-optimiser (`stage/improve`, on several boards `improve/multistart.rs`).
 //!
-//! The orchestrator (`solve.rs`) runs them as phases under one `Budget`.
+//! The orchestrator (`solve.rs`) runs them as phases under one `Budget`. Beside it, also
+//! above the stages, [`lower_bound`]: the certified lower bound on any answer's score
+//! (`--bound`), whose error-free case runs stage 2's one-colour search as a proof.
 
 mod answer;
 pub mod board;
