@@ -123,7 +123,7 @@ fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64
 pub(crate) fn boards(problem: &Problem, budget: &Budget, params: &Params) -> Vec<ExactBoard> {
     let (n, colours) = (problem.n, problem.colours);
     let listing = !(n == 14 && colours > 1 && !budget.lists_n14());
-    let end = if listing && colours > 1 && n * n <= MAX_CELLS_COLOURS {
+    let end = if listing && lists_every_board(n, colours) {
         budget.exact_end_listing()
     } else {
         budget.exact_end(colours == 1, Instant::now())
@@ -164,7 +164,7 @@ pub(crate) fn best_boards(
     let colours = members.len();
     if colours == 1 && n <= MAX_N_ONE_COLOUR {
         one_colour(n, walls, &members[0], dist, keep.boards, deadline)
-    } else if colours > 1 && n * n <= MAX_CELLS_COLOURS {
+    } else if lists_every_board(n, colours) {
         several_colours(n, walls, &members, dist, keep, deadline)
     } else if colours > 1 && n <= MAX_N_ONE_COLOUR {
         sequential::sequential(n, walls, &members, dist, deadline)
@@ -199,6 +199,12 @@ pub(crate) fn proven_floor(
     }
     let members: Vec<usize> = (0..n).collect();
     one_colour_floor(n, walls, &members, dist, floor, deadline)
+}
+
+/// Whether [`best_boards`] lists every N-Queens board (several colours, at most
+/// [`MAX_CELLS_COLOURS`] cells).
+fn lists_every_board(n: usize, colours: usize) -> bool {
+    colours > 1 && n * n <= MAX_CELLS_COLOURS
 }
 
 /// Error-free boards of several colours made one colour after another (`sequential`),
@@ -278,9 +284,9 @@ impl<T> Best<T> {
         }
     }
 
-    /// The least cost kept, if any.
-    fn min_cost(&self) -> Option<f64> {
-        self.heap.iter().map(|s| s.0).reduce(f64::min)
+    /// Whether nothing was kept.
+    fn is_empty(&self) -> bool {
+        self.heap.is_empty()
     }
 
     /// Best first.

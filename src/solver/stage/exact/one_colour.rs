@@ -92,7 +92,7 @@ pub(super) fn one_colour_floor(
         if !search.run(cap) {
             return Floor::AtLeast(floor);
         }
-        if search.best.min_cost().is_some() {
+        if !search.best.is_empty() {
             let (cost, cells) = search.best.into_sorted().swap_remove(0);
             return Floor::Exact(cost, cells);
         }
