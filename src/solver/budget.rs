@@ -129,14 +129,10 @@ impl Budget {
     }
 
     /// The end of a second board phase started at `now` (`second_round_share` of the time
-    /// left, not reaching into the post-optimiser's share when it runs on several boards).
+    /// left, not reaching into the share of the polish and the post-optimiser).
     pub(crate) fn second_round_end(&self, now: Instant, multi_start: bool) -> Instant {
         let end = now + self.left(now).mul_f64(self.params.second_round_share);
-        if multi_start {
-            end.min(self.reorder_end(true))
-        } else {
-            end
-        }
+        end.min(self.reorder_end(multi_start))
     }
 
     /// The length of one annealing run of a board phase that ends at `boards_end`, from
@@ -238,7 +234,7 @@ mod tests {
         assert!(b.first_end(false) < b.first_end(true));
         assert!(b.exact_end(false, started) < b.boards_end());
         assert!(b.boards_end() < b.reorder_end(false));
-        assert!(b.reorder_end(true) < b.reorder_end(false));
+        assert!(b.reorder_end(true) <= b.reorder_end(false));
         assert!(b.reorder_end(false) < b.end());
         assert!(b.end() < b.polish_end() && b.polish_end() < b.improve_end());
         assert_eq!(b.boards_end(), started + b.compute.mul_f64(p.board_share));
@@ -263,5 +259,22 @@ mod tests {
         let (boards, each) = b.top_round(Duration::from_secs(1), 2, started);
         assert_eq!(boards, 2);
         assert_eq!(each, b.compute.div_f64(6.0));
+    }
+
+    #[test]
+    fn a_second_board_phase_leaves_the_post_optimiser_its_share() {
+        // late second rounds (one board or several for the post-optimiser, short and long
+        // limits) end by the reordering's end: at 1 s the post-optimiser's descent gains
+        // most per second and had 35 ms on seed 208 (N = 29, C = 5) when they did not
+        for limit in [1.0, 10.0] {
+            let (b, started) = budget(limit);
+            for late in [0.5, 0.9] {
+                let now = started + b.compute.mul_f64(late);
+                for multi_start in [false, true] {
+                    let end = b.second_round_end(now, multi_start);
+                    assert!(end <= b.reorder_end(multi_start), "{limit} s, at {late}");
+                }
+            }
+        }
     }
 }

@@ -203,8 +203,12 @@ params! {
     /// Share of the compute budget taken from the reordering for the polish and the improver.
     /// 0.15 and 0.3 against 0.04 on the 37 seeds of 1-100 with C >= 4 and N >= 13 at 2 s
     /// (load 9, interleaved): sums 8264 and 8085 against 8195, each worse on 22-23 seeds: no
-    /// gain seen.
-    improve_early: f64 = 0.04, 0.0..=1.0;
+    /// gain seen. Then a second board phase still ran into this share; once it stopped there
+    /// (2026-11-25, with the faster joint pairs of `joint_pairs`), seeds 1-100 at 1 s, two
+    /// interleaved runs each on a quiet machine, mean ours/reference: 0.04: 0.8440 / 0.8298
+    /// (one answer with errors on seed 2), 0.15: 0.8254 / 0.8274, 0.3: 0.8289 / 0.8310, 0.45:
+    /// 0.8286 / 0.8277; before the change 0.8323 / 0.8331 (C = 6: 0.15 is 2.7 % better).
+    improve_early: f64 = 0.15, 0.0..=1.0;
     /// The same when the polish and improver run on several boards (`multi_start_budget`).
     /// 24 seeds of 1-100 at 10 s (2 runs each, interleaved, load 10-12): mean ours/reference
     /// 0.8895 against 0.8945; crowded big boards gained 2-5 % (seeds 44, 65, 77, 78), one
@@ -469,7 +473,11 @@ params! {
     /// swaps gain nothing, or leaves that to the neighbourhood rounds (0). A joint pass costs
     /// about 1 s on case 2 (N = 30, C = 6) against 5–40 ms for a pass of single queens, but
     /// the rounds do not replace it: after 3 s, 290.95 with it and 295.58 without on case 2,
-    /// 140.12 / 142.16 on case 10.
+    /// 140.12 / 142.16 on case 10. Since 2026-11-25 only pairs where one queen is in the way
+    /// of a cheaper route of the other are re-planned jointly: descents to convergence from
+    /// the routed answers of cases 2, 10 and seeds 208, 17, 30, 44, 61 took 0.65, 0.17, 0.91,
+    /// 0.33, 0.52, 0.13, 0.30 s against 2.13, 0.29, 3.15, 0.90, 1.80, 0.21, 1.39 s, to the
+    /// same scores except case 2 (292.29 against 291.63).
     joint_pairs: usize = 1, 0..=1;
     /// Share of the score a neighbourhood round may add and still be kept, at the start of
     /// the rounds (falling linearly to 0 at their deadline). 2 s of rounds on the six cases

@@ -348,7 +348,8 @@ fn make_boards(
 }
 
 /// Stage 6, first round: a short reordering of each of the best boards of the pool (as many
-/// as get a few hundred simulations each in a third of the time left); best first.
+/// as get a few hundred simulations each in a third of the time left), best first, then the
+/// pool's other routed boards as they were.
 fn reorder_top(
     budget: &Budget,
     log: &Log,
@@ -358,7 +359,9 @@ fn reorder_top(
 ) -> Vec<Routed> {
     let mut top = std::mem::take(&mut pool.top);
     let (boards, share) = budget.top_round(pool.per_sim(), top.len(), Instant::now());
-    top.truncate(boards);
+    // the rest stay candidates of the multi-start post-optimiser, which takes further boards
+    // while its descents converge early
+    let rest = top.split_off(boards.min(top.len()));
     let mut improved: Vec<Routed> = top
         .into_iter()
         .map(|candidate| {
@@ -368,6 +371,7 @@ fn reorder_top(
         })
         .collect();
     improved.sort_by(|a, b| a.score.total_cmp(&b.score));
+    improved.extend(rest);
     improved
 }
 

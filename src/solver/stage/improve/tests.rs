@@ -162,3 +162,45 @@ fn insertion_times_stay_in_the_window() {
     assert!(t.contains(&3) && t.contains(&20));
     assert_eq!(insertion_times(5, 5, NONE, 6), vec![5]);
 }
+
+#[test]
+fn every_cell_of_a_cheaper_route_is_in_the_way() {
+    // Random walks through the walls from s end on g at some cost: every cell they stand on
+    // or cross must count as in the way of a route from s to g that costs a little more,
+    // else a joint re-plan that such a cell's queen makes possible would be skipped.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+    for _ in 0..300 {
+        let n = rng.random_range(2..=12);
+        let cells: Vec<i8> = (0..n * n)
+            .map(|_| if rng.random_bool(0.2) { WALL } else { EMPTY })
+            .collect();
+        let board = Board {
+            n,
+            colours: 1,
+            cells: cells.clone(),
+        };
+        let Some(s) = (0..n * n).find(|&c| cells[c] == EMPTY) else {
+            continue;
+        };
+        let (mut at, mut route, mut cost) = (s, vec![s], 0.0);
+        let mut walk = cells.clone();
+        walk[s] = 1;
+        for _ in 0..rng.random_range(1..6) {
+            let to = rng.random_range(0..n * n);
+            if check_move(n, &walk, Move { from: at, to }).is_err() {
+                continue;
+            }
+            walk.swap(at, to);
+            cost += length(n, at, to).sqrt();
+            route.extend(line_cells(n, at, to));
+            at = to;
+        }
+        let mut improver = Improver::new(&board, Vec::new(), 0.0, Breadth::of(&Params::default()));
+        for &x in &route {
+            assert!(
+                improver.in_the_way(&[x], (s, at), cost + 1e-6),
+                "n {n}: cell {x} of the route {route:?} (cost {cost})"
+            );
+        }
+    }
+}
