@@ -2,7 +2,8 @@
 //! that stage 1 builds its tables from and the later stages search with.
 //!
 //! [`Search`] is Dijkstra over queen moves on any set of blocked cells (walls only for the
-//! table, walls and pieces while routing). [`Paths`] caches walls-only distances per source
+//! table, walls and pieces while routing), or A* towards one cell guided by its walls-only
+//! distances ([`Search::run_guided`]). [`Paths`] caches walls-only distances per source
 //! cell, computed on demand: all `N⁴` pairs fit for `N ≤ 30`, and for `N = 64` only the rows
 //! the pipeline asks for are built.
 
@@ -69,6 +70,39 @@ impl Search {
         blocked: impl Fn(usize) -> bool,
         mut settled: impl FnMut(usize, f32) -> bool,
     ) {
+        self.explore(source, blocked, |_| 0.0, |u, du, _| settled(u, du));
+    }
+
+    /// A* towards one cell: [`Search::run_until`] where cells are settled by their distance
+    /// plus `guide[cell]`, a lower bound on the rest of the way (the walls-only distance to
+    /// the goal: a consistent bound, since every move open on the board is open through the
+    /// walls). `settled(cell, distance, distance + guide)` is called as cells are settled;
+    /// the distances of settled cells are exact, and no cell that cannot reach the goal
+    /// through the walls (`guide` infinite) is reached. Finding a route to a goal `g` settles
+    /// only the cells whose `distance + guide` is below the route's cost, where Dijkstra
+    /// settles every cell closer than the route's cost.
+    ///
+    /// # Panics
+    /// If `guide` is shorter than the board's `N²` cells.
+    pub fn run_guided(
+        &mut self,
+        source: usize,
+        blocked: impl Fn(usize) -> bool,
+        guide: &[f32],
+        settled: impl FnMut(usize, f32, f32) -> bool,
+    ) {
+        self.explore(source, blocked, |c| guide[c], settled);
+    }
+
+    /// The search of [`Search::run_until`] and [`Search::run_guided`], with the lower bound
+    /// `guide(cell)` on the way left (zero for Dijkstra).
+    fn explore(
+        &mut self,
+        source: usize,
+        blocked: impl Fn(usize) -> bool,
+        guide: impl Fn(usize) -> f32,
+        mut settled: impl FnMut(usize, f32, f32) -> bool,
+    ) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.fill(0);
@@ -81,15 +115,17 @@ impl Search {
         self.seen[source] = stamp;
         self.dist[source] = 0.0;
         self.parent[source] = u32::MAX;
-        self.heap.push(Reverse(source as u64));
-        while let Some(Reverse(key)) = self.heap.pop() {
-            let u = (key & 0xffff_ffff) as usize;
-            let du = f32::from_bits((key >> 32) as u32);
-            if self.settled[u] == stamp || du > self.dist[u] {
+        self.heap.push(Reverse(key(guide(source), source)));
+        while let Some(Reverse(key_u)) = self.heap.pop() {
+            let u = (key_u & 0xffff_ffff) as usize;
+            // the first time a cell leaves the queue it has its least key, hence (the guide
+            // being consistent) its final distance; later copies are stale
+            if self.settled[u] == stamp {
                 continue;
             }
             self.settled[u] = stamp;
-            if settled(u, du) {
+            let du = self.dist[u];
+            if settled(u, du, f32::from_bits((key_u >> 32) as u32)) {
                 break;
             }
             let (ur, uc) = ((u / self.n) as i32, (u % self.n) as i32);
@@ -98,16 +134,26 @@ impl Search {
                 let mut len = 1;
                 while r >= 0 && r < n && c >= 0 && c < n {
                     let v = (r * n + c) as usize;
-                    if blocked(v) || self.settled[v] == stamp {
+                    if blocked(v) {
                         break;
                     }
-                    let dv = du + self.sqrt[len];
-                    if self.seen[v] != stamp || dv < self.dist[v] {
-                        self.seen[v] = stamp;
-                        self.dist[v] = dv;
-                        self.parent[v] = u as u32;
-                        self.heap
-                            .push(Reverse(((dv.to_bits() as u64) << 32) | v as u64));
+                    if self.settled[v] == stamp {
+                        if self.dist[v] <= du {
+                            // its own ray offered the cells beyond at no higher cost (always
+                            // so for Dijkstra, which settles by distance)
+                            break;
+                        }
+                    } else {
+                        let dv = du + self.sqrt[len];
+                        if self.seen[v] != stamp || dv < self.dist[v] {
+                            let rest = guide(v);
+                            if rest.is_finite() {
+                                self.seen[v] = stamp;
+                                self.dist[v] = dv;
+                                self.parent[v] = u as u32;
+                                self.heap.push(Reverse(key(dv + rest, v)));
+                            }
+                        }
                     }
                     r += dr;
                     c += dc;
@@ -155,6 +201,11 @@ impl Search {
             *d = self.dist(cell);
         }
     }
+}
+
+/// The queue key of `cell` at `priority` (non-negative, so its bits order as the number).
+fn key(priority: f32, cell: usize) -> u64 {
+    ((priority.to_bits() as u64) << 32) | cell as u64
 }
 
 /// Walls-only distances between cells, one row per source cell, built on first use.
@@ -265,6 +316,43 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn guided_search_finds_the_cheapest_route() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        for _ in 0..1000 {
+            let n = rng.random_range(2..=16);
+            let walls: Vec<bool> = (0..n * n).map(|_| rng.random_bool(0.15)).collect();
+            // pieces on top of the walls: the guide (walls only) stays a lower bound
+            let blocked: Vec<bool> = walls.iter().map(|&w| w || rng.random_bool(0.2)).collect();
+            let (source, goal) = (rng.random_range(0..n * n), rng.random_range(0..n * n));
+            let mut paths = Paths::new(n, walls);
+            let guide = paths.row(goal).to_vec();
+            let mut search = Search::new(n);
+            search.run(source, |c| blocked[c], Some(goal));
+            let want = search.dist(goal);
+            search.run_guided(source, |c| blocked[c], &guide, |u, _, _| u == goal);
+            if !want.is_finite() {
+                assert!(!search.settled(goal), "n={n} {source}->{goal}");
+                continue;
+            }
+            assert!(search.settled(goal), "n={n} {source}->{goal}");
+            assert!(
+                (search.dist(goal) - want).abs() < 1e-4,
+                "n={n} {source}->{goal}"
+            );
+            let route = search.route(goal);
+            let mut cost = 0.0;
+            for w in route.windows(2) {
+                let len = crate::solver::board::line_length(n, w[0], w[1]).unwrap();
+                assert!(crate::solver::board::line_cells(n, w[0], w[1])
+                    .chain([w[1]])
+                    .all(|c| !blocked[c]));
+                cost += (len as f32).sqrt();
+            }
+            assert!((cost - want).abs() < 1e-4);
         }
     }
 

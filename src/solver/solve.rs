@@ -204,12 +204,16 @@ fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut Run
         let before = pool.top[0].score;
         let improved = reorder_top(&budget, &log, &mut pool, &mut sim, &mut rng);
         let now = Instant::now();
-        if !second_round && improved[0].score >= before - 1e-9 && now < budget.end() {
+        let gained = improved[0].score < before - 1e-9;
+        let again = budget
+            .second_round_end(now, budget.multi_start(problem.colours))
+            .filter(|_| !second_round && !gained);
+        if let Some(again) = again {
             // Reordering found nothing (routing already meets the estimate, as with one
             // colour): new boards are worth more, so most of the time left goes to them
             // (but not the post-optimiser's share).
             second_round = true;
-            boards_end = budget.second_round_end(now, budget.multi_start(problem.colours));
+            boards_end = again;
             log.say("reordering gains nothing: back to making boards");
             pool.top = improved;
             continue;

@@ -46,8 +46,7 @@ impl Estimator {
     /// off.
     ///
     /// # Complexity
-    /// `O(Q · N)` for the straight moves, plus one early-stopped Dijkstra per other moving
-    /// queen.
+    /// `O(Q · N)` for the straight moves, plus one A* search per other moving queen.
     pub fn estimate(
         &mut self,
         walls: &[bool],
@@ -74,8 +73,13 @@ impl Estimator {
                 continue;
             }
             let blocked = &self.blocked;
-            self.search.run(queen.start, |c| blocked[c], Some(cell));
-            let d = self.search.dist(cell);
+            // A* from the target back to the start (routes are reversible), guided by the
+            // start's walls-only row
+            let home = &dist[q * nn..(q + 1) * nn];
+            let start = queen.start;
+            self.search
+                .run_guided(cell, |c| blocked[c], home, |u, _, _| u == start);
+            let d = self.search.dist(start);
             total += if d.is_finite() {
                 d as f64
             } else {

@@ -9,7 +9,7 @@
 //! 2. picks a final cell `g` for `q`: its current one (**re-route**), its start (**drop** the
 //!    queen, paying for the errors it now makes), or any other cell (**retarget**), ranked by
 //!    a lower bound (walls-only distance + errors × N on the final board);
-//! 3. re-inserts a cheapest path from `q`'s start to `g` (Dijkstra over queen moves on the
+//! 3. re-inserts a cheapest path from `q`'s start to `g` (A* over queen moves on the
 //!    board of that moment) as one block at a time `t` where `q` standing on its start before
 //!    `t` and on `g` after `t` blocks none of the other moves; or as two blocks, with a stop
 //!    on a parking cell, when `q` must leave its start before `g` frees up.
@@ -49,8 +49,8 @@ const NONE: usize = usize::MAX;
 ///
 /// # Complexity
 /// One queen costs `O(M · N + N²)` for the bookkeeping (`M` moves) plus at most
-/// `targets_per_queen × (times_per_target + 3)` early-stopped Dijkstra runs; a pass visits every
-/// queen once.
+/// `targets_per_queen × (times_per_target + 3)` early-stopped route searches (A*, guided by
+/// walls-only distances); a pass visits every queen once.
 pub fn improve(
     board: &Board,
     moves: Vec<Move>,

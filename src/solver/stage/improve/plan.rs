@@ -127,8 +127,11 @@ impl Improver<'_> {
             let board = &*to.cells;
             // routes that cannot beat the best plan (or the limit) are not finished
             let cap = cap(best, limit, fixed);
+            self.paths.ensure(g);
+            let guide = self.paths.get(g).expect("row was just built");
+            // A*: only cells on routes that could meet the cap are settled
             self.search
-                .run_until(s, |c| board[c] != EMPTY, |u, du| u == g || du > cap);
+                .run_guided(s, |c| board[c] != EMPTY, guide, |u, _, f| u == g || f > cap);
             if !self.search.settled(g) {
                 continue;
             }
@@ -212,6 +215,12 @@ impl Improver<'_> {
         t1s.sort_unstable();
         t1s.dedup();
         let (mut at1, mut at2) = (initial.to_vec(), initial.to_vec());
+        self.paths.ensure(s);
+        self.paths.ensure(g);
+        let (to_s_walls, to_g_walls) = (
+            self.paths.get(s).expect("row was just built"),
+            self.paths.get(g).expect("row was just built"),
+        );
         let mut from_s = vec![0f32; nn];
         // distances to g on the board at t2 do not depend on t1: computed once per t2
         let mut to_g: Vec<(usize, Vec<f32>)> = Vec::new();
@@ -220,9 +229,11 @@ impl Improver<'_> {
         for &t1 in &t1s {
             board_at(initial, &rest[..t1], &mut at1);
             let board = &at1;
-            // a parking cell farther than `cap` from either end cannot give a better plan
+            // a parking cell farther than `cap` from the two ends together cannot give a
+            // better plan: guided by the walls-only distance to `g`, only cells where it
+            // could are settled
             self.search
-                .run_until(s, |c| board[c] != EMPTY, |_, du| du > cap);
+                .run_guided(s, |c| board[c] != EMPTY, to_g_walls, |_, _, f| f > cap);
             self.search.copy_dist(&mut from_s);
             let mut t2s = vec![times.earliest.max(t1), rest.len()];
             if times.last != NONE {
@@ -239,8 +250,12 @@ impl Improver<'_> {
                     None => {
                         board_at(initial, &rest[..t2], &mut at2);
                         let board = &at2;
-                        self.search
-                            .run_until(g, |c| board[c] != EMPTY, |_, du| du > cap);
+                        self.search.run_guided(
+                            g,
+                            |c| board[c] != EMPTY,
+                            to_s_walls,
+                            |_, _, f| f > cap,
+                        );
                         let mut dist = vec![0f32; nn];
                         self.search.copy_dist(&mut dist);
                         to_g.push((t2, dist));

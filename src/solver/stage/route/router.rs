@@ -343,8 +343,14 @@ impl<'a> Router<'a> {
             }
             if self.board[t] == NO_PIECE {
                 let board = &self.board;
-                self.search
-                    .run(self.pos[q], |c| board[c] != NO_PIECE, Some(t));
+                // A* guided by the walls-only way home
+                let home = self.plan.home[q];
+                self.search.run_guided(
+                    self.pos[q],
+                    |c| board[c] != NO_PIECE,
+                    home,
+                    |u, _, _| u == t,
+                );
                 if self.search.settled(t) {
                     let excess = self.search.dist(t) - lower;
                     if best.as_ref().is_none_or(|(e, _)| excess < *e - EPS) {
