@@ -247,6 +247,14 @@ impl Paths {
         self.rows[source].as_deref().expect("row was just built")
     }
 
+    /// The rows of `a` and `b` ([`Paths::row`] of both at once).
+    pub fn rows(&mut self, a: usize, b: usize) -> (&[f32], &[f32]) {
+        self.ensure(a);
+        self.ensure(b);
+        let built = |c: usize| self.rows[c].as_deref().expect("row was just built");
+        (built(a), built(b))
+    }
+
     /// Distances from `source`, if that row was built.
     pub fn get(&self, source: usize) -> Option<&[f32]> {
         self.rows[source].as_deref()

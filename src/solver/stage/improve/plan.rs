@@ -215,12 +215,7 @@ impl Improver<'_> {
         t1s.sort_unstable();
         t1s.dedup();
         let (mut at1, mut at2) = (initial.to_vec(), initial.to_vec());
-        self.paths.ensure(s);
-        self.paths.ensure(g);
-        let (to_s_walls, to_g_walls) = (
-            self.paths.get(s).expect("row was just built"),
-            self.paths.get(g).expect("row was just built"),
-        );
+        let (to_s_walls, to_g_walls) = self.paths.rows(s, g);
         let mut from_s = vec![0f32; nn];
         // distances to g on the board at t2 do not depend on t1: computed once per t2
         let mut to_g: Vec<(usize, Vec<f32>)> = Vec::new();
