@@ -119,6 +119,8 @@ impl Improver<'_> {
         out_of_time: &impl Fn() -> bool,
     ) {
         let n = self.n;
+        // A* towards g: only cells on routes that could meet the cap are settled
+        let guide = self.paths.row(g);
         for &time in times {
             if out_of_time() {
                 break;
@@ -127,9 +129,6 @@ impl Improver<'_> {
             let board = &*to.cells;
             // routes that cannot beat the best plan (or the limit) are not finished
             let cap = cap(best, limit, fixed);
-            self.paths.ensure(g);
-            let guide = self.paths.get(g).expect("row was just built");
-            // A*: only cells on routes that could meet the cap are settled
             self.search
                 .run_guided(s, |c| board[c] != EMPTY, guide, |u, _, f| u == g || f > cap);
             if !self.search.settled(g) {
@@ -225,8 +224,7 @@ impl Improver<'_> {
             board_at(initial, &rest[..t1], &mut at1);
             let board = &at1;
             // a parking cell farther than `cap` from the two ends together cannot give a
-            // better plan: guided by the walls-only distance to `g`, only cells where it
-            // could are settled
+            // better plan: A* towards `g` settles only the others
             self.search
                 .run_guided(s, |c| board[c] != EMPTY, to_g_walls, |_, _, f| f > cap);
             self.search.copy_dist(&mut from_s);

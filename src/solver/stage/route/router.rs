@@ -332,8 +332,8 @@ impl<'a> Router<'a> {
             if considered > max_considered && best.is_some() {
                 break;
             }
-            let t = self.plan.targets[q];
-            let lower = self.plan.home[q][self.pos[q]];
+            let (t, home) = (self.plan.targets[q], self.plan.home[q]);
+            let lower = home[self.pos[q]];
             if let Some(route) = self.clear_route(q) {
                 if let Some(excess) = self.clear_excess(&route) {
                     if best.as_ref().is_none_or(|(e, _)| excess < *e - EPS) {
@@ -344,7 +344,6 @@ impl<'a> Router<'a> {
             if self.board[t] == NO_PIECE {
                 let board = &self.board;
                 // A* guided by the walls-only way home
-                let home = self.plan.home[q];
                 self.search.run_guided(
                     self.pos[q],
                     |c| board[c] != NO_PIECE,
