@@ -220,12 +220,17 @@ params! {
     /// route searches (2026-11-25), 0.5 gave seeds 1-100 at 1 s 0.8209 / 0.8220 mean
     /// ours/reference against 0.8260 / 0.8235 (two interleaved runs each), but seed 1053
     /// (N = 12, C = 6) at 1 s ended with an error in 4 of 6 runs (mean 102.7 against 100.3):
-    /// kept at 4 until it is measured on held-out seeds.
-    multi_start_budget: f64 = 4.0, 0.0..=86400.0;
+    /// the first round ranked a half-descended board with a dropped queen first. With the
+    /// race of the multi-start (`stage/improve/multistart.rs`) and crowded exact boards priced
+    /// with the pieces (`exact_pieces_colours`), 1053 at 1 s (`--seed` 1-6): 94.5-98.0,
+    /// no errors; seeds 1-100 at 1 s (two interleaved runs): 0.8171 / 0.8168 against 0.8218 /
+    /// 0.8212 with 4 (C >= 4 and N <= 14: 0.982); held-out 1001-1200 at 1 s, both changes
+    /// against neither: 0.991 (C >= 4: 0.985).
+    multi_start_budget: f64 = 0.5, 0.0..=86400.0;
     /// How many of the best boards the multi-start post-optimiser takes.
     multi_start_boards: usize = 6, 1..=1000;
-    /// Share of the multi-start post-optimiser's time for its first round over all boards
-    /// (the rest continues the best one).
+    /// Share of the multi-start post-optimiser's time for its race over the boards (a slice
+    /// each, then the better half on, until one is left; the rest continues the winner).
     multi_start_first_round: f64 = 0.5, 0.0..=1.0;
 
     // ---- stage 1: distance tables
@@ -321,6 +326,14 @@ params! {
     /// N = 12 has 14 200 boards and N = 13 73 712, and the disjointness table of all of them
     /// would take seconds; 500 per colour keep it under 3 000^2 pairs.
     exact_options_per_colour: usize = 500, 1..=100_000_000;
+    /// Boards of at least this many colours price exact boards with the pieces' distance table.
+    /// There the walls-only table prices many cells as one straight move the pieces block: seed
+    /// 2 at 10 s, the six exact boards' estimates 269-284 routed at best 332.5, priced with the
+    /// pieces 312.2. The 29 seeds of 1-100 with C >= 4 and N >= 17 at 10 s (one run each, two
+    /// sittings): 0.9923 (19 better, 10 worse) and 0.9906 (18 better, 11 worse) of the score
+    /// with walls only. At 1 s (1-100, two runs each), with every colour count: C >= 4 and
+    /// N > 14 0.984, but C = 1 and N > 14 1.009, C = 2-3 1.004-1.006: crowded boards only.
+    exact_pieces_colours: usize = 4, 1..=1000;
 
     // ---- stages 2-4: the board phase
     /// Share of the compute time spent making candidate target boards (the rest: reordering).

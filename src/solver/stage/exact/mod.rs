@@ -1,5 +1,6 @@
 //! Stage 2, exact target boards for small boards: every colour an N-Queens solution that avoids the
-//! walls, chosen to minimise the walls-only estimate (Σ path cost of the matched queens).
+//! walls, chosen to minimise the estimate (Σ path cost of the matched queens) on the walls-only
+//! distance table, or on crowded boards on the table that also knows the pieces.
 //!
 //! The annealer of [`super::anneal`] (stage 3) settles in one basin per run; on small boards the whole
 //! space of error-free target boards is small enough to search exactly (and with one colour a
@@ -64,7 +65,7 @@ const CLOCK_EVERY: u32 = 1024;
 pub(crate) struct ExactBoard {
     /// Target cell of every queen (indexed like the queen list), matched per colour.
     pub(crate) cells: Vec<usize>,
-    /// Σ walls-only path cost of the matching.
+    /// Σ path cost of the matching (on the distance table the search priced with).
     pub(crate) cost: f64,
 }
 
@@ -116,7 +117,8 @@ fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64
     (cost, assigned)
 }
 
-/// Stage 2 on `problem`: the best error-free boards on the walls-only table, cheapest first
+/// Stage 2 on `problem`: the best error-free boards on the walls-only table (from
+/// `exact_pieces_colours` colours on, the table with the pieces), cheapest first
 /// (as many as `exact_keep`, `exact_keep_big` beyond `exact_small_cells` cells), until
 /// [`Budget::exact_end`]; at N = 14 with several colours the boards are listed only from a
 /// compute budget of `exact_n14_budget` on, else made colour by colour.
@@ -137,7 +139,13 @@ pub(crate) fn boards(problem: &Problem, budget: &Budget, params: &Params) -> Vec
         options_all: params.exact_options_all,
         options_per_colour: params.exact_options_per_colour,
     };
-    let (walls, queens, dist) = (&problem.walls, &problem.queens, problem.walls_only());
+    let (walls, queens) = (&problem.walls, &problem.queens);
+    // on crowded boards many cheapest cells are reachable only through walls-only lines the
+    // pieces block: boards priced with the pieces route better there
+    let dist = match problem.tables.last() {
+        Some(pieces) if colours >= params.exact_pieces_colours => pieces.as_slice(),
+        _ => problem.walls_only(),
+    };
     if listing {
         best_boards(n, walls, queens, dist, keep, end)
     } else {
@@ -532,6 +540,33 @@ mod tests {
         };
         let (queens, walls, dist) = walls_only_problem(&board);
         assert!(best_boards(4, &walls, &queens, &dist, Keep::boards(3), far()).is_empty());
+    }
+
+    /// From `exact_pieces_colours` colours on, boards are priced on the last table, else walls-only.
+    #[test]
+    fn crowded_boards_are_priced_with_the_pieces() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let budget = Budget::new(10.0, Instant::now(), &Params::default());
+        for _ in 0..20 {
+            let mut problem = Problem::with_walls_only(&Board::random(7, 1, 0.0, &mut rng));
+            // a second table that disagrees with the first on which cells are cheap
+            let noise = |d: &f32| d + rng.random_range(0..4) as f32;
+            let pieces: Vec<f32> = problem.tables[0].iter().map(noise).collect();
+            problem.tables.push(pieces);
+            for (threshold, table) in [(1, 1), (2, 0)] {
+                let params = Params {
+                    exact_pieces_colours: threshold,
+                    ..Params::default()
+                };
+                let found = boards(&problem, &budget, &params);
+                assert!(!found.is_empty());
+                let on = |(q, &cell): (usize, &usize)| problem.tables[table][q * 49 + cell] as f64;
+                for b in &found {
+                    let cost: f64 = b.cells.iter().enumerate().map(on).sum();
+                    assert!((cost - b.cost).abs() < 1e-3, "table {table}: {cost}");
+                }
+            }
+        }
     }
 }
 

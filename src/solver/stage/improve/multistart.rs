@@ -3,8 +3,8 @@
 //! The board with the best routed score is often not the best after [`improve`]: on seed 44
 //! (N = 24, C = 5) the ten best routed boards (220.1–228.0) ended at 199.2–209.5 when each was
 //! improved to convergence, the best routed one at 207.6; seed 86: 126.8 against 131.7; seed
-//! 65: 144.8 against 151.7. [`best_of`] gives each candidate a short run, then spends the rest
-//! of the time on the best of them.
+//! 65: 144.8 against 151.7. [`best_of`] races the candidates (a short run each, then the
+//! better half go on, until one is left), then spends the rest of the time on the winner.
 
 use super::improve;
 use super::lns::{search, Rounds};
@@ -13,13 +13,35 @@ use crate::solver::params::Params;
 use crate::solver::score::replay;
 use crate::solver::stage::reorder::polish;
 use rand::Rng;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// One candidate of the race: its move list as improved so far and whether its descent has
+/// converged (ended before its slice did).
+struct Entrant {
+    score: f64,
+    moves: Vec<Move>,
+    converged: bool,
+}
+
+/// The field of each round of the race over `k` boards: halved (rounded up) until one is left,
+/// that one excluded (`6 → [6, 3, 2]`).
+fn round_sizes(k: usize) -> Vec<usize> {
+    let mut sizes = vec![k.max(1)];
+    while let Some(&last) = sizes.last().filter(|&&s| s > 2) {
+        sizes.push(last.div_ceil(2));
+    }
+    sizes
+}
 
 /// Polishes and improves each of the first `multi_start_boards` of `candidates` (legal move
 /// lists, most promising first) for a share (`multi_start_first_round`) of the time until
-/// `deadline` (the others while that share lasts), then improves the best result further
+/// `deadline` (the others while the first round lasts), then improves the best result further
 /// until `deadline` ([`search`]). Returns the best legal move list found (an empty list when
 /// `candidates` is empty; never worse than the best candidate) and the search's rounds.
+///
+/// The share is a race: every board gets a slice, then the better half go on with one more
+/// slice each, and so on until one is left. A descent cut short ranks boards poorly (on seed
+/// 1053 at 1 s, a board ranked first after its slice ended at 105.4, the others at 101-102).
 pub fn best_of(
     board: &Board,
     candidates: Vec<Vec<Move>>,
@@ -27,36 +49,83 @@ pub fn best_of(
     params: &Params,
     rng: &mut impl Rng,
 ) -> (Vec<Move>, Rounds) {
-    let first = params.multi_start_boards;
-    let score = |moves: &[Move]| replay(board, moves).map_or(f64::INFINITY, |o| o.score);
+    let k = candidates.len().min(params.multi_start_boards);
     let total = deadline.saturating_duration_since(Instant::now());
-    let round_end = Instant::now() + total.mul_f64(params.multi_start_first_round);
-    let k = candidates.len().min(first);
-    let mut best: Option<(f64, Vec<Move>)> = None;
-    for (i, moves) in candidates.into_iter().enumerate() {
-        if score(&moves).is_infinite() {
-            continue;
-        }
-        // time left in the round, shared by the candidates still to run (a candidate that
-        // converges early leaves its time to the next)
-        // beyond the first `k`, candidates run only while the round has time left (on small
-        // boards every run converges in a few ms)
-        let left = round_end.saturating_duration_since(Instant::now());
-        if i >= k && left.is_zero() {
+    let race = total.mul_f64(params.multi_start_first_round);
+    let sizes = round_sizes(k);
+    let unit = race / sizes.iter().sum::<usize>().max(1) as u32;
+    let mut field = first_round(board, candidates, k, unit * k as u32, params);
+    for &size in &sizes[1..] {
+        field.sort_by(|a, b| a.score.total_cmp(&b.score));
+        field.truncate(size);
+        let open: Vec<&mut Entrant> = field.iter_mut().filter(|e| !e.converged).collect();
+        if open.is_empty() {
             break;
         }
-        let slice_end = Instant::now() + left / k.saturating_sub(i).max(1) as u32;
-        let moves = polish(board, moves, Some(slice_end));
-        let moves = improve(board, moves, Some(slice_end), params);
-        let s = score(&moves);
-        if best.as_ref().is_none_or(|b| s < b.0) {
-            best = Some((s, moves));
+        let round_end = Instant::now() + unit * size as u32;
+        let count = open.len();
+        for (i, entrant) in open.into_iter().enumerate() {
+            let slice_end = slice_end(round_end, count - i);
+            let moves = std::mem::take(&mut entrant.moves);
+            *entrant = run(board, moves, slice_end, params, false);
         }
     }
-    let Some((_, moves)) = best else {
+    let Some(best) = field.into_iter().min_by(|a, b| a.score.total_cmp(&b.score)) else {
         return (Vec::new(), Rounds::default());
     };
-    search(board, moves, deadline, params, rng)
+    search(board, best.moves, deadline, params, rng)
+}
+
+/// The end of a slice of the time left until `round_end`, shared by `left` runs.
+fn slice_end(round_end: Instant, left: usize) -> Instant {
+    let now = Instant::now();
+    now + round_end.saturating_duration_since(now) / left.max(1) as u32
+}
+
+/// Polishes (when `polish_first`) and improves `moves` until `end`.
+fn run(
+    board: &Board,
+    moves: Vec<Move>,
+    end: Instant,
+    params: &Params,
+    polish_first: bool,
+) -> Entrant {
+    let moves = if polish_first {
+        polish(board, moves, Some(end))
+    } else {
+        moves
+    };
+    let moves = improve(board, moves, Some(end), params);
+    Entrant {
+        score: replay(board, &moves).map_or(f64::INFINITY, |o| o.score),
+        moves,
+        converged: Instant::now() < end,
+    }
+}
+
+/// The race's first round: the first `k` legal candidates share `span` (a candidate that
+/// converges early leaves its time to the next); beyond them, candidates run only while the
+/// round has time left (on small boards every run converges in a few ms).
+fn first_round(
+    board: &Board,
+    candidates: Vec<Vec<Move>>,
+    k: usize,
+    span: Duration,
+    params: &Params,
+) -> Vec<Entrant> {
+    let round_end = Instant::now() + span;
+    let mut field = Vec::new();
+    for (i, moves) in candidates.into_iter().enumerate() {
+        if replay(board, &moves).is_err() {
+            continue;
+        }
+        if i >= k && Instant::now() >= round_end {
+            break;
+        }
+        let slice_end = slice_end(round_end, k.saturating_sub(i));
+        field.push(run(board, moves, slice_end, params, true));
+    }
+    field
 }
 
 #[cfg(test)]
@@ -121,6 +190,16 @@ mod tests {
             let o = replay(&board, &got).expect("legal");
             assert!(o.score <= alone + 1e-9, "{} > {alone}", o.score);
         }
+    }
+
+    #[test]
+    fn the_race_halves_its_field_until_two_are_left() {
+        assert_eq!(round_sizes(6), vec![6, 3, 2]);
+        assert_eq!(round_sizes(12), vec![12, 6, 3, 2]);
+        assert_eq!(round_sizes(3), vec![3, 2]);
+        assert_eq!(round_sizes(2), vec![2]);
+        assert_eq!(round_sizes(1), vec![1]);
+        assert_eq!(round_sizes(0), vec![1]);
     }
 
     #[test]
