@@ -220,14 +220,15 @@ params! {
     /// route searches (2026-11-25), 0.5 gave seeds 1-100 at 1 s 0.8209 / 0.8220 mean
     /// ours/reference against 0.8260 / 0.8235 (two interleaved runs each), but seed 1053
     /// (N = 12, C = 6) at 1 s ended with an error in 4 of 6 runs (mean 102.7 against 100.3):
-    /// the first round ranked a half-descended board with a dropped queen first. With the
-    /// race of the multi-start (`stage/improve/multistart.rs`) and crowded exact boards priced
-    /// with the pieces (`exact_pieces_colours`), 1053 at 1 s (`--seed` 1-6): 94.5-98.0,
-    /// no errors; seeds 1-100 at 1 s (two interleaved runs): 0.8171 / 0.8168 against 0.8218 /
+    /// the first round ranked a half-descended board with a dropped queen first. With the race
+    /// (`stage/improve/multistart.rs`) and crowded exact boards priced with the pieces
+    /// (`exact_pieces_colours`), 1053 at 1 s (`--seed` 1-6): 94.5-98.0, no errors; seeds 1-100 at 1 s (two interleaved runs): 0.8171 / 0.8168 against 0.8218 /
     /// 0.8212 with 4 (C >= 4 and N <= 14: 0.982); held-out 1001-1200 at 1 s, both changes
     /// against neither: 0.991 (C >= 4: 0.985).
     multi_start_budget: f64 = 0.5, 0.0..=86400.0;
     /// How many of the best boards the multi-start post-optimiser takes.
+    /// With the race, per seed against 6: 4 at 1 s 0.996 on 1-100, 0.999 held out (1001-1200),
+    /// 1.002 at 10 s (29 crowded seeds); 8: 0.999 at 1 s, 0.998 at 10 s. 12 (one round): equal.
     multi_start_boards: usize = 6, 1..=1000;
     /// Share of the multi-start post-optimiser's time for its race over the boards (a slice
     /// each, then the better half on, until one is left; the rest continues the winner).
