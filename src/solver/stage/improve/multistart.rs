@@ -67,7 +67,7 @@ pub fn best_of(
         for (i, entrant) in open.into_iter().enumerate() {
             let slice_end = slice_end(round_end, count - i);
             let moves = std::mem::take(&mut entrant.moves);
-            *entrant = run(board, moves, slice_end, params, false);
+            *entrant = run(board, moves, slice_end, params);
         }
     }
     let Some(best) = field.into_iter().min_by(|a, b| a.score.total_cmp(&b.score)) else {
@@ -82,19 +82,8 @@ fn slice_end(round_end: Instant, left: usize) -> Instant {
     now + round_end.saturating_duration_since(now) / left.max(1) as u32
 }
 
-/// Polishes (when `polish_first`) and improves `moves` until `end`.
-fn run(
-    board: &Board,
-    moves: Vec<Move>,
-    end: Instant,
-    params: &Params,
-    polish_first: bool,
-) -> Entrant {
-    let moves = if polish_first {
-        polish(board, moves, Some(end))
-    } else {
-        moves
-    };
+/// Improves `moves` until `end`.
+fn run(board: &Board, moves: Vec<Move>, end: Instant, params: &Params) -> Entrant {
     let moves = improve(board, moves, Some(end), params);
     Entrant {
         score: replay(board, &moves).map_or(f64::INFINITY, |o| o.score),
@@ -123,7 +112,8 @@ fn first_round(
             break;
         }
         let slice_end = slice_end(round_end, k.saturating_sub(i));
-        field.push(run(board, moves, slice_end, params, true));
+        let moves = polish(board, moves, Some(slice_end));
+        field.push(run(board, moves, slice_end, params));
     }
     field
 }
