@@ -7,7 +7,9 @@
 //! The descent alone stops in a local optimum and leaves the rest of the budget idle; the
 //! lifted queens may exchange targets and change their order in ways no single-queen or pair
 //! move reaches. Measured, the rounds rarely find such a change (at most 0.3 % below the
-//! descent's optimum on six routed answers; see `lns_queens` in `params.rs`).
+//! descent's optimum on six routed answers; see `lns_queens` in `params.rs`). Every few
+//! rounds (`lns_colour_every`) the lifted queens are of one colour: they may then trade rows
+//! and columns, a new board for their colour, which no move of the descent reaches.
 
 use super::{Breadth, Improver, EPS, NONE};
 use crate::solver::board::{Board, Move};
@@ -30,7 +32,8 @@ pub struct Rounds {
 }
 
 /// Improves a legal move list until `deadline`: a descent ([`improve`](super::improve)),
-/// then rounds of lifting `lns_queens` queens that end near each other, planning them anew
+/// then rounds of lifting `lns_queens` queens that end near each other (every
+/// `lns_colour_every`-th round `lns_colour_queens` queens of one colour), planning them anew
 /// and re-planning them and `lns_around` queens around them while that gains; a round is
 /// kept when its score is at most the current one (so the search drifts over plateaus) plus a
 /// slack of `lns_slack` × the descent's score, shrinking linearly to 0 at `deadline`.
@@ -66,8 +69,17 @@ pub fn search(
     let mut best = (state.score, state.moves.clone());
     while !out_of_time() && lift > 0 {
         let (kept_moves, kept_score) = (state.moves.clone(), state.score);
-        let queens = state.near_each_other(lift, rng);
         rounds.tried += 1;
+        // every few rounds, queens of one colour only: re-planned together they may trade
+        // rows and columns, a new board for that colour that no pair move reaches
+        let every = params.lns_colour_every;
+        let one_colour = every > 0 && rounds.tried % every == 0;
+        let count = if one_colour {
+            params.lns_colour_queens.min(state.starts.len())
+        } else {
+            lift
+        };
+        let queens = state.near_each_other(count, one_colour, rng);
         let replanned = state.replan(&queens, rng, &out_of_time);
         if replanned {
             // only the lifted queens and their neighbours: a full descent costs hundreds of
@@ -93,11 +105,12 @@ pub fn search(
 }
 
 impl Improver<'_> {
-    /// `count` queens: a random queen, then the queens whose final cells are nearest to its
-    /// final cell (Chebyshev distance; ties at random).
-    fn near_each_other(&self, count: usize, rng: &mut impl Rng) -> Vec<usize> {
+    /// `count` queens: a random queen, then the queens (with `same_colour`, of its colour)
+    /// whose final cells are nearest to its final cell (Chebyshev distance; ties at random).
+    fn near_each_other(&self, count: usize, same_colour: bool, rng: &mut impl Rng) -> Vec<usize> {
         let q = rng.random_range(0..self.starts.len());
-        let mut near = self.nearest(&[q], count, rng.random());
+        let colour = same_colour.then_some(self.colours[q]);
+        let mut near = self.nearest(&[q], count, colour, rng.random());
         near.insert(0, q);
         near.truncate(count);
         near
@@ -106,19 +119,26 @@ impl Improver<'_> {
     /// `queens` and the `count` other queens whose final cells are nearest to one of theirs.
     fn near_each_other_of(&self, queens: &[usize], count: usize) -> Vec<usize> {
         let mut near = queens.to_vec();
-        near.extend(self.nearest(queens, count, 0));
+        near.extend(self.nearest(queens, count, None, 0));
         near
     }
 
-    /// The `count` queens not in `queens` whose final cells are nearest (Chebyshev distance)
-    /// to a final cell of `queens`; ties broken by a hash of `salt` and the queen.
-    fn nearest(&self, queens: &[usize], count: usize, salt: u64) -> Vec<usize> {
+    /// The `count` queens not in `queens` (and of `colour`, if given) whose final cells are
+    /// nearest (Chebyshev distance) to a final cell of `queens`; ties broken by a hash of
+    /// `salt` and the queen.
+    fn nearest(
+        &self,
+        queens: &[usize],
+        count: usize,
+        colour: Option<usize>,
+        salt: u64,
+    ) -> Vec<usize> {
         let (_, _, last) = self.paid();
         let n = self.n as i64;
         let at = |cell: usize| (cell as i64 / n, cell as i64 % n);
         let centres: Vec<(i64, i64)> = queens.iter().map(|&q| at(last[q])).collect();
         let mut by_distance: Vec<(i64, u64, usize)> = (0..last.len())
-            .filter(|q| !queens.contains(q))
+            .filter(|&q| !queens.contains(&q) && colour.is_none_or(|c| self.colours[q] == c))
             .map(|q| {
                 let (r, c) = at(last[q]);
                 let d = centres
@@ -266,11 +286,37 @@ mod tests {
             Board::parse("5 1  1 0 0 0 1  0 0 0 0 0  0 0 1 0 0  0 0 0 0 0  0 0 0 0 1").unwrap();
         let state = Improver::new(&board, Vec::new(), 0.0, Breadth::of(&Params::default()));
         // queens in row-major order of their starts: (0,0)=0, (0,4)=1, (2,2)=2, (4,4)=3
-        assert_eq!(state.nearest(&[0], 1, 7), vec![2]);
+        assert_eq!(state.nearest(&[0], 1, None, 7), vec![2]);
         // from (4,4): (2,2) at 2 first, then (0,0) or (0,4), both at 4
-        let two = state.nearest(&[3], 2, 7);
+        let two = state.nearest(&[3], 2, None, 7);
         assert_eq!(two[0], 2, "{two:?}");
         assert!(two[1] == 0 || two[1] == 1, "{two:?}");
         assert_eq!(state.near_each_other_of(&[0], 1), vec![0, 2]);
+    }
+
+    #[test]
+    fn one_colour_neighbours_are_of_that_colour() {
+        // colour 1 on (0,0) and (4,4), colour 2 on (0,1) and (2,2): queens in row-major order
+        // of their starts, (0,0)=0, (0,1)=1, (2,2)=2, (4,4)=3
+        let board =
+            Board::parse("5 2  1 2 0 0 0  0 0 0 0 0  0 0 2 0 0  0 0 0 0 0  0 0 0 0 1").unwrap();
+        let state = Improver::new(&board, Vec::new(), 0.0, Breadth::of(&Params::default()));
+        let colour = Some(state.colours[0]);
+        assert_eq!(state.nearest(&[0], 1, None, 7), vec![1]);
+        assert_eq!(state.nearest(&[0], 1, colour, 7), vec![3]);
+        assert_eq!(
+            state.nearest(&[0], 3, colour, 7),
+            vec![3],
+            "only one other queen"
+        );
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        for _ in 0..20 {
+            let lifted = state.near_each_other(2, true, &mut rng);
+            assert_eq!(lifted.len(), 2);
+            assert_eq!(
+                state.colours[lifted[0]], state.colours[lifted[1]],
+                "{lifted:?}"
+            );
+        }
     }
 }

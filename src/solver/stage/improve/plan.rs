@@ -275,13 +275,24 @@ impl Improver<'_> {
             }
         }
         let (_, m, t1, t2) = best?;
-        // the two routes again (the search keeps only its last run)
-        board_at(initial, &rest[..t1], &mut at1);
-        let board = &at1;
+        self.two_routes(initial, rest, (s, m, g), (t1, t2), fixed)
+    }
+
+    /// The plan of [`Improver::two_phase`] once it chose the parking cell `m` and the times
+    /// `t1`, `t2`: its two routes searched again (the search keeps only its last run).
+    fn two_routes(
+        &mut self,
+        initial: &[i8],
+        rest: &[Move],
+        (s, m, g): (usize, usize, usize),
+        (t1, t2): (usize, usize),
+        fixed: f64,
+    ) -> Option<Candidate> {
+        let mut board = initial.to_vec();
+        board_at(initial, &rest[..t1], &mut board);
         self.search.run(s, |c| board[c] != EMPTY, Some(m));
         let first = self.search.route(m);
-        board_at(initial, &rest[..t2], &mut at2);
-        let board = &at2;
+        board_at(initial, &rest[..t2], &mut board);
         self.search.run(m, |c| c != m && board[c] != EMPTY, Some(g));
         let second = self.search.route(g);
         if first.is_empty() || second.is_empty() {
@@ -290,7 +301,7 @@ impl Improver<'_> {
         let cost: f64 = first
             .windows(2)
             .chain(second.windows(2))
-            .map(|w| length(n, w[0], w[1]).sqrt())
+            .map(|w| length(self.n, w[0], w[1]).sqrt())
             .sum();
         Some(Candidate {
             total: fixed + cost,
