@@ -439,8 +439,9 @@ params! {
     /// Queens around the lifted ones (nearest final cells) that are re-planned after each
     /// round of the large-neighbourhood search (see `lns_queens`).
     lns_around: usize = 6, 0..=1000;
-    /// Every how many neighbourhood rounds one lifts only queens of one colour: a random
-    /// queen and the `lns_colour_queens` - 1 of its colour ending nearest to it (0: never).
+    /// Every how many neighbourhood rounds lift queens of one colour only (0: never).
+    /// Such a round lifts a random queen and the `lns_colour_queens` - 1 of its colour ending
+    /// nearest to it.
     /// 29 crowded seeds of 1-100 (C >= 4, N >= 17) at 10 s, against 0 (per seed, interleaved):
     /// 0.9956 and 0.9974 in two runs (18 and 14 better, 8 and 12 worse); 36 such seeds of
     /// 1001-1152, one run: 0.9974 (21 better, 10 worse). Every round: 0.9997; 3 queens: 0.9970.
