@@ -373,8 +373,8 @@ params! {
     /// against 16 000: at 1 s 1 000 -> 0.985, 2 000 -> 0.987, 4 000 -> 0.988, 8 000 -> 0.992
     /// (2-5 runs each); at 2 s 4 000 -> 0.981, at 5 s 0.994, at 10 s 0.996 (one run each). On
     /// crowded boards short re-plans lose (4 000 at 1 s, the 72 seeds with C >= 4: 1.028).
-    /// Rechecked at 10 s on seeds 4 and 90, `--seed` 1 and 2 (2026-11-25): 4 000 gave the
-    /// lowest score of all four (seed, `--seed`) pairs against 1 000, 2 000, 40 000 and 400 000.
+    /// Rechecked at 10 s on seeds 4 and 90, `--seed` 1 and 2 (2026-11-25): 4 000 scored lowest
+    /// in each of the four runs, against 1 000, 2 000, 40 000 and 400 000.
     ils_iterations_per_queen_one_colour: f64 = 4_000.0, 0.0..=1e9;
     /// Length of a re-plan with two or three colours (iterations per queen, x N).
     /// The 62 seeds with C = 2 or 3 of 1-100 and 1001-1060, side by side, against 16 000: at
