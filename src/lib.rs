@@ -7,3 +7,18 @@
 //! verification) are the separate package `nqueens` of this workspace.
 
 pub mod solver;
+
+/// Writes a line to standard error and ignores a failed write: a closed or broken diagnostic
+/// stream (`queenattack --verbose 2>&1 >out | head -1`) must never cost the answer, and
+/// `eprintln!` panics when its write fails.
+///
+/// ```
+/// queenattack::diag!("[{:6.3}s] {}", 0.5, "a log line");
+/// ```
+#[macro_export]
+macro_rules! diag {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}

@@ -187,7 +187,7 @@ fn main() -> ExitCode {
     let params = match params(&cli.params) {
         Ok(params) => params,
         Err(e) => {
-            eprintln!("queenattack: bad option: {e}");
+            queenattack::diag!("queenattack: bad option: {e}");
             return ExitCode::from(2);
         }
     };
@@ -203,11 +203,11 @@ fn main() -> ExitCode {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
             match e {
-                ReadError::TooLong => eprintln!(
+                ReadError::TooLong => queenattack::diag!(
                     "queenattack: bad input: longer than {MAX_INPUT_BYTES} bytes \
                      (N <= {MAX_N}, C <= {MAX_COLOURS} never need that much)"
                 ),
-                ReadError::Stalled(got, needed) => eprintln!(
+                ReadError::Stalled(got, needed) => queenattack::diag!(
                     "queenattack: bad input: the board was not complete within {:.3} s \
                      ({:.0} % of the {} s limit): {got} of {} values arrived; no answer",
                     started.elapsed().as_secs_f64(),
@@ -215,7 +215,7 @@ fn main() -> ExitCode {
                     cli.time_limit,
                     needed.map_or("2 + N·N".to_string(), |n| n.to_string()),
                 ),
-                ReadError::Failed(e) => eprintln!("queenattack: cannot read stdin: {e}"),
+                ReadError::Failed(e) => queenattack::diag!("queenattack: cannot read stdin: {e}"),
             }
             return ExitCode::from(2);
         }
@@ -223,7 +223,7 @@ fn main() -> ExitCode {
     let board = match Board::parse_official(&input) {
         Ok(board) => board,
         Err(e) => {
-            eprintln!("queenattack: bad input: {e}");
+            queenattack::diag!("queenattack: bad input: {e}");
             return ExitCode::from(2);
         }
     };
@@ -241,7 +241,7 @@ fn main() -> ExitCode {
     let mut stats = RunStats::default();
     let solution = solve_with_stats(&board, options, started, &mut stats);
     if cli.verbose {
-        eprintln!(
+        queenattack::diag!(
             "[{:6.3}s] final: {} moves, {} errors, score {:.4}, stop: {:?}",
             started.elapsed().as_secs_f64(),
             solution.moves.len(),
@@ -253,7 +253,7 @@ fn main() -> ExitCode {
     match CHECKPOINT.write_once(|_| write_answer(board.n, &solution.moves)) {
         Some(Ok(())) => {}
         Some(Err(e)) => {
-            eprintln!("queenattack: cannot write the answer: {e}");
+            queenattack::diag!("queenattack: cannot write the answer: {e}");
             return ExitCode::from(1);
         }
         // a signal came first: its handler wrote the best answer and ends the process
@@ -270,14 +270,16 @@ fn main() -> ExitCode {
             stop = Stop::Optimal;
         }
     }
-    eprint!(
+    queenattack::diag!(
         "[DATA] score = {}\n[DATA] errors = {}\n[DATA] moves = {}\n[DATA] stop = {stop:?}\n\
-         [DATA] wall_ms = {wall_ms}\n[DATA] boards = {}\n[DATA] runs = {}\n{data}",
+         [DATA] wall_ms = {wall_ms}\n[DATA] boards = {}\n[DATA] runs = {}{}",
         solution.outcome.score,
         solution.outcome.errors,
         solution.moves.len(),
         stats.boards,
         stats.runs,
+        // `data` ends in a newline when it has lines; `diag!` adds the last one
+        data.strip_suffix('\n').map(|d| format!("\n{d}")).unwrap_or_default(),
     );
     ExitCode::SUCCESS
 }
@@ -297,7 +299,7 @@ fn write_best_on_signal(n: usize, started: Instant) {
         CHECKPOINT.write_once(|best| {
             let (moves, score) = best.unwrap_or((&[], f64::NAN));
             let written = write_answer(n, moves);
-            eprintln!(
+            queenattack::diag!(
                 "queenattack: stopped by a signal after {:.3} s: {} the best answer so far \
                  ({} moves, score {score:.4})\n[DATA] stop = Interrupted",
                 started.elapsed().as_secs_f64(),
@@ -312,7 +314,7 @@ fn write_best_on_signal(n: usize, started: Instant) {
         std::process::exit(i32::from(INTERRUPTED));
     });
     if let Err(e) = installed {
-        eprintln!("queenattack: cannot catch signals ({e}): a stopped run writes no answer");
+        queenattack::diag!("queenattack: cannot catch signals ({e}): a stopped run writes no answer");
     }
 }
 
@@ -366,7 +368,7 @@ fn bound_after(
             ),
             _ => "not bounded away from 0".to_string(),
         };
-        eprintln!(
+        queenattack::diag!(
             "[{:6.3}s] lower bound {value:.4} ({} steps, stop: {:?}): the answer's score \
              {score:.4} is {above}",
             started.elapsed().as_secs_f64(),
@@ -392,7 +394,7 @@ fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
     let budget = Duration::from_secs_f64(BOUND_SECONDS.min(cli.time_limit * READ_SHARE));
     let bound = lower_bound(board, started + budget);
     if cli.verbose {
-        eprintln!(
+        queenattack::diag!(
             "[{:6.3}s] lower bound {:.4}: relaxation optimum at most {:.4}, {} steps, {} queens, \
              stop: {:?}",
             started.elapsed().as_secs_f64(),
@@ -403,7 +405,7 @@ fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
             bound.stop
         );
         if let Some(cases) = &bound.cases {
-            eprintln!(
+            queenattack::diag!(
                 "[{:6.3}s] error-free answers score at least {:.4} ({} colours' N-Queens \
                  minima exact), answers with errors at least {:.4}",
                 started.elapsed().as_secs_f64(),
@@ -420,7 +422,7 @@ fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
         .write_all(text.as_bytes())
         .and_then(|_| stdout.flush())
     {
-        eprintln!("queenattack: cannot write the bound: {e}");
+        queenattack::diag!("queenattack: cannot write the bound: {e}");
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS

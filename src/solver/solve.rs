@@ -256,7 +256,7 @@ impl Log {
     fn say(&self, msg: impl AsRef<str>) {
         if self.verbose {
             let t = self.started.elapsed().as_secs_f64();
-            eprintln!("[{t:6.3}s] {}", msg.as_ref());
+            crate::diag!("[{t:6.3}s] {}", msg.as_ref());
         }
     }
 }
@@ -441,7 +441,7 @@ fn finish(
         },
         Ok(_) => first,
         Err(e) => {
-            eprintln!("queenattack: internal error, falling back to the first answer: {e}");
+            crate::diag!("queenattack: internal error, falling back to the first answer: {e}");
             first
         }
     }

@@ -73,14 +73,21 @@ pub fn usage() -> Usage {
     }
 }
 
-/// Parses a time limit: a positive, finite number of seconds (at most 10^9).
+/// Longest time limit accepted, in seconds (about 31 years): beyond it a deadline
+/// `Instant::now() + limit` could overflow.
+const MAX_SECONDS: f64 = 1e9;
+
+/// Parses a time limit: a positive, finite number of seconds (at most [`MAX_SECONDS`]). The
+/// message says which of the three it is not.
 pub fn positive_seconds(s: &str) -> Result<f64, String> {
+    let text = quote(s.as_bytes());
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v <= 1e9 => Ok(v),
-        _ => Err(format!(
-            "{} is not a positive number of seconds",
-            quote(s.as_bytes())
+        Ok(v) if v > 0.0 && v <= MAX_SECONDS => Ok(v),
+        Ok(v) if v > MAX_SECONDS => Err(format!(
+            "{text} seconds is too long: at most {MAX_SECONDS:e} seconds"
         )),
+        Ok(_) => Err(format!("{text} is not a positive number of seconds")),
+        Err(_) => Err(format!("{text} is not a number of seconds")),
     }
 }
 
@@ -176,3 +183,26 @@ pub fn tame(message: &str) -> String {
 /// Longest [`tame`]d message, in characters: clap's own messages (value, usage line,
 /// possible values) take a few hundred.
 const MAX_MESSAGE: usize = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::positive_seconds;
+
+    #[test]
+    fn a_time_limit_message_says_what_is_wrong_with_it() {
+        assert_eq!(positive_seconds("2.5"), Ok(2.5));
+        assert_eq!(positive_seconds("1e9"), Ok(1e9));
+        // positive but too large: not "not a positive number"
+        for big in ["1e300", "1e10", "inf"] {
+            let e = positive_seconds(big).unwrap_err();
+            assert!(e.contains("too long") && e.contains("1e9"), "{big}: {e}");
+        }
+        for bad in ["0", "-1", "nan"] {
+            let e = positive_seconds(bad).unwrap_err();
+            assert!(e.contains("not a positive number"), "{bad}: {e}");
+        }
+        assert!(positive_seconds("soon")
+            .unwrap_err()
+            .contains("is not a number"));
+    }
+}

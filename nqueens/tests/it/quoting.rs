@@ -4,7 +4,7 @@
 
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 
 const NQUEENS: &str = env!("CARGO_BIN_EXE_nqueens");
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{fixture, ok_text, tester};
 
 /// A fresh scratch folder for this test file.

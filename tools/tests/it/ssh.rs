@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::scratch;
 
 const TESTER: &str = env!("CARGO_BIN_EXE_tester");

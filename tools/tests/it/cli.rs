@@ -6,7 +6,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{fixture, official, ok_text, tester};
 
 /// A fresh scratch folder for this test file.

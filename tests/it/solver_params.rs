@@ -3,7 +3,7 @@
 
 use std::process::Output;
 
-mod common;
+use crate::common;
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
     common::run_with_input(env!("CARGO_BIN_EXE_queenattack"), args, stdin)

@@ -6,7 +6,7 @@ use std::process::Output;
 use tools::input::Input;
 use tools::judge::judge;
 
-mod common;
+use crate::common;
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
     common::run_with_input(env!("CARGO_BIN_EXE_queenattack"), args, stdin)

@@ -6,7 +6,7 @@ use nqueens::search::search;
 use nqueens::{find_conflict, parse_placement, Placement};
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 
 fn nqueens(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nqueens"))

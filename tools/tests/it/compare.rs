@@ -6,7 +6,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::ok_text;
 
 fn tester(cwd: &Path) -> Command {

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 const EXE: &str = env!("CARGO_BIN_EXE_queenattack");
 

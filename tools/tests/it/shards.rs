@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::scratch;
 
 const TESTER: &str = env!("CARGO_BIN_EXE_tester");

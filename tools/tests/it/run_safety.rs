@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{fixture, scratch, tester};
 
 fn stderr(out: &Output) -> String {

@@ -12,7 +12,7 @@ use tools::input::Input;
 use tools::output::Move;
 use tools::replay::Replay;
 
-mod common;
+use crate::common;
 
 /// Floating-point slack of the comparisons (the bound is rounded down by far more than this).
 const EPS: f64 = 1e-9;

@@ -11,7 +11,7 @@ use tools::input::Input;
 use tools::java::double_to_string;
 use tools::judge::judge;
 
-mod common;
+use crate::common;
 use common::official;
 
 fn workspace() -> PathBuf {

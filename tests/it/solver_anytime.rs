@@ -9,7 +9,7 @@ use std::time::Instant;
 use tools::input::Input;
 use tools::judge::judge;
 
-mod common;
+use crate::common;
 
 fn solve_text(text: &str, time_limit: f64) -> queenattack::solver::Solution {
     let board = Board::parse_official(text).expect("a valid board");

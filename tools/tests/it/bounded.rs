@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{scratch, tester};
 
 /// The largest board the project accepts: N = 128, one colour, the queens on the diagonal.

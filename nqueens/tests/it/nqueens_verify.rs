@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 
 /// Runs `nqueens verify` (with extra `args`) on `input` through a pipe.
 fn verify(input: &[u8], args: &[&str]) -> Output {

@@ -5,7 +5,7 @@
 
 use std::process::Output;
 
-mod common;
+use crate::common;
 
 /// Runs `nqueens args` on `input` under `ulimit -v kb`.
 fn capped(kb: u64, args: &str, input: &[u8]) -> Output {

@@ -3,7 +3,7 @@
 
 use std::process::Output;
 
-mod common;
+use crate::common;
 
 fn nqueens(args: &[&str], input: &str) -> Output {
     common::run_with_input(env!("CARGO_BIN_EXE_nqueens"), args, input.as_bytes())

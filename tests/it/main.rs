@@ -1,0 +1,14 @@
+//! Integration tests of the root package `queenattack` (the solver binary and library).
+//!
+//! One test binary for the whole package (one link instead of one per file): each former file is
+//! a module. `cargo test --test it MODULE::` runs one of them.
+
+mod common;
+mod docs_links;
+mod limits;
+mod lower_bound;
+mod official_harness;
+mod solver_anytime;
+mod solver_cli;
+mod solver_input;
+mod solver_params;

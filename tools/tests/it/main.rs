@@ -1,0 +1,19 @@
+//! Integration tests of the `tools` package (the judge library and the `tester` binary).
+//!
+//! One test binary for the whole package (one link instead of one per file): each former file is
+//! a module. `cargo test --test it MODULE::` runs one of them.
+
+mod common;
+mod bounded;
+mod cli;
+mod compare;
+mod daily_loop;
+mod faults;
+mod fuzz;
+mod official;
+mod run_safety;
+mod shards;
+mod ssh;
+mod tune;
+mod vis_cli;
+mod vis_gif;
