@@ -279,7 +279,9 @@ fn main() -> ExitCode {
         stats.boards,
         stats.runs,
         // `data` ends in a newline when it has lines; `diag!` adds the last one
-        data.strip_suffix('\n').map(|d| format!("\n{d}")).unwrap_or_default(),
+        data.strip_suffix('\n')
+            .map(|d| format!("\n{d}"))
+            .unwrap_or_default(),
     );
     ExitCode::SUCCESS
 }
@@ -314,7 +316,9 @@ fn write_best_on_signal(n: usize, started: Instant) {
         std::process::exit(i32::from(INTERRUPTED));
     });
     if let Err(e) = installed {
-        queenattack::diag!("queenattack: cannot catch signals ({e}): a stopped run writes no answer");
+        queenattack::diag!(
+            "queenattack: cannot catch signals ({e}): a stopped run writes no answer"
+        );
     }
 }
 

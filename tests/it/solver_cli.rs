@@ -287,3 +287,55 @@ fn a_signal_writes_the_best_answer_so_far_and_exits_130() {
         );
     }
 }
+
+/// A closed diagnostic stream never costs the answer (`queenattack --verbose 2>&1 >out | head
+/// -1` used to panic in `eprintln!` with exit 101 and an empty answer).
+#[test]
+fn verbose_with_stderr_closed_still_writes_the_answer() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let input = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/6.in"))
+        .expect("testcases/6.in");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_queenattack"))
+        .args(["--time-limit", "0.3", "--verbose"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("queenattack starts");
+    // Close the read end of stderr before the solver writes a line: every write gets EPIPE.
+    drop(child.stderr.take());
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&input)
+        .expect("input written");
+    let mut answer = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut answer)
+        .expect("stdout read");
+    let status = child.wait().expect("queenattack ends");
+    assert!(status.success(), "{status:?}");
+    let parsed = Input::parse(&String::from_utf8_lossy(&input)).expect("official input");
+    let verdict = judge(&parsed, &answer);
+    assert_eq!(verdict.error(), None, "{answer}");
+    assert!(verdict.moves > 0, "an empty answer: {answer:?}");
+}
+
+/// A refused read deadline says the limit in a few characters (`5e-324`, not 330 digits).
+#[test]
+fn a_tiny_time_limit_is_printed_short() {
+    let input = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/6.in"))
+        .expect("testcases/6.in");
+    let out = run(&["--time-limit", "5e-324"], &input);
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        return; // the whole board arrived within the limit: nothing was refused to print
+    }
+    assert!(err.contains("5e-324 s limit"), "{err}");
+    assert!(err.len() < 300, "{} bytes: {err}", err.len());
+}

@@ -3,9 +3,9 @@
 //! One test binary for the whole package (one link instead of one per file): each former file is
 //! a module. `cargo test --test it MODULE::` runs one of them.
 
-mod common;
 mod bounded;
 mod cli;
+mod common;
 mod compare;
 mod daily_loop;
 mod faults;
