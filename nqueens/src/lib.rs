@@ -15,3 +15,14 @@ pub mod verify;
 
 pub use placement::{parse_placement, Placement, PlacementError};
 pub use verify::{find_conflict, Conflict, Line};
+
+/// Writes a line to standard error and ignores a failed write: a closed diagnostic stream
+/// (`nqueens solve 8 --timings 2>&1 >out | head -1`) must never cost the answer, and
+/// `eprintln!` panics when its write fails.
+#[macro_export]
+macro_rules! diag {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}

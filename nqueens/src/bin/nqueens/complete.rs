@@ -52,7 +52,7 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
     let read_time = t0.elapsed();
     let big = n >= 1_000_000;
     if big {
-        eprintln!(
+        nqueens::diag!(
             "nqueens complete: read N = {n} in {:.2} s",
             read_time.as_secs_f64()
         );
@@ -61,7 +61,7 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
         &format!("completing a board of size N = {n}"),
         memory_needed(n, args.nightrider),
     ) {
-        eprintln!("nqueens complete: {e}");
+        nqueens::diag!("nqueens complete: {e}");
         return ExitCode::from(2);
     }
     // What is left of the budget, less the time to write the answer.
@@ -89,7 +89,7 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
         match complete(&placement, &opts) {
             Ok(d) => d,
             Err(conflict) => {
-                eprintln!(
+                nqueens::diag!(
                     "nqueens complete: inconsistent input: the given {conflict}{}",
                     if args.nightrider {
                         " (nightrider rules)"
@@ -104,14 +104,14 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
     drop(placement);
     let st = &done.stats;
     if big {
-        eprintln!(
+        nqueens::diag!(
             "nqueens complete: finished in {:.2} s",
             st.total_time.as_secs_f64()
         );
     }
     let (word, proven, reason) = verdict_words(&done.verdict, too_short, args.time_limit, n);
     if word == "NO" {
-        eprintln!("nqueens complete: NO, {reason}");
+        nqueens::diag!("nqueens complete: NO, {reason}");
     }
     let answer = Answer {
         word,
@@ -130,11 +130,11 @@ pub fn run(args: CompleteArgs, t0: Instant) -> ExitCode {
 /// exit code returned.
 fn read_placement() -> Result<Placement, ExitCode> {
     let text = read_stdin().map_err(|e| {
-        eprintln!("nqueens complete: cannot read standard input: {e}");
+        nqueens::diag!("nqueens complete: cannot read standard input: {e}");
         ExitCode::from(2)
     })?;
     parse_placement(&text).map_err(|e| {
-        eprintln!("nqueens complete: malformed input: {e}");
+        nqueens::diag!("nqueens complete: malformed input: {e}");
         ExitCode::from(2)
     })
 }

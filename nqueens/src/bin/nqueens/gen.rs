@@ -59,25 +59,25 @@ pub fn run(args: GenArgs, t0: Instant) -> ExitCode {
         time_limit,
     } = args;
     if n == 0 || n > MAX_N {
-        eprintln!("nqueens gen-composition: N must be between 1 and {MAX_N}, got {n}");
+        nqueens::diag!("nqueens gen-composition: N must be between 1 and {MAX_N}, got {n}");
         return ExitCode::from(2);
     }
     if k > n {
-        eprintln!("nqueens gen-composition: K = {k} queens cannot be taken from a board of size N = {n} (K > N)");
+        nqueens::diag!("nqueens gen-composition: K = {k} queens cannot be taken from a board of size N = {n} (K > N)");
         return ExitCode::from(2);
     }
     if let Err(e) = check_memory(
         &format!("a random full board of size N = {n}"),
         memory_needed(n, nightrider),
     ) {
-        eprintln!("nqueens gen-composition: {e}");
+        nqueens::diag!("nqueens gen-composition: {e}");
         return ExitCode::from(2);
     }
     let budget = Duration::from_secs_f64(time_limit).saturating_sub(t0.elapsed());
     let queens = match random_composition(n, k, nightrider, seed, budget) {
         Ok(q) => q,
         Err(e) => {
-            eprintln!("nqueens gen-composition: {e}");
+            nqueens::diag!("nqueens gen-composition: {e}");
             return ExitCode::from(2);
         }
     };

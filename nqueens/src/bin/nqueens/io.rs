@@ -116,7 +116,7 @@ pub fn write_failed(tool: &str, what: &str, e: &std::io::Error) -> ExitCode {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         return ExitCode::SUCCESS;
     }
-    eprintln!("nqueens {tool}: cannot write {what}: {e}");
+    nqueens::diag!("nqueens {tool}: cannot write {what}: {e}");
     ExitCode::from(2)
 }
 

@@ -83,7 +83,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         output,
     } = args;
     if n == 0 || n >= u64::from(u32::MAX) {
-        eprintln!(
+        nqueens::diag!(
             "nqueens solve: N must be between 1 and {}, got {n}",
             u32::MAX - 1
         );
@@ -91,20 +91,20 @@ pub fn run(args: SolveArgs) -> ExitCode {
     }
     let n = n as usize;
     if format == Format::Matrix && n > MAX_MATRIX_N {
-        eprintln!(
+        nqueens::diag!(
             "nqueens solve: --format matrix is limited to N ≤ {MAX_MATRIX_N} \
              ({n}×{n} characters is too much); use --format cols"
         );
         return ExitCode::from(2);
     }
     if !has_solution(n) {
-        eprintln!("nqueens solve: no solution exists for N = {n}");
+        nqueens::diag!("nqueens solve: no solution exists for N = {n}");
         return ExitCode::from(1);
     }
     if method == Method::Search {
         let need = (BYTES_PER_QUEEN * n as f64) as u64;
         if let Err(e) = check_memory(&format!("--method search at N = {n}"), need) {
-            eprintln!("nqueens solve: {e}; --method explicit needs no memory");
+            nqueens::diag!("nqueens solve: {e}; --method explicit needs no memory");
             return ExitCode::from(2);
         }
     }
@@ -118,7 +118,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             let threads = threads.unwrap_or(if n >= THREADS_FROM { 2 } else { 1 });
             let stats = loud || format == Format::None;
             let Some(cols) = search_board(n, seed, threads, stats, loud, started) else {
-                eprintln!("nqueens solve: no solution exists for N = {n}");
+                nqueens::diag!("nqueens solve: no solution exists for N = {n}");
                 return ExitCode::from(1);
             };
             Some(cols)
@@ -133,7 +133,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             Ok(file) => emit(file, n, searched.as_deref(), format, loud),
             Err(e) => {
                 let name = quote(path.as_os_str().as_encoded_bytes());
-                eprintln!("nqueens solve: cannot create {name}: {e}");
+                nqueens::diag!("nqueens solve: cannot create {name}: {e}");
                 return ExitCode::from(2);
             }
         },
@@ -148,7 +148,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             Method::Search => "search",
         };
         let end = usage();
-        eprintln!(
+        nqueens::diag!(
             "nqueens solve: N = {n}, method {method}: solve {:.3} s (cpu {:.3} s), \
              write {:.3} s (cpu {:.3} s), total {:.3} s, peak memory {:.1} MB \
              ({:.2} bytes/queen)",
@@ -181,23 +181,27 @@ fn search_board(
         }
         let t = started.elapsed().as_secs_f64();
         match p {
-            Progress::Greedy { done, total } => eprintln!(
+            Progress::Greedy { done, total } => nqueens::diag!(
                 "[{t:7.2}s] search: greedy {done}/{total} rows ({:.0}%)",
                 100.0 * done as f64 / total as f64
             ),
             Progress::Repairing { deferred } => {
-                eprintln!("[{t:7.2}s] search: repairing {deferred} deferred rows")
+                nqueens::diag!("[{t:7.2}s] search: repairing {deferred} deferred rows")
             }
             Progress::Restart { attempt } => {
-                eprintln!("[{t:7.2}s] search: repair stalled, restart {attempt}")
+                nqueens::diag!("[{t:7.2}s] search: repair stalled, restart {attempt}")
             }
         }
     };
     let (cols, st) = search_with(n, seed, threads, report)?;
     if stats {
-        eprintln!(
+        nqueens::diag!(
             "search: {} greedy tries, {} deferred rows, {} repair swaps of {} tries, {} restarts",
-            st.greedy_tries, st.deferred, st.repair_swaps, st.repair_tries, st.restarts
+            st.greedy_tries,
+            st.deferred,
+            st.repair_swaps,
+            st.repair_tries,
+            st.restarts
         );
     }
     Some(cols)
@@ -218,7 +222,7 @@ fn emit(
     let mut next_report = n / 10;
     let progress = |done: usize| {
         if loud && done >= next_report {
-            eprintln!(
+            nqueens::diag!(
                 "[{:7.2}s] write: {done}/{n} rows",
                 started.elapsed().as_secs_f64()
             );

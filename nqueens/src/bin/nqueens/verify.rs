@@ -37,7 +37,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     let text = match read_stdin() {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("nqueens verify: cannot read standard input: {e}");
+            nqueens::diag!("nqueens verify: cannot read standard input: {e}");
             return ExitCode::from(2);
         }
     };
@@ -60,7 +60,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     if let Some((n, queens)) = (!args.nightrider).then(|| peaceful_text(&text)).flatten() {
         if args.timings {
             let end = (started.elapsed(), usage());
-            eprintln!(
+            nqueens::diag!(
                 "nqueens verify: N = {n}, {queens} queens: {}, {}, {}, peak memory {:.1} MB",
                 span("read", start, read),
                 span("parse + check in one pass", read, end),
@@ -73,7 +73,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     let placement = match parse_placement(&text) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("nqueens verify: malformed input: {e}");
+            nqueens::diag!("nqueens verify: malformed input: {e}");
             return ExitCode::from(2);
         }
     };
@@ -82,7 +82,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     let conflict = find_conflict(&placement, args.nightrider);
     if args.timings {
         let end = (started.elapsed(), usage());
-        eprintln!(
+        nqueens::diag!(
             "nqueens verify: N = {}, {} queens: {}, {}, {}, {}, peak memory {:.1} MB",
             placement.n(),
             placement.count(),
@@ -109,7 +109,7 @@ fn verdict_peaceful(n: usize, queens: usize, partial: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if partial {
-        eprintln!("nqueens verify: partial board: {queens} of {n} rows hold a queen");
+        nqueens::diag!("nqueens verify: partial board: {queens} of {n} rows hold a queen");
         println!("OK");
         return ExitCode::SUCCESS;
     }
