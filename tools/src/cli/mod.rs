@@ -16,6 +16,7 @@ pub mod features;
 pub mod folder;
 pub mod guardian;
 pub mod pages;
+pub mod proctable;
 pub mod progress;
 pub mod provenance;
 pub mod quote;
