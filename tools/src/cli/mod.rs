@@ -22,6 +22,7 @@ pub mod provenance;
 pub mod quote;
 pub mod readcap;
 pub mod reaper;
+pub mod replace;
 pub mod report;
 pub mod runfile;
 pub mod select;

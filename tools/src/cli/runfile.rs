@@ -168,13 +168,11 @@ pub fn read_run(dir: &Path) -> Result<Option<StoredRun>, String> {
 }
 
 /// Writes `doc` as `DIR/results.json`, atomically (a temporary file renamed over it), so a
-/// crash never leaves half a file.
+/// crash never leaves half a file; a symbolic link there is replaced, not followed.
 pub fn write_run(dir: &Path, doc: &Value) -> Result<PathBuf, String> {
     let path = dir.join(RESULTS);
-    let tmp = dir.join(format!(".{RESULTS}.tmp"));
     let text = serde_json::to_string_pretty(doc).expect("JSON values always serialise");
-    fs::write(&tmp, text + "\n")
-        .and_then(|()| fs::rename(&tmp, &path))
+    crate::cli::replace::replace_file(&path, (text + "\n").as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
 }

@@ -14,6 +14,7 @@ use clap::Args as ClapArgs;
 use serde::Deserialize;
 
 use crate::cli::args::{parse_seed_list, SeedList};
+use crate::cli::replace::replace_file;
 
 /// The file's name.
 pub const FILE: &str = "tester.toml";
@@ -274,22 +275,34 @@ pub struct InitArgs {
     /// Folder to write `tester.toml` into.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
-    /// Replace an existing `tester.toml`.
+    /// Replace an existing `tester.toml`. A symbolic link there is replaced itself (never
+    /// followed): the file it points to is left untouched.
     #[arg(long)]
     pub force: bool,
 }
 
-/// Runs `tester init`: writes [`TEMPLATE`] as `DIR/tester.toml`.
+/// Runs `tester init`: writes [`TEMPLATE`] as `DIR/tester.toml`. A symbolic link there counts
+/// as an existing file (even a dangling one); with --force the link itself is replaced and the
+/// file it pointed to is left untouched.
 pub fn init(args: &InitArgs) -> Result<(), String> {
     let path = args.dir.join(FILE);
-    if path.exists() && !args.force {
+    // `symlink_metadata`: a link is seen as itself, never as its target.
+    let existing = std::fs::symlink_metadata(&path).ok();
+    if existing.is_some() && !args.force {
         return Err(format!(
             "{} already exists (pass --force to replace it)",
             path.display()
         ));
     }
-    std::fs::write(&path, TEMPLATE).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    println!("wrote {}", path.display());
+    replace_file(&path, TEMPLATE.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let was_link = existing.is_some_and(|m| m.file_type().is_symlink());
+    let note = if was_link {
+        " (it replaced a symbolic link; the file the link pointed to is unchanged)"
+    } else {
+        ""
+    };
+    println!("wrote {}{note}", path.display());
     Ok(())
 }
 
@@ -317,6 +330,32 @@ mod tests {
         assert!(parse("jobs = 0").is_err());
         assert!(parse("jobs = \"x\"").is_err());
         assert_eq!(parse("").unwrap(), Project::default());
+    }
+
+    #[test]
+    fn init_never_writes_through_a_symlink() {
+        let root = std::env::temp_dir().join(format!("qa-init-link-{}", std::process::id()));
+        let dir = root.join("d");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(root.join("precious.txt"), "precious\n").unwrap();
+        std::os::unix::fs::symlink("../precious.txt", dir.join(FILE)).unwrap();
+        let mut args = InitArgs {
+            dir: dir.clone(),
+            force: false,
+        };
+        assert!(init(&args).unwrap_err().contains("already exists"));
+        args.force = true;
+        init(&args).unwrap();
+        let precious = std::fs::read_to_string(root.join("precious.txt")).unwrap();
+        assert_eq!(precious, "precious\n");
+        assert_eq!(std::fs::read_to_string(dir.join(FILE)).unwrap(), TEMPLATE);
+        // A dangling link is an existing file too: without --force nothing is created.
+        std::fs::remove_file(dir.join(FILE)).unwrap();
+        std::os::unix::fs::symlink("../made.toml", dir.join(FILE)).unwrap();
+        args.force = false;
+        assert!(init(&args).is_err());
+        assert!(!root.join("made.toml").exists());
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
