@@ -97,10 +97,16 @@ pub fn marker(seed: u64) -> String {
     format!("{}-{seed}", std::process::id())
 }
 
+/// The marker value of the build step of `tester run` in this run.
+pub fn build_marker() -> String {
+    format!("{}-build", std::process::id())
+}
+
 /// What [`sweep`] ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target<'a> {
-    /// The processes carrying this marker value (one seed's solver and its descendants).
+    /// The processes carrying this marker value (one seed's solver and its descendants, or the
+    /// build's).
     Seed(&'a str),
     /// Everything of this run: every process with a marker of this run, and every descendant
     /// re-parented to `tester`.

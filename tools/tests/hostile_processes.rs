@@ -1,0 +1,281 @@
+//! Issue 35, the cases about processes and files: a project file someone else planted (case 4),
+//! a build that outlives `tester` or fills its memory (case 5), an Optuna study killed midway
+//! (case 6). Every test that starts processes checks that none is left and kills what is.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::{scratch, tester};
+
+/// Whether `pid` runs (a zombie has ended).
+fn alive(pid: i32) -> bool {
+    let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let state = stat[stat.rfind(')').unwrap() + 1..]
+        .split_whitespace()
+        .next();
+    !matches!(state, Some("Z" | "X"))
+}
+
+/// Polls `done` every 20 ms until it holds or `limit` has passed; whether it held.
+fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    loop {
+        if done() {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The pids written one a line into `path` (by a test's shell script), once there are `count`.
+fn pids_in(path: &Path, count: usize) -> Vec<i32> {
+    let read = || -> Vec<i32> {
+        fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    };
+    assert!(
+        wait_until(Duration::from_secs(60), || read().len() >= count),
+        "{} never held {count} pids",
+        path.display()
+    );
+    read()
+}
+
+/// Sends `signal` to `pid`.
+fn signal(pid: i32, signal: libc::c_int) {
+    // SAFETY: a plain kill of a process this test started.
+    unsafe { libc::kill(pid, signal) };
+}
+
+/// Waits at most `limit` for `child`; kills it (SIGKILL) if it is still running then.
+fn wait_or_kill(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let mut status = None;
+    wait_until(limit, || {
+        status = child.try_wait().unwrap();
+        status.is_some()
+    });
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    status
+}
+
+/// Asserts that every pid of `pids` ends within 5 s; kills the survivors first, so that a
+/// failing test leaves nothing running.
+fn assert_all_end(pids: &[i32], what: &str) {
+    let ended = wait_until(Duration::from_secs(5), || pids.iter().all(|&p| !alive(p)));
+    let left: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+    for &pid in &left {
+        signal(pid, libc::SIGKILL);
+    }
+    assert!(ended, "{what}: still running: {left:?}");
+}
+
+fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `tester run --seeds 1 --out o EXTRA` in `dir`.
+fn run_in(dir: &Path, extra: &[&str]) -> Output {
+    tester()
+        .current_dir(dir)
+        .args(["run", "--seeds", "1", "--out", "o"])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[test]
+fn case4_a_project_file_someone_else_can_write_is_refused() {
+    let dir = scratch("case4-owner");
+    let sub = dir.join("sub");
+    fs::create_dir_all(&sub).unwrap();
+    let pwned = dir.join("PWNED");
+    let file = dir.join("tester.toml");
+    let toml = format!(
+        "build = \"touch '{}'\"\nsolver = \"echo 0\"\n",
+        pwned.display()
+    );
+    fs::write(&file, toml).unwrap();
+    let refused = |extra: &[&str], why: &str| {
+        let out = run_in(&sub, extra);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        let named = format!("refusing the project file {}", file.display());
+        assert!(err.contains(&named) && err.contains(why), "{err}");
+        assert!(!pwned.exists() && !sub.join("o").exists(), "{err}");
+    };
+    // SAFETY: `geteuid` cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        std::os::unix::fs::chown(&file, Some(65534), None).unwrap();
+        refused(&["--exec", "echo 0", "--quiet"], "belongs to uid 65534");
+        refused(&[], "belongs to uid 65534");
+        std::os::unix::fs::chown(&file, Some(0), None).unwrap();
+    } else {
+        eprintln!("NOTICE: not root: the file of another owner is not tested");
+    }
+    set_mode(&file, 0o646);
+    refused(
+        &["--exec", "echo 0", "--quiet"],
+        "others may write it (mode 646)",
+    );
+    set_mode(&file, 0o664);
+    refused(&[], "its group may write it (mode 664)");
+    // --no-project leaves it unread.
+    let out = run_in(&sub, &["--exec", "echo 0", "--no-project"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(!pwned.exists());
+    fs::remove_dir_all(sub.join("o")).unwrap();
+    // Trusted, with --exec: the file's build is for the file's solver, it does not run.
+    set_mode(&file, 0o644);
+    let out = run_in(&sub, &["--exec", "echo 0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("is not run"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(!pwned.exists());
+    fs::remove_dir_all(sub.join("o")).unwrap();
+    // Trusted, without --exec: it builds.
+    let out = run_in(&sub, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(pwned.exists());
+}
+
+#[test]
+fn case4_the_search_stops_at_the_repository_top_and_at_home() {
+    let dir = scratch("case4-bounds");
+    fs::write(dir.join("tester.toml"), "solver = \"echo 0\"\n").unwrap();
+    let found = |from: &str, home: &Path| {
+        let sub = dir.join(from);
+        fs::create_dir_all(&sub).unwrap();
+        let out = tester()
+            .current_dir(&sub)
+            .env("HOME", home)
+            .args(["run", "--seeds", "1", "--exec", "echo 0", "--out", "o"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        stderr_of(&out).contains("project file")
+    };
+    let elsewhere = PathBuf::from("/nonexistent");
+    assert!(found("plain/sub", &elsewhere));
+    fs::create_dir_all(dir.join("repo/.git")).unwrap();
+    assert!(
+        !found("repo/sub", &elsewhere),
+        "read from above a repository"
+    );
+    assert!(
+        !found("home/sub", &dir.join("home")),
+        "read from above home"
+    );
+}
+
+/// A project in a fresh scratch folder whose build is `build` (the solver: `echo 0`).
+fn build_project(name: &str, build: &str) -> PathBuf {
+    let dir = scratch(name);
+    let toml = format!("build = \"{build}\"\nsolver = \"echo 0\"\n");
+    fs::write(dir.join("tester.toml"), toml).unwrap();
+    dir
+}
+
+/// `tester run --seeds 1 --out o` in `dir`, started.
+fn start_run(dir: &Path) -> Child {
+    tester()
+        .current_dir(dir)
+        .args(["run", "--seeds", "1", "--out", "o"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The build: its shell and a `sleep 300` it waits for, both pids written to `pids`.
+const SLEEPY_BUILD: &str = "echo $$ >> pids; sleep 300 & echo $! >> pids; wait";
+
+#[test]
+fn case5_sigterm_stops_the_build_at_once() {
+    let dir = build_project("case5-term", SLEEPY_BUILD);
+    let mut child = start_run(&dir);
+    let pids = pids_in(&dir.join("pids"), 2);
+    signal(child.id() as i32, libc::SIGTERM);
+    let status = wait_or_kill(&mut child, Duration::from_secs(15));
+    assert_all_end(&pids, "the build after SIGTERM");
+    assert_eq!(status.and_then(|s| s.code()), Some(143), "{status:?}");
+    assert!(
+        !dir.join("o").exists(),
+        "a seed ran after the interrupted build"
+    );
+}
+
+#[test]
+fn case5_a_build_dies_with_a_killed_tester() {
+    let dir = build_project("case5-kill", SLEEPY_BUILD);
+    let mut child = start_run(&dir);
+    let pids = pids_in(&dir.join("pids"), 2);
+    signal(child.id() as i32, libc::SIGKILL);
+    let _ = child.wait();
+    assert_all_end(&pids, "the build after SIGKILL of tester");
+}
+
+/// Peak resident size of `pid` so far (`VmHWM`), in MB; 0 once it has ended.
+fn peak_mb(pid: u32) -> u64 {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb / 1024)
+}
+
+#[test]
+fn case5_a_build_printing_500_mb_is_read_in_bounded_memory() {
+    let build = "yes 0123456789abcdef | head -c 500000000; echo last line; exit 1";
+    let dir = build_project("case5-output", build);
+    let log = dir.join("stderr.txt");
+    let mut child = tester()
+        .current_dir(&dir)
+        .args(["run", "--seeds", "1", "--out", "o"])
+        .stderr(fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut peak = 0;
+    let status = loop {
+        peak = peak.max(peak_mb(pid));
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let err = fs::read_to_string(&log).unwrap();
+    assert_eq!(status.code(), Some(3), "{:.300}", err);
+    assert!(
+        peak < 100,
+        "tester reached {peak} MB reading the build's output"
+    );
+    assert!(err.len() < 70_000, "{} bytes on stderr", err.len());
+    assert!(
+        err.contains(" bytes cut ...]") && err.contains("last line\n"),
+        "{err:.300}"
+    );
+    assert!(err.contains("failed (exit code 1): nothing was run"));
+}
