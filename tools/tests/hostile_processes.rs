@@ -279,3 +279,148 @@ fn case5_a_build_printing_500_mb_is_read_in_bounded_memory() {
     );
     assert!(err.contains("failed (exit code 1): nothing was run"));
 }
+
+fn tune_script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tune")
+        .join(name)
+}
+
+/// Whether python3 can run the study (optuna and scipy, in target/tune-venv or installed).
+fn has_optuna() -> bool {
+    let ok = std::process::Command::new("python3")
+        .arg(tune_script("optuna_study.py"))
+        .arg("--check-deps")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "optuna is missing in CI: .ci/run should have installed it"
+        );
+        eprintln!("NOTICE: python3 with optuna not found; the study test is skipped");
+    }
+    ok
+}
+
+/// A study folder with `slow.sh`: the fake solver, which sleeps a minute first in every trial
+/// (once `runs/tune/slow/trial-0` exists, until a file `fast` does) and writes to `pids` its
+/// pid, its parent's (the `sh -c` of `--exec`) and that one's parent's (the trial's tester).
+fn slow_study(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" != --list-params ] && [ -d runs/tune/slow/trial-0 ] && \
+         [ ! -e fast ]; then\n  echo $$ >> pids; echo $PPID >> pids\n  \
+         cut -d' ' -f4 /proc/$PPID/stat >> pids; sleep 60\nfi\n\
+         exec python3 '{}' \"$@\"\n",
+        tune_script("tests/fake_solver.py").display()
+    );
+    fs::write(dir.join("slow.sh"), script).unwrap();
+    set_mode(&dir.join("slow.sh"), 0o755);
+    dir
+}
+
+/// `optuna_study.py --trials TRIALS` on the slow study in `dir`.
+fn study_command(dir: &Path, trials: &str) -> std::process::Command {
+    let mut cmd = std::process::Command::new("python3");
+    cmd.current_dir(dir)
+        .arg(tune_script("optuna_study.py"))
+        .args(["--trials", trials, "--seeds", "1-2", "--time-limit", "0.2"])
+        // A trial's tester would wait a minute for a sleeping solver: only a stop ends it early.
+        .args([
+            "--kill-margin",
+            "60",
+            "--jobs",
+            "2",
+            "--study-name",
+            "slow",
+            "--solver",
+        ])
+        .arg(dir.join("slow.sh"))
+        .arg("--tester")
+        .arg(env!("CARGO_BIN_EXE_tester"));
+    cmd
+}
+
+/// Starts the slow study, waits until a trial's solver sleeps, sends `sig` to the study and
+/// returns how it ended; every process of the trial must end within 5 s.
+fn stop_slow_study(dir: &Path, sig: libc::c_int) -> Option<ExitStatus> {
+    let mut study = study_command(dir, "2")
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(dir.join("study.err")).unwrap())
+        .spawn()
+        .unwrap();
+    pids_in(&dir.join("pids"), 3);
+    signal(study.id() as i32, sig);
+    let status = wait_or_kill(&mut study, Duration::from_secs(30));
+    let pids = pids_in(&dir.join("pids"), 3);
+    assert_all_end(
+        &pids,
+        "the trial's tester and solvers after the study was stopped",
+    );
+    status
+}
+
+/// The study's trials as `(number, state)`, read from its SQLite file.
+fn trial_states(dir: &Path) -> Vec<(u64, String)> {
+    let query = "import sqlite3, sys\nc = sqlite3.connect('runs/tune/study.db')\nfor n, s in \
+                 c.execute('select number, state from trials order by number'):\n    \
+                 print(n, s)\n";
+    let out = std::process::Command::new("python3")
+        .current_dir(dir)
+        .args(["-c", query])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let (n, s) = l.split_once(' ').unwrap();
+            (n.parse().unwrap(), s.to_string())
+        })
+        .collect()
+}
+
+/// Runs the study again, fast, for one trial: the defaults must run again (trial 1).
+fn resume_runs_the_defaults(dir: &Path) -> String {
+    fs::write(dir.join("fast"), "").unwrap();
+    let out = study_command(dir, "1").output().unwrap();
+    let err = stderr_of(&out);
+    assert!(out.status.success(), "{err}");
+    let defaults = "trial 1: complete, value 1.0, seeds 2, params {'moves': 2, 'spread': 0.5, \
+                    'flag': 1}";
+    assert!(
+        err.contains(defaults),
+        "the defaults did not run again:\n{err}"
+    );
+    let states = trial_states(dir);
+    assert!(!states.iter().any(|(_, s)| s == "RUNNING"), "{states:?}");
+    err
+}
+
+#[test]
+fn case6_sigterm_to_the_study_ends_its_tester_and_fails_the_trial() {
+    if !has_optuna() {
+        return;
+    }
+    let dir = slow_study("case6-term");
+    let status = stop_slow_study(&dir, libc::SIGTERM);
+    let err = fs::read_to_string(dir.join("study.err")).unwrap();
+    assert_eq!(status.and_then(|s| s.code()), Some(143), "{err}");
+    assert!(err.contains("stopped by SIGTERM"), "{err}");
+    assert_eq!(trial_states(&dir), [(0, "FAIL".to_string())]);
+    resume_runs_the_defaults(&dir);
+}
+
+#[test]
+fn case6_a_study_killed_outright_takes_its_tester_and_is_cleaned_up_on_resume() {
+    if !has_optuna() {
+        return;
+    }
+    let dir = slow_study("case6-kill");
+    stop_slow_study(&dir, libc::SIGKILL);
+    // Nobody could mark it: it stays RUNNING until the next start sees its process is gone.
+    assert_eq!(trial_states(&dir), [(0, "RUNNING".to_string())]);
+    let err = resume_runs_the_defaults(&dir);
+    assert!(err.contains("trial 0: its study process"), "{err}");
+    assert_eq!(trial_states(&dir)[0], (0, "FAIL".to_string()));
+}
