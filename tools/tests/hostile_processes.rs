@@ -118,16 +118,29 @@ fn case4_a_project_file_someone_else_can_write_is_refused() {
         let out = run_in(&sub, extra);
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
-        let named = format!("refusing the project file {}", file.display());
-        assert!(err.contains(&named) && err.contains(why), "{err}");
+        let named = format!("refusing the project file {}: {why}", file.display());
+        assert!(err.contains(&named), "{err}");
         assert!(!pwned.exists() && !sub.join("o").exists(), "{err}");
     };
     // SAFETY: `geteuid` cannot fail.
     if unsafe { libc::geteuid() } == 0 {
         std::os::unix::fs::chown(&file, Some(65534), None).unwrap();
-        refused(&["--exec", "echo 0", "--quiet"], "belongs to uid 65534");
-        refused(&[], "belongs to uid 65534");
+        refused(&["--exec", "echo 0", "--quiet"], "it belongs to uid 65534");
+        refused(&[], "it belongs to uid 65534");
         std::os::unix::fs::chown(&file, Some(0), None).unwrap();
+        // A link someone else made to a file of ours: they chose what it points to.
+        let linked = dir.join("linked");
+        fs::create_dir_all(linked.join("sub")).unwrap();
+        std::os::unix::fs::symlink(&file, linked.join("tester.toml")).unwrap();
+        std::os::unix::fs::lchown(linked.join("tester.toml"), Some(65534), None).unwrap();
+        let out = run_in(&linked.join("sub"), &[]);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(": the symbolic link: it belongs to uid 65534"),
+            "{err}"
+        );
+        assert!(!pwned.exists());
     } else {
         eprintln!("NOTICE: not root: the file of another owner is not tested");
     }

@@ -157,6 +157,7 @@ fn check_trusted(path: &Path) -> Result<(), String> {
     let file = stat(std::fs::metadata(path))?;
     // A link's own mode bits mean nothing; its owner chose what it points to.
     let problem = trust_problem(link.uid(), 0, me)
+        .filter(|_| link.file_type().is_symlink())
         .map(|p| format!("the symbolic link: {p}"))
         .or_else(|| trust_problem(file.uid(), file.mode(), me));
     match problem {
