@@ -246,6 +246,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn saving_replaces_a_symlink_and_a_linked_lock_is_refused() {
+        let dir = std::env::temp_dir().join(format!("qa-bests-link-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("precious.txt"), "precious\n").unwrap();
+        let path = dir.join("bests.json");
+        std::os::unix::fs::symlink("precious.txt", &path).unwrap();
+        Bests::default().save(&path).unwrap();
+        let precious = fs::read_to_string(dir.join("precious.txt")).unwrap();
+        assert_eq!(precious, "precious\n");
+        assert!(!fs::symlink_metadata(&path).unwrap().is_symlink());
+        std::os::unix::fs::symlink("precious.txt", dir.join("bests.json.lock")).unwrap();
+        let err = Bests::update_locked(&path, "about", |_| Ok(0)).unwrap_err();
+        assert!(err.contains("cannot open lock file"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn improve_only_when_better() {
         let mut b = Bests::default();
         assert!(b.improve(1, 10.0, "a"));

@@ -327,6 +327,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn results_json_replaces_a_symlink_instead_of_writing_through_it() {
+        let dir = std::env::temp_dir().join(format!("qa-run-link-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("precious.txt"), "precious\n").unwrap();
+        std::os::unix::fs::symlink("precious.txt", dir.join(RESULTS)).unwrap();
+        write_run(&dir, &json!({"seeds": []})).unwrap();
+        let precious = fs::read_to_string(dir.join("precious.txt")).unwrap();
+        assert_eq!(precious, "precious\n");
+        assert!(fs::read_to_string(dir.join(RESULTS))
+            .unwrap()
+            .contains("seeds"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn solver_file_is_found_and_hashed() {
         let dir = std::env::temp_dir().join(format!("qa-runfile-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
