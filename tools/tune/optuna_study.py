@@ -8,14 +8,23 @@ step, and lets WilcoxonPruner stop a trial that is clearly worse than the best o
 lives in a SQLite file: run the same command again to add trials, look at it with
 `optuna-dashboard sqlite:///runs/tune/study.db`.
 
+Nothing is left behind: each trial's tester runs in its own process group and gets SIGTERM when
+this script dies, however it dies (Linux PR_SET_PDEATHSIG); SIGINT, SIGTERM and SIGHUP stop
+the running tester, mark the running trial FAIL and exit 128 + the signal. On start, a RUNNING
+trial whose study process is gone (killed outright) is marked FAIL, and the solver's defaults
+are queued again unless a finished trial ran them.
+
 Example:
     python3 tools/tune/optuna_study.py --trials 40 --seeds 1001-1100 --time-limit 1
 """
 import argparse
+import ctypes
 import json
 import math
 import os
 import shlex
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -25,6 +34,82 @@ ROOT = Path(__file__).resolve().parents[2]
 VENV_PYTHON = ROOT / "target" / "tune-venv" / "bin" / "python"
 FAILED_VALUE = 0.0  # a seed that is not ok counts 0, like the contest's relative score
 ZERO_SCORE_VALUE = 10.0  # a score of 0 against a positive reference (the cap of the ratio)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+STOP_WAIT = 10.0  # seconds tester gets to stop its solvers and save its run, then SIGKILL
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+try:
+    LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+except OSError:
+    LIBC = None
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGINT, SIGTERM or SIGHUP came. A KeyboardInterrupt, so that Optuna treats it as it treats
+    Ctrl-C: the running trial is marked FAIL and the exception goes on up to main()."""
+
+    def __init__(self, signum):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def stop_on_signals():
+    """Turns the first SIGINT, SIGTERM or SIGHUP into Stopped; later ones are ignored, so that
+    they cannot cut the cleanup short."""
+    def stop(signum, _frame):
+        for s in STOP_SIGNALS:
+            signal.signal(s, lambda *_: None)
+        if "optuna" in sys.modules:  # its warning with a traceback says nothing main() won't
+            sys.modules["optuna"].logging.set_verbosity(sys.modules["optuna"].logging.ERROR)
+        raise Stopped(signum)
+
+    for s in STOP_SIGNALS:
+        signal.signal(s, stop)
+
+
+def process_start(pid):
+    """The start time of process `pid` (field 22 of /proc/PID/stat) as text, None if it is gone
+    or not running; "" without /proc."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return "" if not Path("/proc/self").exists() else None
+    fields = stat[stat.rindex(")") + 2:].split()  # fields from the 3rd (state) on
+    return None if fields[0] in ("Z", "X") else fields[19]
+
+
+# This study process, recorded on every trial it runs (user attribute `worker`): host, pid and
+# start time tell a dead process from a live one, even after its pid was reused.
+WORKER = f"{socket.gethostname()}|{os.getpid()}|{process_start('self')}"
+
+
+def worker_gone(worker):
+    """Whether the study process `worker` (a WORKER value) has ended; a process of another
+    host cannot be checked and counts as running."""
+    host, pid, start = worker.split("|")
+    if host != socket.gethostname():
+        return False
+    now = process_start(int(pid))
+    if now == "":  # no /proc: ask the kernel whether the pid exists
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            pass
+        return False
+    return now is None or now != start
+
+
+def die_with_parent(parent):
+    """Runs in the forked child before tester starts: its own process group (the terminal's
+    Ctrl-C reaches only this script, which stops tester itself) and SIGTERM when this script
+    dies, even by SIGKILL (tester then stops its solvers and exits)."""
+    os.setpgid(0, 0)
+    if LIBC is not None:
+        LIBC.prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGTERM), ctypes.c_ulong(0),
+                   ctypes.c_ulong(0), ctypes.c_ulong(0))
+        if os.getppid() != parent:  # the parent died before the prctl: no signal will come
+            os.kill(os.getpid(), signal.SIGTERM)
 
 
 def ensure_optuna():
@@ -207,6 +292,7 @@ class Runner:
 
     def __init__(self, args, tester, solver):
         self.args, self.tester, self.solver = args, tester, solver
+        self.current = None  # the tester running now, if any
 
     def command(self, params, out, shuffle_seed=None):
         exec_line = [str(self.solver), "--time-limit", str(self.args.time_limit)]
@@ -225,14 +311,32 @@ class Runner:
     def run(self, params, out, shuffle_seed=None):
         out.mkdir(parents=True, exist_ok=True)
         log = open(str(out) + ".log", "w")
+        parent = os.getpid()
         proc = subprocess.Popen(self.command(params, out, shuffle_seed), stdout=subprocess.PIPE,
-                                stderr=log, text=True)
+                                stderr=log, text=True, preexec_fn=lambda: die_with_parent(parent))
+        self.current = proc
         return proc, log
 
+    def stop(self):
+        """Ends the running tester, if any: SIGTERM to its process group (tester stops its
+        solvers and saves its run), SIGKILL if it is still there after STOP_WAIT seconds."""
+        proc, self.current = self.current, None
+        if proc is None or proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.communicate(timeout=STOP_WAIT)  # read its stdout so that it never blocks on it
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        except ProcessLookupError:
+            proc.wait()
 
-def finish(proc, log, stopped):
+
+def finish(runner, proc, log, stopped):
     """Waits for tester; an exit code other than 0 is an error unless we stopped it."""
     code = proc.wait()
+    runner.current = None
     log.close()
     if not stopped and code != 0:
         tail = Path(log.name).read_text()[-2000:]
@@ -267,7 +371,7 @@ def reference_scores(study, args, runner, defaults):
         line = json.loads(text)
         if line["status"] == "ok":
             reference.setdefault(str(line["seed"]), line["score"])
-    finish(proc, log, False)
+    finish(runner, proc, log, False)
     study.set_user_attr("reference", reference)
     return reference
 
@@ -276,23 +380,29 @@ def objective_for(args, runner, space, reference):
     import optuna
 
     def objective(trial):
+        trial.set_user_attr("worker", WORKER)
         # Parameters not tuned keep the solver's own defaults (no --param for them).
         params = suggest(trial, space)
         out = args.out / trial.study.study_name / f"trial-{trial.number}"
         proc, log = runner.run(params, out, shuffle_seed=trial.number)
         values, stopped = [], False
-        for text in proc.stdout:
-            line = json.loads(text)
-            value = seed_value(line, reference)
-            values.append(value)
-            trial.report(value, line["seed"])
-            if trial.should_prune():
-                stopped = True
-                proc.terminate()  # tester stops its solvers and exits 143
-                for _ in proc.stdout:
-                    pass
-                break
-        finish(proc, log, stopped)
+        try:
+            for text in proc.stdout:
+                line = json.loads(text)
+                value = seed_value(line, reference)
+                values.append(value)
+                trial.report(value, line["seed"])
+                if trial.should_prune():
+                    stopped = True
+                    proc.terminate()  # tester stops its solvers and exits 143
+                    for _ in proc.stdout:
+                        pass
+                    break
+        except BaseException:
+            runner.stop()  # Stopped (or any error): tester must not outlive its trial
+            log.close()
+            raise
+        finish(runner, proc, log, stopped)
         if not values:
             raise optuna.TrialPruned("no seed finished")
         trial.set_user_attr("seeds_run", len(values))
@@ -304,7 +414,59 @@ def objective_for(args, runner, space, reference):
     return objective
 
 
+def fail_stale_trials(study):
+    """Marks FAIL the RUNNING trials whose study process has ended (killed before it could do
+    it itself); a trial of a live process or of another host, or one that records no process
+    (an older version of this script), is left as it is."""
+    from optuna.trial import TrialState
+
+    for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        worker = t.user_attrs.get("worker")
+        if worker and worker_gone(worker):
+            study.tell(t.number, state=TrialState.FAIL, skip_if_finished=True)
+            print(f"trial {t.number}: its study process ({worker}) is gone: marked FAIL",
+                  file=sys.stderr)
+
+
+def defaults_queued_or_run(study, defaults):
+    """Whether a trial ran the solver's defaults to the end (COMPLETE), waits to run them
+    (WAITING, as enqueued) or runs them now in a live study process."""
+    from optuna.trial import TrialState
+
+    for t in study.get_trials(deepcopy=False):
+        if t.state == TrialState.COMPLETE:
+            params = t.params
+        elif t.state == TrialState.WAITING:
+            params = t.system_attrs.get("fixed_params", {})
+        elif t.state == TrialState.RUNNING and t.user_attrs.get("worker"):
+            params = t.params
+        else:
+            continue
+        if params == defaults:
+            return True
+    return False
+
+
 def main(argv):
+    stop_on_signals()
+    try:
+        return run(argv)
+    except Stopped as stop:
+        # Optuna has marked the running trial FAIL; the tester of that trial is ended here (if
+        # the objective did not already).
+        print(f"optuna_study.py: stopped by {stop}: the running trial is marked FAIL; run the "
+              "same command again to go on", file=sys.stderr)
+        return 128 + stop.signum
+    finally:
+        if RUNNER is not None:
+            RUNNER.stop()
+
+
+RUNNER = None  # the Runner of this study, so that main() can end its tester on any way out
+
+
+def run(argv):
+    global RUNNER
     if "--check-deps" in argv:
         ensure_optuna()
         return 0
@@ -339,9 +501,11 @@ def main(argv):
                                 sampler=sampler, pruner=pruner, load_if_exists=True)
     print(f"study {name} in {storage}: {len(study.trials)} trials so far; tuning "
           f"{', '.join(space)}", file=sys.stderr)
-    runner = Runner(args, tester, solver)
+    runner = RUNNER = Runner(args, tester, solver)
     reference = reference_scores(study, args, runner, defaults)
-    if not study.trials and all(in_space(defaults[n], space[n]) for n in space):
+    fail_stale_trials(study)
+    in_range = all(in_space(defaults[n], space[n]) for n in space)
+    if in_range and not defaults_queued_or_run(study, defaults):
         study.enqueue_trial(defaults)  # the defaults are a candidate: the winner is never worse here
     start = time.monotonic()
 
@@ -353,6 +517,10 @@ def main(argv):
     study.optimize(objective_for(args, runner, space, reference), n_trials=args.trials,
                    callbacks=[progress])
     full = [t for t in study.trials if t.value is not None and not t.user_attrs.get("pruned")]
+    done = [t for t in study.trials if t.value is not None]
+    if not done:
+        print(f"{len(study.trials)} trials in the study, none finished yet")
+        return 0
     best = max(full, key=lambda t: t.value) if full else study.best_trial
     print(f"{len(study.trials)} trials in the study ({len(full)} ran every seed), "
           f"{time.monotonic() - start:.1f} s now; best trial {best.number}")

@@ -117,12 +117,9 @@ impl Bests {
     }
 
     /// Writes the file, atomically (a temporary file renamed over it): a reader never sees
-    /// half a file.
+    /// half a file, and a symbolic link at `path` is replaced, not followed.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("bests");
-        let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-        fs::write(&tmp, self.to_json())
-            .and_then(|()| fs::rename(&tmp, path))
+        crate::cli::replace::replace_file(path, self.to_json().as_bytes())
             .map_err(|e| format!("cannot write bests file {}: {e}", path.display()))
     }
 
@@ -143,10 +140,13 @@ impl Bests {
         let mut lock_name = path.as_os_str().to_owned();
         lock_name.push(".lock");
         let lock_path = std::path::PathBuf::from(lock_name);
+        use std::os::unix::fs::OpenOptionsExt;
         let lock = fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
+            // A link planted as the lock file is refused, not followed.
+            .custom_flags(libc::O_NOFOLLOW)
             .open(&lock_path)
             .map_err(|e| format!("cannot open lock file {}: {e}", lock_path.display()))?;
         loop {
@@ -244,6 +244,23 @@ pub fn load_bests(path: Option<&Path>) -> Result<(Option<PathBuf>, Option<Bests>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn saving_replaces_a_symlink_and_a_linked_lock_is_refused() {
+        let dir = std::env::temp_dir().join(format!("qa-bests-link-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("precious.txt"), "precious\n").unwrap();
+        let path = dir.join("bests.json");
+        std::os::unix::fs::symlink("precious.txt", &path).unwrap();
+        Bests::default().save(&path).unwrap();
+        let precious = fs::read_to_string(dir.join("precious.txt")).unwrap();
+        assert_eq!(precious, "precious\n");
+        assert!(!fs::symlink_metadata(&path).unwrap().is_symlink());
+        std::os::unix::fs::symlink("precious.txt", dir.join("bests.json.lock")).unwrap();
+        let err = Bests::update_locked(&path, "about", |_| Ok(0)).unwrap_err();
+        assert!(err.contains("cannot open lock file"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn improve_only_when_better() {

@@ -113,7 +113,7 @@ pub struct RunOutcome {
 }
 
 /// Kills the process group led by `pid`.
-fn kill_group(pid: u32) {
+pub(crate) fn kill_group(pid: u32) {
     // SAFETY: a plain syscall on a process group we created; an error (group already gone) is
     // fine.
     unsafe {
@@ -121,12 +121,12 @@ fn kill_group(pid: u32) {
     }
 }
 
-/// Makes the solver die (SIGKILL) when `tester` dies, even by SIGKILL (Linux
-/// `PR_SET_PDEATHSIG`). The kernel sends it when the *thread* that started the solver ends; the
-/// worker threads of `tester run` outlive every solver they start, so that is when `tester`
-/// dies. Not inherited by the solver's own children: those are ended by the guardian
-/// ([`super::guardian`]).
-fn die_with_tester(cmd: &mut Command) {
+/// Makes the child (a solver, the build) die (SIGKILL) when `tester` dies, even by SIGKILL
+/// (Linux `PR_SET_PDEATHSIG`). The kernel sends it when the *thread* that started the child
+/// ends; the worker threads of `tester run` outlive every solver they start (and the main
+/// thread the build), so that is when `tester` dies. Not inherited by the child's own children:
+/// those are ended by the guardian ([`super::guardian`]).
+pub(crate) fn die_with_tester(cmd: &mut Command) {
     let tester = std::process::id() as libc::pid_t;
     // SAFETY: `prctl`, `getppid` and `raise` are async-signal-safe and touch only the child.
     unsafe {

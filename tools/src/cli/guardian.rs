@@ -4,7 +4,8 @@
 //! `PR_SET_PDEATHSIG`. So [`start`] forks a small copy of `tester` that holds the read end of a
 //! pipe whose write end only `tester` holds. When `tester` ends, however it ends, the kernel
 //! closes that write end; the guardian reads end-of-file, kills every process whose environment
-//! carries this run's marker (`QA_TESTER_RUN=TESTERPID-…`, see [`super::reaper`]) and exits.
+//! carries this run's marker (`QA_TESTER_RUN=TESTERPID-…`, see [`super::proctable`]) and
+//! exits. It imports only the process table, not the reaper (which starts it).
 //!
 //! The guardian sits in its own process group with SIGHUP, SIGINT and SIGQUIT ignored, so the
 //! terminal's Ctrl-C or hang-up and a kill of `tester`'s group leave it to do its work; its
@@ -15,7 +16,7 @@
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
-use super::reaper::{has_marker, processes};
+use super::proctable::{has_marker, processes};
 
 /// The guardian's pid (0: none), so that the end-of-run sweep does not take it for a leftover.
 static GUARDIAN: AtomicI32 = AtomicI32::new(0);

@@ -6,9 +6,10 @@ use std::path::Path;
 use super::report::SeedResult;
 use crate::vis::{render_page, PageData};
 
-/// Writes the page for `data` to `path`.
+/// Writes the page for `data` to `path` (a symbolic link there is replaced, not followed).
 pub fn write_page(path: &Path, data: &PageData) -> Result<(), String> {
-    fs::write(path, render_page(data)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    super::replace::replace_file(path, render_page(data).as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// `SEED.html` of a finished seed: whatever the solver printed, even after a timeout or crash,
@@ -31,4 +32,30 @@ pub fn write_seed_page(
         title: format!("seed {seed}: {} {}", result.status.as_str(), result.score),
     };
     write_page(&dir.join(format!("{seed}.html")), &data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_replaces_a_symlink_instead_of_writing_through_it() {
+        let dir = std::env::temp_dir().join(format!("qa-pages-link-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("precious.txt"), "precious\n").unwrap();
+        let page = dir.join("1.html");
+        std::os::unix::fs::symlink("precious.txt", &page).unwrap();
+        let data = PageData {
+            input: "8\n2\n".into(),
+            output: None,
+            seed: Some(1),
+            p: None,
+            title: "seed 1".into(),
+        };
+        write_page(&page, &data).unwrap();
+        let precious = fs::read_to_string(dir.join("precious.txt")).unwrap();
+        assert_eq!(precious, "precious\n");
+        assert!(fs::read_to_string(&page).unwrap().contains("<html"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -145,7 +145,9 @@ pub fn write_patch(dir: &Path, state: &TreeState) -> Result<Option<&'static str>
         let _ = std::fs::remove_file(&path);
         return Ok(None);
     };
-    std::fs::write(&path, patch).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    // A symbolic link there is replaced, not followed.
+    super::replace::replace_file(&path, patch)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(Some(PATCH))
 }
 
@@ -156,4 +158,26 @@ pub fn record(dir: &Path, info: &mut super::runfile::RunInfo) -> Result<TreeStat
     info.git_dirty = tree.dirty;
     info.git_patch = write_patch(dir, &tree)?.map(str::to_string);
     Ok(tree)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_patch_replaces_a_symlink_instead_of_writing_through_it() {
+        let dir = std::env::temp_dir().join(format!("qa-patch-link-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("precious.txt"), "precious\n").unwrap();
+        std::os::unix::fs::symlink("precious.txt", dir.join(PATCH)).unwrap();
+        let state = TreeState {
+            dirty: Some(true),
+            patch: Some(b"diff\n".to_vec()),
+        };
+        assert_eq!(write_patch(&dir, &state), Ok(Some(PATCH)));
+        let precious = std::fs::read_to_string(dir.join("precious.txt")).unwrap();
+        assert_eq!(precious, "precious\n");
+        assert_eq!(std::fs::read(dir.join(PATCH)).unwrap(), b"diff\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -17,13 +17,12 @@
 //! [`super::exec`]), so the solver itself dies with `tester` even without the guardian.
 
 use std::collections::HashSet;
-use std::fs;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// The environment variable that marks a solver and its descendants: `TESTER_PID-SEED`.
-pub const MARKER_VAR: &str = "QA_TESTER_RUN";
+pub use super::proctable::MARKER_VAR;
+use super::proctable::{has_marker, processes};
 
 /// The signal that interrupted the run (0: none yet).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -98,59 +97,20 @@ pub fn marker(seed: u64) -> String {
     format!("{}-{seed}", std::process::id())
 }
 
+/// The marker value of the build step of `tester run` in this run.
+pub fn build_marker() -> String {
+    format!("{}-build", std::process::id())
+}
+
 /// What [`sweep`] ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target<'a> {
-    /// The processes carrying this marker value (one seed's solver and its descendants).
+    /// The processes carrying this marker value (one seed's solver and its descendants, or the
+    /// build's).
     Seed(&'a str),
     /// Everything of this run: every process with a marker of this run, and every descendant
     /// re-parented to `tester`.
     All,
-}
-
-/// One process seen in `/proc`.
-pub(crate) struct Seen {
-    pub(crate) pid: i32,
-    pub(crate) ppid: i32,
-    pub(crate) zombie: bool,
-}
-
-pub(crate) fn processes() -> Vec<Seen> {
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(|pid| {
-            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
-            let rest = &stat[stat.rfind(')')? + 1..];
-            let mut fields = rest.split_ascii_whitespace();
-            let state = fields.next()?;
-            let ppid = fields.next()?.parse().ok()?;
-            Some(Seen {
-                pid,
-                ppid,
-                zombie: state == "Z" || state == "X",
-            })
-        })
-        .collect()
-}
-
-/// Whether the environment of `pid` holds `MARKER_VAR=<value>` (`prefix`: value starting so).
-pub(crate) fn has_marker(pid: i32, value: &str, prefix: bool) -> bool {
-    let Ok(environ) = fs::read(format!("/proc/{pid}/environ")) else {
-        return false;
-    };
-    let want = format!("{MARKER_VAR}={value}");
-    environ.split(|&b| b == 0).any(|var| {
-        if prefix {
-            var.starts_with(want.as_bytes())
-        } else {
-            var == want.as_bytes()
-        }
-    })
 }
 
 /// Kills the processes of `target` and reaps every re-parented descendant that has exited,

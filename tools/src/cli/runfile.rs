@@ -168,13 +168,11 @@ pub fn read_run(dir: &Path) -> Result<Option<StoredRun>, String> {
 }
 
 /// Writes `doc` as `DIR/results.json`, atomically (a temporary file renamed over it), so a
-/// crash never leaves half a file.
+/// crash never leaves half a file; a symbolic link there is replaced, not followed.
 pub fn write_run(dir: &Path, doc: &Value) -> Result<PathBuf, String> {
     let path = dir.join(RESULTS);
-    let tmp = dir.join(format!(".{RESULTS}.tmp"));
     let text = serde_json::to_string_pretty(doc).expect("JSON values always serialise");
-    fs::write(&tmp, text + "\n")
-        .and_then(|()| fs::rename(&tmp, &path))
+    crate::cli::replace::replace_file(&path, (text + "\n").as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
 }
@@ -327,6 +325,21 @@ pub fn git_commit() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_json_replaces_a_symlink_instead_of_writing_through_it() {
+        let dir = std::env::temp_dir().join(format!("qa-run-link-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("precious.txt"), "precious\n").unwrap();
+        std::os::unix::fs::symlink("precious.txt", dir.join(RESULTS)).unwrap();
+        write_run(&dir, &json!({"seeds": []})).unwrap();
+        let precious = fs::read_to_string(dir.join("precious.txt")).unwrap();
+        assert_eq!(precious, "precious\n");
+        assert!(fs::read_to_string(dir.join(RESULTS))
+            .unwrap()
+            .contains("seeds"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn solver_file_is_found_and_hashed() {

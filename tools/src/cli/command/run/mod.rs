@@ -3,6 +3,7 @@
 //! Nothing is lost: `results.json` is rewritten (atomically) as seeds finish, SIGINT/SIGTERM/
 //! SIGHUP stop the run cleanly (see [`crate::cli::reaper`]), and `--resume` finishes an interrupted run.
 
+pub mod build;
 mod options;
 pub mod project;
 mod recorder;

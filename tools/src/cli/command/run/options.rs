@@ -13,13 +13,15 @@ use crate::cli::select;
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
 ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
 SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (results.json then holds the finished seeds, \
-\"interrupted\": true; --resume finishes the rest); 3 the build step failed (nothing ran). If \
-tester is killed outright (SIGKILL), its solvers are killed too (they die with it, and a \
-guardian process ends their children).
+\"interrupted\": true; --resume finishes the rest; during the build step nothing ran); 3 the \
+build step failed (nothing ran). If tester is killed outright (SIGKILL), its solvers and its \
+build are killed too (they die with it, and a guardian process ends their children).
 
-Project file: `tester.toml` in the current folder or above (`tester init` writes a commented \
-one) gives solver, build, seeds, jobs, time_limit, bests and out; tester then works in its \
-folder, and options given here win over it.
+Project file: `tester.toml` in the current folder or above, up to the repository's top folder \
+(one holding .git) or the home folder (`tester init` writes a commented one), gives solver, \
+build, seeds, jobs, time_limit, bests and out; tester then works in its folder, and options \
+given here win over it (with --exec, its build is not run). It must belong to you or root and \
+be writable by nobody else, else tester refuses it (exit 2); --no-project ignores it.
 
 Every solver's output (and any file it writes) is capped at 64 + 2·N³·32 bytes, room for the \
 largest legal answer; a solver reaching the cap is stopped and the seed is `too-long`. Solvers \

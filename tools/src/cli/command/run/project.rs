@@ -1,19 +1,26 @@
 //! `tester.toml`, the project file of `tester run`, and `tester init`, which writes one.
 //!
-//! The file is looked for in the current folder, then in each folder above. When one is found,
+//! The file is looked for in the current folder, then in each folder above, up to the
+//! repository's top folder (one holding `.git`) or the home folder. When one is found,
 //! `tester run` works in the file's folder: the build, the solver (from the file or `--exec`),
 //! the default `runs/` folder and `testcases/bests.json` are all taken there, while the paths
 //! given on the command line (`--out`, `--bests`) stay relative to where they were typed.
-//! Options on the command line win over the file.
+//! Options on the command line win over the file; with `--exec`, the file's `build` is not run
+//! (it builds the file's solver, not necessarily that one).
+//!
+//! The file names commands `tester` runs as the user, so it is read only when it is trusted
+//! ([`trust_problem`]): owned by the user or by root, and writable by nobody else. A file
+//! planted by someone else (in a shared folder such as `/tmp`) is refused, not skipped.
 
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Instant;
 
 use clap::Args as ClapArgs;
 use serde::Deserialize;
 
 use crate::cli::args::{parse_seed_list, SeedList};
+use crate::cli::replace::replace_file;
 
 /// The file's name.
 pub const FILE: &str = "tester.toml";
@@ -78,11 +85,15 @@ impl Found {
     }
 }
 
-/// Looks for `tester.toml` in `start` and the folders above it, and reads the first found.
+/// Looks for `tester.toml` in `start` and the folders above it, up to the first folder that
+/// holds `.git` (a repository's top folder) or is the home folder, and reads the first found.
+/// A file that is not trusted ([`trust_problem`]) is an error.
 pub fn find(start: &Path) -> Result<Option<Found>, String> {
+    let home = home_folder();
     for dir in start.ancestors() {
         let path = dir.join(FILE);
         if path.is_file() {
+            check_trusted(&path)?;
             let text = std::fs::read_to_string(&path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let project = parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -91,8 +102,73 @@ pub fn find(start: &Path) -> Result<Option<Found>, String> {
                 project,
             }));
         }
+        let top = std::fs::symlink_metadata(dir.join(".git")).is_ok();
+        if top || home.as_deref() == Some(dir) {
+            break;
+        }
     }
     Ok(None)
+}
+
+/// `$HOME`, with its links resolved (the current folder is given that way by the system).
+fn home_folder() -> Option<PathBuf> {
+    let home = PathBuf::from(std::env::var_os("HOME")?);
+    Some(home.canonicalize().unwrap_or(home))
+}
+
+/// Why a file owned by `owner` with permission bits `mode` must not be trusted by the user
+/// `me`, or `None` when it may: it must belong to `me` or to root, and neither its group nor
+/// others may write it.
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::command::run::project::trust_problem;
+///
+/// assert_eq!(trust_problem(1000, 0o644, 1000), None);
+/// assert_eq!(trust_problem(0, 0o644, 1000), None);
+/// assert!(trust_problem(65534, 0o644, 1000).unwrap().contains("uid 65534"));
+/// assert!(trust_problem(1000, 0o666, 1000).unwrap().contains("others"));
+/// ```
+pub fn trust_problem(owner: u32, mode: u32, me: u32) -> Option<String> {
+    if owner != me && owner != 0 {
+        return Some(format!(
+            "it belongs to uid {owner}, not to you (uid {me}) or root"
+        ));
+    }
+    let writers = match (mode & 0o020 != 0, mode & 0o002 != 0) {
+        (false, false) => return None,
+        (true, false) => "its group",
+        (false, true) => "others",
+        (true, true) => "its group and others",
+    };
+    Some(format!("{writers} may write it (mode {:o})", mode & 0o7777))
+}
+
+/// `Err` (a message naming the file, why, and what to do) unless the project file at `path`
+/// and, when it is a symbolic link, the link itself are trusted.
+fn check_trusted(path: &Path) -> Result<(), String> {
+    // SAFETY: `geteuid` has no arguments and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let stat = |meta: std::io::Result<std::fs::Metadata>| {
+        meta.map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let link = stat(std::fs::symlink_metadata(path))?;
+    let file = stat(std::fs::metadata(path))?;
+    // A link's own mode bits mean nothing; its owner chose what it points to.
+    let problem = trust_problem(link.uid(), 0, me)
+        .filter(|_| link.file_type().is_symlink())
+        .map(|p| format!("the symbolic link: {p}"))
+        .or_else(|| trust_problem(file.uid(), file.mode(), me));
+    match problem {
+        None => Ok(()),
+        Some(problem) => Err(format!(
+            "refusing the project file {}: {problem}; its `build` and `solver` would run as \
+             you. If it is yours, `chown` it or `chmod go-w` it; else remove it, work in \
+             another folder, or pass --no-project",
+            path.display()
+        )),
+    }
 }
 
 /// Parses the text of a project file and checks its values.
@@ -131,6 +207,9 @@ pub fn parse(text: &str) -> Result<Project, String> {
 /// where the command line gave none; the current folder becomes the file's folder (command-line
 /// paths are made absolute first, so they keep their meaning).
 pub fn apply(args: &super::Args) -> Result<super::Args, String> {
+    if args.project.no_project {
+        return Ok(args.clone());
+    }
     let cwd = std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?;
     let Some(found) = find(&cwd)? else {
         return Ok(args.clone());
@@ -141,8 +220,21 @@ pub fn apply(args: &super::Args) -> Result<super::Args, String> {
     std::env::set_current_dir(&found.dir)
         .map_err(|e| format!("cannot work in {}: {e}", found.dir.display()))?;
     let p = found.project.clone();
+    if !args.quiet {
+        eprintln!("tester run: project file {}", found.path().display());
+    }
+    // The file's build makes the file's solver; an --exec solver is the caller's business.
+    let build_skipped = args.exec.is_some() && args.project.build.is_none();
+    if build_skipped && !args.project.no_build && !args.quiet {
+        if let Some(build) = &p.build {
+            eprintln!(
+                "tester run: --exec given: the build `{build}` of {FILE} is not run (pass \
+                 --build CMD to build first)"
+            );
+        }
+    }
     args.exec = args.exec.or(p.solver);
-    if !args.project.no_build {
+    if !args.project.no_build && !build_skipped {
         args.project.build = args.project.build.or(p.build);
     }
     if args.seeds.is_none() {
@@ -152,9 +244,6 @@ pub fn apply(args: &super::Args) -> Result<super::Args, String> {
     args.time_limit = args.time_limit.or(p.time_limit);
     args.bests = args.bests.or(p.bests);
     args.project.runs_dir = p.out;
-    if !args.quiet {
-        eprintln!("tester run: project file {}", found.path().display());
-    }
     Ok(args)
 }
 
@@ -162,78 +251,35 @@ pub fn apply(args: &super::Args) -> Result<super::Args, String> {
 #[derive(ClapArgs, Clone, Debug, Default)]
 pub struct ProjectArgs {
     /// A command run once with `sh -c` before the seeds (e.g. `cargo build --release`); if it
-    /// fails, its output is shown, nothing runs and the exit code is 3. Default: `build` of
-    /// tester.toml.
+    /// fails, the end of its output is shown, nothing runs and the exit code is 3. SIGINT,
+    /// SIGTERM or SIGHUP stop it (exit 128 + the signal); it dies with tester. Default: `build`
+    /// of tester.toml, but not with --exec (that build is for the file's solver).
     #[arg(long, value_name = "CMD")]
     pub build: Option<String>,
     /// Skip the build step of tester.toml.
     #[arg(long, conflicts_with = "build")]
     pub no_build: bool,
+    /// Do not look for tester.toml: use the command line only.
+    #[arg(long)]
+    pub no_project: bool,
     /// The folder default run folders go in (`out` of tester.toml; `runs` without it).
     #[arg(skip)]
     pub runs_dir: Option<PathBuf>,
 }
 
-/// Runs the build step of `args` (unless --no-build); `Some(3)`, the exit code, when it failed
-/// (its output and the reason are then printed on standard error).
+/// Runs the build step of `args` (unless --no-build); `Some(code)`, the exit code, when it
+/// failed (3) or was interrupted (128 + the signal); the reason (and the end of the build's
+/// output) is then printed on standard error.
 pub fn build_step(args: &super::Args) -> Option<i32> {
     let command = args
         .project
         .build
         .as_deref()
         .filter(|_| !args.project.no_build)?;
-    let message = build(command, args.quiet).err()?;
-    eprintln!("{message}");
-    Some(3)
-}
-
-/// The most build output shown when the build fails (its end), in bytes.
-const SHOWN_OUTPUT: usize = 64 << 10;
-
-/// Runs the build command with `sh -c` in the current folder, its stdout and stderr captured.
-/// `Err` holds the message for the user: the command, how it ended, and the end of its output.
-pub fn build(command: &str, quiet: bool) -> Result<(), String> {
-    if !quiet {
-        eprintln!("tester run: build `{command}` ...");
-    }
-    let start = Instant::now();
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!("exec 2>&1; {command}"))
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("build `{command}`: cannot start sh: {e}"))?;
-    if out.status.success() {
-        if !quiet {
-            eprintln!(
-                "tester run: build ok in {:.1} s",
-                start.elapsed().as_secs_f64()
-            );
-        }
-        return Ok(());
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let shown = if text.len() > SHOWN_OUTPUT {
-        let mut cut = text.len() - SHOWN_OUTPUT;
-        while !text.is_char_boundary(cut) {
-            cut += 1;
-        }
-        format!("[... {cut} bytes cut ...]\n{}", &text[cut..])
-    } else {
-        text.into_owned()
-    };
-    let how = match out.status.code() {
-        Some(code) => format!("exit code {code}"),
-        None => "killed by a signal".to_string(),
-    };
-    Err(format!(
-        "{shown}{}tester run: the build `{command}` failed ({how}): nothing was run",
-        if shown.is_empty() || shown.ends_with('\n') {
-            ""
-        } else {
-            "\n"
-        }
-    ))
+    let failure = super::build::build(command, args.quiet).err()?;
+    // The terminal may be gone (SIGHUP): a failed write must not end in a panic.
+    let _ = writeln!(std::io::stderr(), "{}", failure.message);
+    Some(failure.code)
 }
 
 /// What `tester init` writes.
@@ -274,22 +320,34 @@ pub struct InitArgs {
     /// Folder to write `tester.toml` into.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
-    /// Replace an existing `tester.toml`.
+    /// Replace an existing `tester.toml`. A symbolic link there is replaced itself (never
+    /// followed): the file it points to is left untouched.
     #[arg(long)]
     pub force: bool,
 }
 
-/// Runs `tester init`: writes [`TEMPLATE`] as `DIR/tester.toml`.
+/// Runs `tester init`: writes [`TEMPLATE`] as `DIR/tester.toml`. A symbolic link there counts
+/// as an existing file (even a dangling one); with --force the link itself is replaced and the
+/// file it pointed to is left untouched.
 pub fn init(args: &InitArgs) -> Result<(), String> {
     let path = args.dir.join(FILE);
-    if path.exists() && !args.force {
+    // `symlink_metadata`: a link is seen as itself, never as its target.
+    let existing = std::fs::symlink_metadata(&path).ok();
+    if existing.is_some() && !args.force {
         return Err(format!(
             "{} already exists (pass --force to replace it)",
             path.display()
         ));
     }
-    std::fs::write(&path, TEMPLATE).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    println!("wrote {}", path.display());
+    replace_file(&path, TEMPLATE.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let was_link = existing.is_some_and(|m| m.file_type().is_symlink());
+    let note = if was_link {
+        " (it replaced a symbolic link; the file the link pointed to is unchanged)"
+    } else {
+        ""
+    };
+    println!("wrote {}{note}", path.display());
     Ok(())
 }
 
@@ -317,6 +375,32 @@ mod tests {
         assert!(parse("jobs = 0").is_err());
         assert!(parse("jobs = \"x\"").is_err());
         assert_eq!(parse("").unwrap(), Project::default());
+    }
+
+    #[test]
+    fn init_never_writes_through_a_symlink() {
+        let root = std::env::temp_dir().join(format!("qa-init-link-{}", std::process::id()));
+        let dir = root.join("d");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(root.join("precious.txt"), "precious\n").unwrap();
+        std::os::unix::fs::symlink("../precious.txt", dir.join(FILE)).unwrap();
+        let mut args = InitArgs {
+            dir: dir.clone(),
+            force: false,
+        };
+        assert!(init(&args).unwrap_err().contains("already exists"));
+        args.force = true;
+        init(&args).unwrap();
+        let precious = std::fs::read_to_string(root.join("precious.txt")).unwrap();
+        assert_eq!(precious, "precious\n");
+        assert_eq!(std::fs::read_to_string(dir.join(FILE)).unwrap(), TEMPLATE);
+        // A dangling link is an existing file too: without --force nothing is created.
+        std::fs::remove_file(dir.join(FILE)).unwrap();
+        std::os::unix::fs::symlink("../made.toml", dir.join(FILE)).unwrap();
+        args.force = false;
+        assert!(init(&args).is_err());
+        assert!(!root.join("made.toml").exists());
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
