@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{scratch, tester};
 
 /// Whether `pid` runs (a zombie has ended).
