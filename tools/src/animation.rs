@@ -5,10 +5,15 @@
 //! rules, and the frames are encoded by the `gif` crate (GIF89a, looping forever, one fixed
 //! palette). A frame only stores the rectangle that changed since the one before.
 //!
-//! * **Long outputs are sampled.** A GIF of more than [`GifOptions::max_frames`] frames would be
-//!   large and slow to watch, so then the frames are that many boards spread evenly over the
-//!   moves (the first and the last board always among them); each frame still shows the last
-//!   move made before it and the whole path of the queen that made it.
+//! * **Long outputs are sampled.** A GIF of more than [`GifOptions::max_frames`] frames (at
+//!   most [`MAX_FRAMES`]) would be large and slow to watch, so then the frames are that many
+//!   boards spread evenly over the moves (the first and the last board always among them); each
+//!   frame still shows the last move made before it and the whole path of the queen that made
+//!   it.
+//! * **Bounded work per frame.** A queen's path is kept merged by line ([`Trail`]), so a frame
+//!   draws at most `(6N - 2) × N` pieces however many moves came before: a 54 000-move shuttle
+//!   at N = 30 is drawn in seconds (stroking every move in every frame took hours). Frames go
+//!   to the writer as they are made ([`write_gif`]), so memory holds three frames.
 //! * **Invalid outputs play up to the failing move**, like the page: the last frame shows the
 //!   board before it, the illegal move in red (when a move was illegal) and the judge's message.
 //!   An output that fails before any move gives the starting board with the message.
@@ -29,10 +34,11 @@
 //! ```
 
 use std::borrow::Cow;
+use std::io::Write;
 
 use crate::input::Input;
 use crate::output::{parse_output, Move};
-use crate::raster::{paint_board, paint_scene, palette, Canvas, Geometry, Scene, BG};
+use crate::raster::{paint_board, paint_scene, palette, Canvas, Geometry, Scene, Trail, BG};
 use crate::replay::{Fatal, Replay};
 
 /// How long the last frame stays before the GIF loops (ms).
@@ -44,6 +50,10 @@ pub const CELL_RANGE: std::ops::RangeInclusive<u32> = 4..=64;
 pub const DELAY_RANGE: std::ops::RangeInclusive<u32> = 20..=10_000;
 /// The widest board a GIF may have (pixels): beyond it a frame costs tens of megabytes.
 pub const MAX_BOARD_PX: u32 = 4096;
+/// The most frames `--gif-frames` accepts: 100 s of animation at the default delay. Each frame
+/// costs a few milliseconds at the default cell size (up to about a second on the widest
+/// board), so this bounds the time of any GIF; longer replays are sampled.
+pub const MAX_FRAMES: usize = 1000;
 /// Characters the caption needs for its numbers (`move 54000/54000  errors 100  penalty
 /// 12345.678  score 15345.678` is 62); the frame widens for them on small boards.
 const CAPTION_CHARS: usize = 62;
@@ -55,7 +65,7 @@ pub struct GifOptions {
     pub cell: Option<u32>,
     /// Time per frame (ms).
     pub delay_ms: u32,
-    /// At most this many frames; longer replays are sampled evenly.
+    /// At most this many frames (2 to [`MAX_FRAMES`]); longer replays are sampled evenly.
     pub max_frames: usize,
 }
 
@@ -166,7 +176,20 @@ fn play(input: &Input, output: &str) -> Played {
 }
 
 /// Checks `opts` for a board of side `n`; returns the cell size to use.
-fn checked_cell(n: usize, opts: &GifOptions) -> Result<u32, String> {
+///
+/// # Examples
+///
+/// ```
+/// use tools::animation::{checked_cell, GifOptions};
+///
+/// assert_eq!(checked_cell(30, &GifOptions::default()), Ok(20));
+/// let many = GifOptions { max_frames: 1_000_000_000, ..GifOptions::default() };
+/// assert_eq!(
+///     checked_cell(30, &many).unwrap_err(),
+///     "a GIF has at most 1000 frames (longer replays are sampled), not 1000000000"
+/// );
+/// ```
+pub fn checked_cell(n: usize, opts: &GifOptions) -> Result<u32, String> {
     if !DELAY_RANGE.contains(&opts.delay_ms) {
         return Err(format!(
             "the frame delay must be {} to {} ms, not {}",
@@ -178,6 +201,12 @@ fn checked_cell(n: usize, opts: &GifOptions) -> Result<u32, String> {
     if opts.max_frames < 2 {
         return Err(format!(
             "a GIF needs at least 2 frames, not {}",
+            opts.max_frames
+        ));
+    }
+    if opts.max_frames > MAX_FRAMES {
+        return Err(format!(
+            "a GIF has at most {MAX_FRAMES} frames (longer replays are sampled), not {}",
             opts.max_frames
         ));
     }
@@ -198,30 +227,71 @@ fn checked_cell(n: usize, opts: &GifOptions) -> Result<u32, String> {
     Ok(cell)
 }
 
-/// Builds the animated GIF of `output` replayed on `input`; `title` (say `seed 2`) goes into
-/// the caption.
+/// Builds the animated GIF of `output` replayed on `input`, in memory; `title` (say `seed 2`)
+/// goes into the caption. [`write_gif`] does the same into any writer.
 ///
 /// An invalid output is not an error here: its GIF stops at the failing move and says why
 /// ([`Gif::fatal`] has the judge's message). Errors are about the options (delay, frame count,
 /// cell size, see [`GifOptions`]).
-///
-/// # Complexity
-///
-/// `O(moves + frames × (N² × cell² + path lengths))` time; memory for three frames and the
-/// GIF.
 pub fn render_gif(
     input: &Input,
     output: &str,
     title: &str,
     opts: &GifOptions,
 ) -> Result<Gif, String> {
+    let mut bytes = Vec::new();
+    let info = write_gif(&mut bytes, input, output, title, opts)?;
+    Ok(Gif {
+        bytes,
+        frames: info.frames,
+        moves: info.moves,
+        sampled: info.sampled,
+        width: info.width,
+        height: info.height,
+        fatal: info.fatal,
+    })
+}
+
+/// What [`write_gif`] wrote: [`Gif`] without the bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GifInfo {
+    /// Frames in the GIF.
+    pub frames: usize,
+    /// Moves replayed (legal moves before a fatal error).
+    pub moves: usize,
+    /// Whether frames were sampled (fewer frames than boards).
+    pub sampled: bool,
+    /// Frame size in pixels.
+    pub width: u32,
+    /// Frame size in pixels.
+    pub height: u32,
+    /// The judge's fatal error, if the output is invalid.
+    pub fatal: Option<Fatal>,
+}
+
+/// Writes the animated GIF of `output` replayed on `input` to `sink` as it is drawn, frame by
+/// frame, so that memory holds three frames whatever the number of frames ([`render_gif`]
+/// says more). The options are checked ([`checked_cell`]) before anything is written.
+///
+/// # Complexity
+///
+/// `O(moves × log + frames × (W × H + N²))` time for frames of `W × H` pixels: each frame
+/// draws the moving queen's path merged ([`Trail`]), at most `(6N - 2) × N` pieces however
+/// long it is; memory `O(W × H + moves)`.
+pub fn write_gif<W: Write>(
+    sink: W,
+    input: &Input,
+    output: &str,
+    title: &str,
+    opts: &GifOptions,
+) -> Result<GifInfo, String> {
     let cell = checked_cell(input.n, opts)?;
     let played = play(input, output);
     let geo = Geometry::new(input.n, cell, CAPTION_CHARS);
     let mut base = Canvas::new(geo.width, geo.height, BG);
     paint_board(&mut base, &geo, &input.grid);
     let shown = frame_moves(played.moves.len(), opts.max_frames);
-    let mut encoder = Encoder::new(&geo, input.c)?;
+    let mut encoder = Encoder::new(sink, &geo, input.c)?;
     let mut board = Board::new(input);
     for (i, &t) in shown.iter().enumerate() {
         while board.replay.moves_applied() < t {
@@ -248,8 +318,8 @@ pub fn render_gif(
         };
         encoder.frame(canvas, delay)?;
     }
-    Ok(Gif {
-        bytes: encoder.finish()?,
+    encoder.finish()?;
+    Ok(GifInfo {
         frames: shown.len(),
         moves: played.moves.len(),
         sampled: shown.len() < played.moves.len() + 1,
@@ -284,8 +354,8 @@ struct Board {
     replay: Replay,
     /// `ids[cell]`: the queen on the cell (numbered in reading order at the start), or `NONE`.
     ids: Vec<usize>,
-    /// The cells each queen stood on, oldest first.
-    paths: Vec<Vec<usize>>,
+    /// Where each queen has been, merged by line (drawing it costs the same at any length).
+    trails: Vec<Trail>,
     /// The queen that made the last move.
     moved: Option<usize>,
 }
@@ -295,17 +365,17 @@ const NONE: usize = usize::MAX;
 impl Board {
     fn new(input: &Input) -> Board {
         let mut ids = vec![NONE; input.grid.len()];
-        let mut paths = Vec::new();
+        let mut trails = Vec::new();
         for (cell, &v) in input.grid.iter().enumerate() {
             if v > 0 {
-                ids[cell] = paths.len();
-                paths.push(vec![cell]);
+                ids[cell] = trails.len();
+                trails.push(Trail::new(input.n, cell));
             }
         }
         Board {
             replay: Replay::new(input),
             ids,
-            paths,
+            trails,
             moved: None,
         }
     }
@@ -320,38 +390,38 @@ impl Board {
             .expect("the move was accepted by the same replay before");
         let id = std::mem::replace(&mut self.ids[from], NONE);
         self.ids[to] = id;
-        self.paths[id].push(to);
+        self.trails[id].push(to);
         self.moved = Some(id);
     }
 
-    /// The path of the queen that made the last move (empty before any move).
-    fn moved_path(&self) -> &[usize] {
-        self.moved.map_or(&[], |id| &self.paths[id])
+    /// The path of the queen that made the last move (`None` before any move).
+    fn moved_path(&self) -> Option<&Trail> {
+        self.moved.map(|id| &self.trails[id])
     }
 }
 
 /// Encodes frames, each as the rectangle that changed since the frame before, in which the
 /// pixels that did not change are transparent (long runs of one index, which LZW packs well).
-struct Encoder {
-    gif: gif::Encoder<Vec<u8>>,
+struct Encoder<W: Write> {
+    gif: gif::Encoder<W>,
     previous: Option<Canvas>,
     /// The palette index no drawing uses: "keep the pixel of the frame before".
     keep: u8,
 }
 
-/// The message of a GIF encoding error (writing to memory cannot fail for other reasons).
+/// The message of a GIF encoding error: the writer's (a full disk), or the format's.
 fn gif_error(e: gif::EncodingError) -> String {
-    format!("cannot encode the GIF: {e}")
+    format!("cannot write the GIF: {e}")
 }
 
-impl Encoder {
-    fn new(geo: &Geometry, colours: usize) -> Result<Encoder, String> {
+impl<W: Write> Encoder<W> {
+    fn new(sink: W, geo: &Geometry, colours: usize) -> Result<Encoder<W>, String> {
         let (w, h) = (to_u16(geo.width)?, to_u16(geo.height)?);
         let mut colours = palette(colours);
         let keep = u8::try_from(colours.len() / 3).map_err(|_| "too many colours for a GIF")?;
         // Never shown: the colour of the transparent index.
         colours.extend([255, 0, 255]);
-        let mut gif = gif::Encoder::new(Vec::new(), w, h, &colours).map_err(gif_error)?;
+        let mut gif = gif::Encoder::new(sink, w, h, &colours).map_err(gif_error)?;
         gif.set_repeat(gif::Repeat::Infinite).map_err(gif_error)?;
         Ok(Encoder {
             gif,
@@ -401,7 +471,8 @@ impl Encoder {
         Ok(())
     }
 
-    fn finish(self) -> Result<Vec<u8>, String> {
+    /// Writes the GIF's end.
+    fn finish(self) -> Result<W, String> {
         self.gif.into_inner().map_err(gif_error)
     }
 }
@@ -488,6 +559,11 @@ mod tests {
             ..ok
         })
         .contains("at least 2 frames"));
+        assert!(bad(GifOptions {
+            max_frames: MAX_FRAMES + 1,
+            ..ok
+        })
+        .contains("at most 1000 frames"));
         assert!(bad(GifOptions {
             cell: Some(3),
             ..ok
