@@ -19,8 +19,8 @@ use serde_json::Value;
 use super::bests::Bests;
 use super::report::{Group, SeedResult};
 
-/// The `[DATA]` values of one seed, by key: numbers as JSON numbers, anything else a string.
-pub type Data = BTreeMap<String, Value>;
+/// The `[DATA]` values of one seed (defined in `report`, beside the result holding them).
+pub use super::report::Data;
 
 /// A seed's features by name (see the module documentation).
 pub type Features = BTreeMap<String, Value>;

@@ -1,5 +1,6 @@
 //! Per-seed results of a batch run, their JSON form, the results table and the summary.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
@@ -7,6 +8,11 @@ use serde_json::{json, Value};
 use super::bests::Bests;
 use crate::input::Input;
 use crate::judge::judge;
+
+/// The `[DATA]` values of one seed, by key: numbers as JSON numbers, anything else a string
+/// (read by [`crate::cli::features::read_data`]). Defined here, beside the result that holds
+/// it, so that this module needs nothing from `features`.
+pub type Data = BTreeMap<String, Value>;
 
 /// How a seed's run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,8 +82,9 @@ pub struct SeedResult {
     pub wall_ms: Option<u64>,
     /// The judge's message, or what went wrong with the process.
     pub message: Option<String>,
-    /// The `[DATA] key = value` lines the solver printed on stderr (see [`super::features`]).
-    pub data: super::features::Data,
+    /// The `[DATA] key = value` lines the solver printed on stderr (see
+    /// [`crate::cli::features`]).
+    pub data: Data,
 }
 
 impl SeedResult {

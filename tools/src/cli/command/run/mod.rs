@@ -450,6 +450,34 @@ fn update_bests(
 ) -> Result<usize, String> {
     let source = format!("tester run {}: {}", date::today(), solver.describe());
     Bests::update_locked(path, NEW_BESTS_ABOUT, |bests| {
-        crate::cli::bests::record_run(bests, results, &source, dir, path)
+        record_run(bests, results, &source, dir, path)
     })
+}
+
+/// Records every ok result that beats `bests` (the file as it is now, read under its lock) and
+/// copies its output to `best/SEED.out` beside the bests file; returns how many improved.
+fn record_run(
+    bests: &mut Bests,
+    results: &[SeedResult],
+    source: &str,
+    dir: &Path,
+    path: &Path,
+) -> Result<usize, String> {
+    let folder = path.parent().unwrap_or(Path::new("")).join("best");
+    let mut improved = 0;
+    for r in results.iter().filter(|r| r.status == Status::Ok) {
+        if !bests.improve(r.seed, r.score, source) {
+            continue;
+        }
+        improved += 1;
+        fs::create_dir_all(&folder)
+            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        let (from, to) = (
+            dir.join(format!("{}.out", r.seed)),
+            folder.join(format!("{}.out", r.seed)),
+        );
+        fs::copy(&from, &to)
+            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
+    }
+    Ok(improved)
 }
