@@ -1,0 +1,92 @@
+//! Hostile values in what `tester run` and `tester compare` report (issue 35): extreme
+//! `[DATA]` numbers in the plots, `--filter` and `--group-by` mistakes, terminal escapes from
+//! a solver, and absurdly nested filters.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{scratch, tester};
+
+/// Runs `command` to its end, or kills it and fails after `limit` (a generous bound: these
+/// commands take well under a second, the broken ones never ended).
+fn output_within(mut command: Command, limit: Duration) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Writes the shell solver `name` in `dir` and returns its command line.
+fn solver(dir: &Path, name: &str, script: &str) -> String {
+    let path = dir.join(name);
+    fs::write(&path, script).unwrap();
+    format!("sh '{}'", path.display())
+}
+
+/// `tester run --no-build --exec EXEC --out OUT ARGS` in `cwd`.
+fn run(cwd: &Path, exec: &str, out: &str, args: &[&str]) -> Output {
+    tester()
+        .current_dir(cwd)
+        .args(["run", "--no-build", "--quiet", "--exec", exec, "--out", out])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Seeds 1-4 have N = 8, 30, 27, 29: each prints other extreme values.
+const EXTREME: &str = r#"read n
+case $n in
+  8) x=1.7976931348623157e308; y=-1.7976931348623157e308 ;;
+  30) x=5e-324; y=2.2250738585072014e-308 ;;
+  27) x=0; y=0 ;;
+  *) x=-1.7976931348623157e308; y=1.7976931348623157e308 ;;
+esac
+echo "[DATA] x = $x" >&2
+echo "[DATA] y = $y" >&2
+echo "[DATA] same = 1.7976931348623157e308" >&2
+echo "[DATA] tiny = 5e-324" >&2
+echo "[DATA] zero = 0" >&2
+echo 0
+"#;
+
+#[test]
+fn compare_html_draws_extreme_data_values() {
+    let dir = scratch("hostile-extreme");
+    let exec = solver(&dir, "extreme.sh", EXTREME);
+    for out in ["a", "b"] {
+        let done = run(&dir, &exec, out, &["--seeds", "1-4"]);
+        assert!(done.status.success(), "{}", text(&done.stderr));
+    }
+    let mut compare = tester();
+    compare
+        .current_dir(&dir)
+        .args(["compare", "a", "b", "--html", "page.html"]);
+    let done = output_within(compare, Duration::from_secs(30));
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    let page = fs::read_to_string(dir.join("page.html")).unwrap();
+    for key in ["x", "y", "same", "tiny", "zero"] {
+        assert!(
+            page.contains(&format!("score ratio against {key} ")),
+            "no plot of {key}"
+        );
+    }
+}
