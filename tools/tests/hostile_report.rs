@@ -90,3 +90,55 @@ fn compare_html_draws_extreme_data_values() {
         );
     }
 }
+
+/// Crashes after printing terminal escapes (clear screen, set the window title) on stderr,
+/// with a `[DATA]` value holding them too.
+const ESCAPES: &str = r#"read n
+printf '[DATA] stop = \033]0;PWNED\007x\n' >&2
+if [ "$1" = ok ]; then echo 0; exit 0; fi
+printf '\033[2J\033]0;OWNED\007 boom' >&2
+exit 1
+"#;
+
+/// Fails when `output` holds an escape or bell character.
+fn assert_no_raw_escape(output: &str) {
+    assert!(
+        !output.contains('\x1b') && !output.contains('\x07'),
+        "a raw control character: {output:?}"
+    );
+}
+
+#[test]
+fn run_escapes_a_crashing_solvers_stderr_and_group_labels() {
+    let dir = scratch("hostile-escapes-run");
+    let exec = solver(&dir, "escapes.sh", ESCAPES);
+    let done = run(&dir, &exec, "r", &["--seeds", "1-2", "--group-by", "stop"]);
+    assert_eq!(done.status.code(), Some(1), "{}", text(&done.stderr));
+    let out = text(&done.stdout);
+    assert!(
+        out.contains("seed 1 crash: exit code 1; stderr: \\x1b[2J"),
+        "{out}"
+    );
+    assert!(out.contains("stop=\\x1b]0;PWNED\\x07x"), "{out}");
+    assert_no_raw_escape(&out);
+    assert_no_raw_escape(&text(&done.stderr));
+}
+
+#[test]
+fn compare_escapes_group_labels() {
+    let dir = scratch("hostile-escapes-compare");
+    let exec = format!("{} ok", solver(&dir, "escapes.sh", ESCAPES));
+    for out in ["a", "b"] {
+        let done = run(&dir, &exec, out, &["--seeds", "1-2"]);
+        assert!(done.status.success(), "{}", text(&done.stderr));
+    }
+    let done = tester()
+        .current_dir(&dir)
+        .args(["compare", "a", "b", "--group-by", "stop"])
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    let out = text(&done.stdout);
+    assert!(out.contains("stop=\\x1b]0;PWNED\\x07x"), "{out}");
+    assert_no_raw_escape(&out);
+}

@@ -17,6 +17,7 @@ use evalexpr::{ContextWithMutableVariables, EvalexprError, HashMapContext, Node}
 use serde_json::Value;
 
 use super::bests::Bests;
+use super::quote::printable;
 use super::report::{Group, SeedResult};
 
 /// The `[DATA]` values of one seed (defined in `report`, beside the result holding them).
@@ -324,6 +325,9 @@ pub fn group_by(key: &str, items: &[Features]) -> Vec<(String, Vec<usize>)> {
     groups
 }
 
+/// The most characters of a group label a text table shows.
+pub const LABEL_MAX: usize = 80;
+
 /// A number as a short label: integers without decimals, others with up to 4 significant
 /// decimals.
 fn number_text(v: f64) -> String {
@@ -343,7 +347,7 @@ pub fn group_table(results: &[SeedResult], bests: Option<&Bests>, key: &str) -> 
     let _ = writeln!(
         s,
         "{:>16} {:>6} {:>4} {:>12} {:>9}",
-        format!("by {key}"),
+        format!("by {}", printable(key, LABEL_MAX)),
         "seeds",
         "ok",
         "mean",
@@ -354,7 +358,9 @@ pub fn group_table(results: &[SeedResult], bests: Option<&Bests>, key: &str) -> 
         let g = Group::of(members.iter().map(|&i| &results[i]), bests);
         let _ = writeln!(
             s,
-            "{label:>16} {:>6} {:>4} {:>12} {:>9}",
+            "{:>16} {:>6} {:>4} {:>12} {:>9}",
+            // A data value from the solver: escaped before it reaches a terminal.
+            printable(&label, LABEL_MAX),
             g.seeds,
             g.ok,
             opt(g.mean),

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::bests::Bests;
+use super::quote::printable;
 use crate::input::Input;
 use crate::judge::judge;
 
@@ -340,6 +341,9 @@ fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
 }
 
+/// The most characters of a failed seed's message the table shows.
+const MESSAGE_MAX: usize = 1000;
+
 /// The per-seed table (one line per seed), then the messages of failed seeds.
 pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
     let mut s = String::new();
@@ -396,7 +400,8 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
             "seed {} {}: {}",
             r.seed,
             r.status.as_str(),
-            r.message.as_deref().unwrap_or("")
+            // Read back from results.json too: a file's text, escaped like any other.
+            printable(r.message.as_deref().unwrap_or(""), MESSAGE_MAX)
         );
     }
     s

@@ -24,6 +24,7 @@ use crate::cli::bests::Bests;
 use crate::cli::exec::{output_cap, run_solver, Ending, Solver};
 use crate::cli::features::read_data;
 use crate::cli::progress::Progress;
+use crate::cli::quote::printable;
 use crate::cli::reaper::{self, Target};
 use crate::cli::report::{SeedResult, Status};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
@@ -117,10 +118,8 @@ fn last_line_of(path: &Path) -> String {
     }
     let text = String::from_utf8_lossy(&tail);
     match text.lines().rev().find(|l| !l.trim().is_empty()) {
-        Some(line) => {
-            let line: String = line.chars().take(200).collect();
-            format!("; stderr: {line}")
-        }
+        // The solver's own text: its control characters must not reach the terminal.
+        Some(line) => format!("; stderr: {}", printable(line, 200)),
         None => String::new(),
     }
 }
