@@ -142,3 +142,46 @@ fn compare_escapes_group_labels() {
     assert!(out.contains("stop=\\x1b]0;PWNED\\x07x"), "{out}");
     assert_no_raw_escape(&out);
 }
+
+#[test]
+fn deeply_nested_filters_are_refused_not_a_stack_overflow() {
+    let dir = scratch("hostile-nested");
+    let deep = format!("{}N > 1{}", "(".repeat(60_000), ")".repeat(60_000));
+    for (filter, why) in [
+        (deep, "bytes long, at most 4096"),
+        (format!("{}(N > 1)", "!".repeat(100)), "levels deep"),
+    ] {
+        for command in ["run", "compare"] {
+            let done = tester()
+                .current_dir(&dir)
+                .args([command, "--filter", &filter])
+                .args(if command == "run" {
+                    vec![
+                        "--no-build",
+                        "--exec",
+                        "echo 0",
+                        "--out",
+                        "r",
+                        "--seeds",
+                        "1",
+                    ]
+                } else {
+                    vec!["a", "b"]
+                })
+                .output()
+                .unwrap();
+            assert_eq!(done.status.code(), Some(2), "{command}");
+            assert!(text(&done.stderr).contains(why), "{}", text(&done.stderr));
+        }
+        assert!(!dir.join("r").exists(), "nothing ran");
+    }
+    // The longest filter accepted nests 2000 operators deep without parentheses: it is read.
+    let chain = format!("{}1 < N", "1^".repeat(2000));
+    let done = run(
+        &dir,
+        "echo 0",
+        "chain",
+        &["--seeds", "1", "--filter", &chain],
+    );
+    assert!(done.status.success(), "{}", text(&done.stderr));
+}

@@ -184,6 +184,7 @@ impl Filter {
     /// assert!(Filter::parse("(N >= 3").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<Filter, String> {
+        check_size(text)?;
         let node = evalexpr::build_operator_tree(text)
             .map_err(|e| format!("--filter `{text}`: not an expression: {e}"))?;
         Ok(Filter {
@@ -242,6 +243,67 @@ impl Filter {
             Err(e) => Err(format!("--filter `{}`: {e}", self.text)),
         }
     }
+}
+
+/// The longest `--filter` read, in bytes. evalexpr parses and evaluates by recursion, and an
+/// operator chain nests without parentheses (`1^1^1...` is right-associative): a bound on the
+/// length bounds the depth of the tree whatever its shape.
+pub const MAX_FILTER_BYTES: usize = 4096;
+
+/// The deepest nesting of parentheses and prefix operators (`!`, unary `-`) a `--filter` may
+/// have (60 000 parentheses overflowed the stack).
+pub const MAX_NESTING: usize = 64;
+
+/// Refuses a filter too long or too deeply nested to be parsed safely (see
+/// [`MAX_FILTER_BYTES`], [`MAX_NESTING`]); looks at the text only, so it runs before parsing.
+fn check_size(text: &str) -> Result<(), String> {
+    let shown = || super::quote::printable(text, 40);
+    if text.len() > MAX_FILTER_BYTES {
+        return Err(format!(
+            "--filter `{}`: {} bytes long, at most {MAX_FILTER_BYTES}",
+            shown(),
+            text.len()
+        ));
+    }
+    let depth = nesting(text);
+    if depth > MAX_NESTING {
+        return Err(format!(
+            "--filter `{}`: nested {depth} levels deep (parentheses, `!` and `-`), at most \
+             {MAX_NESTING}",
+            shown()
+        ));
+    }
+    Ok(())
+}
+
+/// How deep `text` nests: open parentheses plus the prefix operators (`!`, unary `-`) in front
+/// of the operand being read, outside string literals.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut prefix, mut deepest) = (0usize, 0usize, 0usize);
+    let (mut in_string, mut escaped, mut after_operand) = (false, false, false);
+    for c in text.chars() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => (in_string, after_operand) = (false, true),
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => (in_string, prefix) = (true, 0),
+            '(' => (depth, after_operand) = (depth + 1, false),
+            ')' => (depth, prefix, after_operand) = (depth.saturating_sub(1), 0, true),
+            // After an operand, `!` starts `!=` and `-` subtracts: neither nests.
+            '!' | '-' if !after_operand => prefix += 1,
+            c if c.is_whitespace() => {}
+            c if c.is_alphanumeric() || c == '_' || c == '.' => (prefix, after_operand) = (0, true),
+            _ => after_operand = false,
+        }
+        deepest = deepest.max(depth + prefix);
+    }
+    deepest
 }
 
 fn to_evalexpr(value: &Value) -> Option<evalexpr::Value> {
@@ -459,6 +521,25 @@ mod tests {
             err.contains("no seed has boards") && err.contains("known: C, N"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn deep_or_long_filters_are_refused_before_parsing() {
+        // Run in a test thread (2 MiB of stack): parsing these would overflow it.
+        let deep = format!("{}N > 1{}", "(".repeat(60_000), ")".repeat(60_000));
+        let err = Filter::parse(&deep).unwrap_err();
+        assert!(err.contains("bytes long, at most 4096"), "{err}");
+        let deep = format!("{}N > 1{}", "(".repeat(65), ")".repeat(65));
+        let err = Filter::parse(&deep).unwrap_err();
+        assert!(err.contains("nested 65 levels deep"), "{err}");
+        assert!(Filter::parse(&format!("{}(N > 1)", "!".repeat(70))).is_err());
+        assert!(Filter::parse(&format!("{}N > 1", "- ".repeat(70))).is_err());
+        let f = Features::from([("N".to_string(), json!(8))]);
+        let ok = format!("{}N > 1{}", "(".repeat(64), ")".repeat(64));
+        assert_eq!(Filter::parse(&ok).unwrap().matches(&f), Ok(true));
+        // Operators after an operand and text in strings do not nest.
+        assert_eq!(nesting(r#"N - 1 != 3 && !(x == "(((\"")"#), 2);
+        assert_eq!(nesting("!(!(-N))"), 5);
     }
 
     #[test]

@@ -390,14 +390,20 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     if args.dirs.len() > LABELS.len() {
         return Err(format!("at most {} run folders", LABELS.len()));
     }
+    // The expression is checked before any folder is read: a mistake in it is named first.
+    let filter = args
+        .filter
+        .as_deref()
+        .map(crate::cli::features::Filter::parse)
+        .transpose()?;
     let mut runs = args
         .dirs
         .iter()
         .map(|d| RunFolder::load(d))
         .collect::<Result<Vec<_>, _>>()?;
     check_same_cases(&runs)?;
-    if let Some(text) = &args.filter {
-        select::filter_runs(&mut runs, &crate::cli::features::Filter::parse(text)?)?;
+    if let Some(filter) = &filter {
+        select::filter_runs(&mut runs, filter)?;
     }
     let official = runs.iter().all(|r| r.official);
     let (mut path, mut bests, mut note) = (None, None, None);
