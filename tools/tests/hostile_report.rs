@@ -185,3 +185,157 @@ fn deeply_nested_filters_are_refused_not_a_stack_overflow() {
     );
     assert!(done.status.success(), "{}", text(&done.stderr));
 }
+
+/// Prints `stop` (a string) on every seed and `k`, 0 on the big boards (seeds 2 and 3 of 1-3),
+/// and leaves a mark that it ran.
+const STOP: &str = r#"read n
+touch "$(dirname "$0")/ran"
+echo "[DATA] stop = deadline" >&2
+if [ "$n" -gt 10 ]; then echo "[DATA] k = 0" >&2; else echo "[DATA] k = 2" >&2; fi
+echo 0
+"#;
+
+#[test]
+fn filter_mistakes_seen_on_the_seeds_keep_the_report_and_bests() {
+    let dir = scratch("hostile-filter-after");
+    let exec = solver(&dir, "stop.sh", STOP);
+    for (i, (filter, shown, warning)) in [
+        (
+            r#"stopp == "x""#,
+            3,
+            "no seed has stopp (known: C, N, P, errors, k, moves, penalty, score, seed, status, \
+             stop, wall_ms); the filter is ignored, every seed is shown",
+        ),
+        (
+            "stop > 3",
+            0,
+            "cannot be evaluated on 3 seeds, which do not pass: seeds 1, 2, 3: Expected",
+        ),
+        (
+            "N / k > 3",
+            1,
+            "cannot be evaluated on 2 seeds, which do not pass: seed 2: Error dividing 30 / 0; \
+             seed 3: Error dividing 27 / 0",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let bests = format!("b{i}.json");
+        let done = run(
+            &dir,
+            &exec,
+            &format!("r{i}"),
+            &[
+                "--seeds",
+                "1-3",
+                "--bests",
+                &bests,
+                "--update-bests",
+                "--filter",
+                filter,
+            ],
+        );
+        let (out, err) = (text(&done.stdout), text(&done.stderr));
+        assert_eq!(done.status.code(), Some(0), "{filter}: {err}");
+        assert!(err.contains(warning), "{filter}: {err}");
+        assert!(out.contains(&format!("seeds {shown}  ok {shown}")), "{out}");
+        assert!(out.contains("bests: 3 improved"), "{out}");
+        let saved = fs::read_to_string(dir.join(&bests)).unwrap();
+        assert_eq!(saved.matches("\"seed\"").count(), 3, "{saved}");
+    }
+}
+
+#[test]
+fn filter_mistakes_seen_without_a_seed_stop_before_the_first() {
+    let dir = scratch("hostile-filter-before");
+    let exec = solver(&dir, "stop.sh", STOP);
+    for (option, value, why) in [
+        ("--filter", "n > 3", "did you mean `N`?"),
+        ("--filter", "N = 3", "assigns to `N`"),
+        (
+            "--filter",
+            "status > 3",
+            "built-in features have fixed types",
+        ),
+        ("--filter", "N + 1", "gives 9, not true or false"),
+        ("--filter", "mins(N, C) > 1", "no function `mins`"),
+        ("--filter", "(N > 3", "not an expression"),
+        ("--group-by", "two words", "no feature can have this name"),
+        ("--group-by", "Seed", "did you mean `seed`?"),
+    ] {
+        let done = run(&dir, &exec, "r", &["--seeds", "1-3", option, value]);
+        let err = text(&done.stderr);
+        assert_eq!(done.status.code(), Some(2), "{value}: {err}");
+        assert!(err.contains(why), "{value}: {err}");
+        assert!(
+            !dir.join("ran").exists() && !dir.join("r").exists(),
+            "{value}"
+        );
+    }
+    // The same checks in compare, before any folder is read.
+    let done = tester()
+        .current_dir(&dir)
+        .args(["compare", "none1", "none2", "--filter", "c > 1"])
+        .output()
+        .unwrap();
+    assert_eq!(done.status.code(), Some(2));
+    assert!(text(&done.stderr).contains("did you mean `C`?"));
+}
+
+#[test]
+fn compare_leaves_out_seeds_a_filter_cannot_be_evaluated_on() {
+    let dir = scratch("hostile-filter-compare");
+    let exec = solver(&dir, "stop.sh", STOP);
+    for out in ["a", "b"] {
+        let done = run(&dir, &exec, out, &["--seeds", "1-3"]);
+        assert!(done.status.success(), "{}", text(&done.stderr));
+    }
+    let compare = |args: &[&str]| {
+        tester()
+            .current_dir(&dir)
+            .args(["compare", "a", "b"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let done = compare(&["--filter", "N / k > 3", "--group-by", "stopp"]);
+    let (out, err) = (text(&done.stdout), text(&done.stderr));
+    assert!(done.status.success(), "{err}");
+    assert!(out.contains("seeds: 1 in all"), "{out}");
+    assert!(
+        err.contains("cannot be evaluated on 2 seeds, which do not pass: seed 2: Error dividing"),
+        "{err}"
+    );
+    assert!(err.contains("--group-by stopp: no seed has stopp"), "{err}");
+    // Every seed fails: nothing to compare, said after the warning.
+    let done = compare(&["--filter", "stop > 3"]);
+    let err = text(&done.stderr);
+    assert_eq!(done.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("seeds 1, 2, 3: Expected") && err.contains("no seed passes"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_case_filter_error_skips_the_seed_with_a_warning() {
+    let dir = scratch("hostile-filter-case");
+    let exec = solver(&dir, "stop.sh", STOP);
+    // Seeds 1-3 have C = 2, 6, 1: seed 1 divides by zero, seed 3 gives -27.
+    let done = run(
+        &dir,
+        &exec,
+        "r",
+        &["--seeds", "1-3", "--filter", "N / (C - 2) > 3"],
+    );
+    let err = text(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("cannot be evaluated on 1 seed, which does not pass: seed 1: Error dividing"),
+        "{err}"
+    );
+    let results = fs::read_to_string(dir.join("r/results.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&results).unwrap();
+    assert_eq!(doc["seeds"], serde_json::json!([2]));
+}

@@ -3,17 +3,15 @@
 //!
 //! A seed's features are named values: the case's `seed`, `N`, `C`, `P`, after a run also
 //! `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, and every data key the solver
-//! printed (a data key named like one of those is shadowed by it). Filters are
-//! [`evalexpr`] expressions (`N >= 20 && C >= 4`, `stop == "deadline"`); a seed that lacks a
-//! variable the filter names does not pass.
+//! printed (a data key named like one of those is shadowed by it). Filters over them are in
+//! [`crate::cli::filter`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use evalexpr::{ContextWithMutableVariables, EvalexprError, HashMapContext, Node};
 use serde_json::Value;
 
 use super::bests::Bests;
@@ -38,6 +36,9 @@ const MAX_LINE: usize = 4096;
 
 /// The features of the case alone, known before it runs.
 pub const CASE_KEYS: [&str; 4] = ["seed", "N", "C", "P"];
+
+/// The features of a finished seed's result (beside [`CASE_KEYS`] and its data keys).
+pub const RESULT_KEYS: [&str; 6] = ["status", "score", "errors", "moves", "penalty", "wall_ms"];
 
 /// Reads `[DATA] key = value` from one stderr line: the key is the trimmed text before the
 /// first `=` (non-empty, no whitespace), the value the trimmed rest, a JSON number when it
@@ -159,163 +160,6 @@ pub fn features(r: &SeedResult) -> Features {
     }
     f.extend(case_features(r));
     f
-}
-
-/// A `--filter` expression.
-#[derive(Clone, Debug)]
-pub struct Filter {
-    text: String,
-    node: Node,
-}
-
-impl Filter {
-    /// Parses `text` (an [`evalexpr`] expression that must give a boolean).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use tools::cli::features::{Features, Filter};
-    ///
-    /// let filter = Filter::parse("N >= 20 && C >= 4").unwrap();
-    /// let case = |n: u64, c: u64| Features::from([("N".into(), json!(n)), ("C".into(), json!(c))]);
-    /// assert!(filter.matches(&case(20, 4)).unwrap());
-    /// assert!(!filter.matches(&case(19, 6)).unwrap());
-    /// assert!(Filter::parse("(N >= 3").is_err());
-    /// ```
-    pub fn parse(text: &str) -> Result<Filter, String> {
-        check_size(text)?;
-        let node = evalexpr::build_operator_tree(text)
-            .map_err(|e| format!("--filter `{text}`: not an expression: {e}"))?;
-        Ok(Filter {
-            text: text.to_string(),
-            node,
-        })
-    }
-
-    /// The expression as given.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// The variables the expression reads.
-    pub fn variables(&self) -> BTreeSet<String> {
-        self.node
-            .iter_read_variable_identifiers()
-            .map(str::to_string)
-            .collect()
-    }
-
-    /// Whether every variable the expression reads is among `known`.
-    pub fn only_uses(&self, known: &[&str]) -> bool {
-        self.variables().iter().all(|v| known.contains(&v.as_str()))
-    }
-
-    /// Refuses a filter naming a variable no seed has (a typo would otherwise drop every
-    /// seed silently).
-    pub fn check_known(&self, known: &BTreeSet<String>) -> Result<(), String> {
-        let unknown: Vec<String> = self.variables().difference(known).cloned().collect();
-        if unknown.is_empty() {
-            return Ok(());
-        }
-        Err(format!(
-            "--filter `{}`: no seed has {}; known: {}",
-            self.text,
-            unknown.join(", "),
-            known.iter().cloned().collect::<Vec<_>>().join(", ")
-        ))
-    }
-
-    /// Whether `features` pass: `Ok(false)` when a variable the filter reads is missing,
-    /// `Err` when the expression fails otherwise (a type error, or not a boolean).
-    pub fn matches(&self, features: &Features) -> Result<bool, String> {
-        let mut context = HashMapContext::new();
-        for (key, value) in features {
-            if let Some(v) = to_evalexpr(value) {
-                context
-                    .set_value(key.clone(), v)
-                    .map_err(|e| format!("--filter: cannot set `{key}`: {e}"))?;
-            }
-        }
-        match self.node.eval_boolean_with_context(&context) {
-            Ok(pass) => Ok(pass),
-            Err(EvalexprError::VariableIdentifierNotFound(_)) => Ok(false),
-            Err(e) => Err(format!("--filter `{}`: {e}", self.text)),
-        }
-    }
-}
-
-/// The longest `--filter` read, in bytes. evalexpr parses and evaluates by recursion, and an
-/// operator chain nests without parentheses (`1^1^1...` is right-associative): a bound on the
-/// length bounds the depth of the tree whatever its shape.
-pub const MAX_FILTER_BYTES: usize = 4096;
-
-/// The deepest nesting of parentheses and prefix operators (`!`, unary `-`) a `--filter` may
-/// have (60 000 parentheses overflowed the stack).
-pub const MAX_NESTING: usize = 64;
-
-/// Refuses a filter too long or too deeply nested to be parsed safely (see
-/// [`MAX_FILTER_BYTES`], [`MAX_NESTING`]); looks at the text only, so it runs before parsing.
-fn check_size(text: &str) -> Result<(), String> {
-    let shown = || super::quote::printable(text, 40);
-    if text.len() > MAX_FILTER_BYTES {
-        return Err(format!(
-            "--filter `{}`: {} bytes long, at most {MAX_FILTER_BYTES}",
-            shown(),
-            text.len()
-        ));
-    }
-    let depth = nesting(text);
-    if depth > MAX_NESTING {
-        return Err(format!(
-            "--filter `{}`: nested {depth} levels deep (parentheses, `!` and `-`), at most \
-             {MAX_NESTING}",
-            shown()
-        ));
-    }
-    Ok(())
-}
-
-/// How deep `text` nests: open parentheses plus the prefix operators (`!`, unary `-`) in front
-/// of the operand being read, outside string literals.
-fn nesting(text: &str) -> usize {
-    let (mut depth, mut prefix, mut deepest) = (0usize, 0usize, 0usize);
-    let (mut in_string, mut escaped, mut after_operand) = (false, false, false);
-    for c in text.chars() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => (in_string, after_operand) = (false, true),
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => (in_string, prefix) = (true, 0),
-            '(' => (depth, after_operand) = (depth + 1, false),
-            ')' => (depth, prefix, after_operand) = (depth.saturating_sub(1), 0, true),
-            // After an operand, `!` starts `!=` and `-` subtracts: neither nests.
-            '!' | '-' if !after_operand => prefix += 1,
-            c if c.is_whitespace() => {}
-            c if c.is_alphanumeric() || c == '_' || c == '.' => (prefix, after_operand) = (0, true),
-            _ => after_operand = false,
-        }
-        deepest = deepest.max(depth + prefix);
-    }
-    deepest
-}
-
-fn to_evalexpr(value: &Value) -> Option<evalexpr::Value> {
-    match value {
-        Value::Number(n) => Some(match n.as_i64() {
-            Some(i) => evalexpr::Value::Int(i),
-            None => evalexpr::Value::Float(n.as_f64()?),
-        }),
-        Value::String(s) => Some(evalexpr::Value::String(s.clone())),
-        Value::Bool(b) => Some(evalexpr::Value::Boolean(*b)),
-        _ => None,
-    }
 }
 
 /// Above this many distinct numbers a numeric key is grouped into [`BINS`] ranges.
@@ -497,49 +341,6 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(data.len(), MAX_KEYS);
         assert_eq!(data["k0"], json!("last"));
-    }
-
-    #[test]
-    fn filters() {
-        let f = Features::from([
-            ("N".to_string(), json!(24)),
-            ("P".to_string(), json!(0.1)),
-            ("stop".to_string(), json!("deadline")),
-        ]);
-        let pass = |e: &str| Filter::parse(e).unwrap().matches(&f);
-        assert_eq!(pass("N >= 20 && P < 0.2"), Ok(true));
-        assert_eq!(pass("stop == \"deadline\""), Ok(true));
-        assert_eq!(pass("N > 24.5"), Ok(false));
-        // A variable the seed lacks: the seed does not pass.
-        assert_eq!(pass("boards > 3"), Ok(false));
-        assert!(pass("N + 1").unwrap_err().contains("N + 1"));
-        let filter = Filter::parse("N >= 20 && boards > 3").unwrap();
-        assert!(!filter.only_uses(&CASE_KEYS));
-        let known: BTreeSet<String> = ["N".to_string(), "C".to_string()].into();
-        let err = filter.check_known(&known).unwrap_err();
-        assert!(
-            err.contains("no seed has boards") && err.contains("known: C, N"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn deep_or_long_filters_are_refused_before_parsing() {
-        // Run in a test thread (2 MiB of stack): parsing these would overflow it.
-        let deep = format!("{}N > 1{}", "(".repeat(60_000), ")".repeat(60_000));
-        let err = Filter::parse(&deep).unwrap_err();
-        assert!(err.contains("bytes long, at most 4096"), "{err}");
-        let deep = format!("{}N > 1{}", "(".repeat(65), ")".repeat(65));
-        let err = Filter::parse(&deep).unwrap_err();
-        assert!(err.contains("nested 65 levels deep"), "{err}");
-        assert!(Filter::parse(&format!("{}(N > 1)", "!".repeat(70))).is_err());
-        assert!(Filter::parse(&format!("{}N > 1", "- ".repeat(70))).is_err());
-        let f = Features::from([("N".to_string(), json!(8))]);
-        let ok = format!("{}N > 1{}", "(".repeat(64), ")".repeat(64));
-        assert_eq!(Filter::parse(&ok).unwrap().matches(&f), Ok(true));
-        // Operators after an operand and text in strings do not nest.
-        assert_eq!(nesting(r#"N - 1 != 3 && !(x == "(((\"")"#), 2);
-        assert_eq!(nesting("!(!(-N))"), 5);
     }
 
     #[test]

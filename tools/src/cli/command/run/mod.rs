@@ -322,8 +322,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
         Some(shard) => shard.select(&args.seed_list()),
         None => args.seed_list(),
     };
-    let selection = Selection::new(args.select.filter.as_deref())?;
-    let seeds = selection.seeds(listed.clone(), &args.ranges.ranges())?;
+    // Checked before anything runs: a mistake in the expression costs no seed.
+    let selection = Selection::new(
+        args.select.filter.as_deref(),
+        args.select.group_by.as_deref(),
+    )?;
+    let (seeds, unselectable) = selection.seeds(listed.clone(), &args.ranges.ranges());
+    select::warn_all(&Vec::from_iter(unselectable));
     let ranges = json!({
         "n": args.ranges.n.map(|(a, b)| [a, b]),
         "c": args.ranges.c.map(|(a, b)| [a, b]),
@@ -362,12 +367,14 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let signal = reaper::interrupted();
     let (results_file, results) = recorder.finish(signal.is_some() || outcome.is_err())?;
     outcome?;
-    let shown = selection.report(results.clone())?;
+    // Never an error: the run is judged and saved, its report and bests must not be lost.
+    let (shown, warnings) = selection.report(results.clone(), args.select.group_by.as_deref());
     let text = select::report(&args.select, &shown, results.len(), bests.as_ref());
     select::emit(
         &args.select,
         &format!("{text}results: {}\n", results_file.display()),
     );
+    select::warn_all(&warnings);
     if let Some(signal) = signal {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
