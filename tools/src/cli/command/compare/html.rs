@@ -108,7 +108,7 @@ fn clamp_linear(p: (f64, f64)) -> (f64, f64) {
 /// digits (a label of 1e300 is not 301 characters wide).
 fn axis_label(v: f64, decimals: usize) -> String {
     if v != 0.0 && !(1e-3..1e7).contains(&v.abs()) {
-        format!("{v:.1e}")
+        format!("{v:.2e}")
     } else {
         format!("{v:.decimals$}")
     }
@@ -537,7 +537,7 @@ mod tests {
                 "{values:?}: {lo} {hi}"
             );
         }
-        assert_eq!(axis_label(1e300, 2), "1.0e300");
+        assert_eq!(axis_label(1e300, 2), "1.00e300");
         assert_eq!(axis_label(12.5, 1), "12.5");
     }
 }
