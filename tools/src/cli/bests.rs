@@ -19,8 +19,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::report::{SeedResult, Status};
-
 /// One best known score.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Best {
@@ -194,34 +192,6 @@ impl Bests {
         );
         true
     }
-}
-
-/// Records every ok result that beats `bests` (the file as it is now, read under its lock) and
-/// copies its output to `best/SEED.out` beside the bests file; returns how many improved.
-pub fn record_run(
-    bests: &mut Bests,
-    results: &[SeedResult],
-    source: &str,
-    dir: &Path,
-    path: &Path,
-) -> Result<usize, String> {
-    let folder = path.parent().unwrap_or(Path::new("")).join("best");
-    let mut improved = 0;
-    for r in results.iter().filter(|r| r.status == Status::Ok) {
-        if !bests.improve(r.seed, r.score, source) {
-            continue;
-        }
-        improved += 1;
-        fs::create_dir_all(&folder)
-            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-        let (from, to) = (
-            dir.join(format!("{}.out", r.seed)),
-            folder.join(format!("{}.out", r.seed)),
-        );
-        fs::copy(&from, &to)
-            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
-    }
-    Ok(improved)
 }
 
 /// The bests file to use: `path` if given (it must exist), else `testcases/bests.json` in the

@@ -3,24 +3,23 @@
 //!
 //! A seed's features are named values: the case's `seed`, `N`, `C`, `P`, after a run also
 //! `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, and every data key the solver
-//! printed (a data key named like one of those is shadowed by it). Filters are
-//! [`evalexpr`] expressions (`N >= 20 && C >= 4`, `stop == "deadline"`); a seed that lacks a
-//! variable the filter names does not pass.
+//! printed (a data key named like one of those is shadowed by it). Filters over them are in
+//! [`crate::cli::filter`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use evalexpr::{ContextWithMutableVariables, EvalexprError, HashMapContext, Node};
 use serde_json::Value;
 
 use super::bests::Bests;
+use super::quote::printable;
 use super::report::{Group, SeedResult};
 
-/// The `[DATA]` values of one seed, by key: numbers as JSON numbers, anything else a string.
-pub type Data = BTreeMap<String, Value>;
+/// The `[DATA]` values of one seed (defined in `report`, beside the result holding them).
+pub use super::report::Data;
 
 /// A seed's features by name (see the module documentation).
 pub type Features = BTreeMap<String, Value>;
@@ -37,6 +36,9 @@ const MAX_LINE: usize = 4096;
 
 /// The features of the case alone, known before it runs.
 pub const CASE_KEYS: [&str; 4] = ["seed", "N", "C", "P"];
+
+/// The features of a finished seed's result (beside [`CASE_KEYS`] and its data keys).
+pub const RESULT_KEYS: [&str; 6] = ["status", "score", "errors", "moves", "penalty", "wall_ms"];
 
 /// Reads `[DATA] key = value` from one stderr line: the key is the trimmed text before the
 /// first `=` (non-empty, no whitespace), the value the trimmed rest, a JSON number when it
@@ -160,101 +162,6 @@ pub fn features(r: &SeedResult) -> Features {
     f
 }
 
-/// A `--filter` expression.
-#[derive(Clone, Debug)]
-pub struct Filter {
-    text: String,
-    node: Node,
-}
-
-impl Filter {
-    /// Parses `text` (an [`evalexpr`] expression that must give a boolean).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use tools::cli::features::{Features, Filter};
-    ///
-    /// let filter = Filter::parse("N >= 20 && C >= 4").unwrap();
-    /// let case = |n: u64, c: u64| Features::from([("N".into(), json!(n)), ("C".into(), json!(c))]);
-    /// assert!(filter.matches(&case(20, 4)).unwrap());
-    /// assert!(!filter.matches(&case(19, 6)).unwrap());
-    /// assert!(Filter::parse("(N >= 3").is_err());
-    /// ```
-    pub fn parse(text: &str) -> Result<Filter, String> {
-        let node = evalexpr::build_operator_tree(text)
-            .map_err(|e| format!("--filter `{text}`: not an expression: {e}"))?;
-        Ok(Filter {
-            text: text.to_string(),
-            node,
-        })
-    }
-
-    /// The expression as given.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// The variables the expression reads.
-    pub fn variables(&self) -> BTreeSet<String> {
-        self.node
-            .iter_read_variable_identifiers()
-            .map(str::to_string)
-            .collect()
-    }
-
-    /// Whether every variable the expression reads is among `known`.
-    pub fn only_uses(&self, known: &[&str]) -> bool {
-        self.variables().iter().all(|v| known.contains(&v.as_str()))
-    }
-
-    /// Refuses a filter naming a variable no seed has (a typo would otherwise drop every
-    /// seed silently).
-    pub fn check_known(&self, known: &BTreeSet<String>) -> Result<(), String> {
-        let unknown: Vec<String> = self.variables().difference(known).cloned().collect();
-        if unknown.is_empty() {
-            return Ok(());
-        }
-        Err(format!(
-            "--filter `{}`: no seed has {}; known: {}",
-            self.text,
-            unknown.join(", "),
-            known.iter().cloned().collect::<Vec<_>>().join(", ")
-        ))
-    }
-
-    /// Whether `features` pass: `Ok(false)` when a variable the filter reads is missing,
-    /// `Err` when the expression fails otherwise (a type error, or not a boolean).
-    pub fn matches(&self, features: &Features) -> Result<bool, String> {
-        let mut context = HashMapContext::new();
-        for (key, value) in features {
-            if let Some(v) = to_evalexpr(value) {
-                context
-                    .set_value(key.clone(), v)
-                    .map_err(|e| format!("--filter: cannot set `{key}`: {e}"))?;
-            }
-        }
-        match self.node.eval_boolean_with_context(&context) {
-            Ok(pass) => Ok(pass),
-            Err(EvalexprError::VariableIdentifierNotFound(_)) => Ok(false),
-            Err(e) => Err(format!("--filter `{}`: {e}", self.text)),
-        }
-    }
-}
-
-fn to_evalexpr(value: &Value) -> Option<evalexpr::Value> {
-    match value {
-        Value::Number(n) => Some(match n.as_i64() {
-            Some(i) => evalexpr::Value::Int(i),
-            None => evalexpr::Value::Float(n.as_f64()?),
-        }),
-        Value::String(s) => Some(evalexpr::Value::String(s.clone())),
-        Value::Bool(b) => Some(evalexpr::Value::Boolean(*b)),
-        _ => None,
-    }
-}
-
 /// Above this many distinct numbers a numeric key is grouped into [`BINS`] ranges.
 pub const MAX_DISTINCT: usize = 12;
 
@@ -324,6 +231,9 @@ pub fn group_by(key: &str, items: &[Features]) -> Vec<(String, Vec<usize>)> {
     groups
 }
 
+/// The most characters of a group label a text table shows.
+pub const LABEL_MAX: usize = 80;
+
 /// A number as a short label: integers without decimals, others with up to 4 significant
 /// decimals.
 fn number_text(v: f64) -> String {
@@ -343,7 +253,7 @@ pub fn group_table(results: &[SeedResult], bests: Option<&Bests>, key: &str) -> 
     let _ = writeln!(
         s,
         "{:>16} {:>6} {:>4} {:>12} {:>9}",
-        format!("by {key}"),
+        format!("by {}", printable(key, LABEL_MAX)),
         "seeds",
         "ok",
         "mean",
@@ -354,7 +264,9 @@ pub fn group_table(results: &[SeedResult], bests: Option<&Bests>, key: &str) -> 
         let g = Group::of(members.iter().map(|&i| &results[i]), bests);
         let _ = writeln!(
             s,
-            "{label:>16} {:>6} {:>4} {:>12} {:>9}",
+            "{:>16} {:>6} {:>4} {:>12} {:>9}",
+            // A data value from the solver: escaped before it reaches a terminal.
+            printable(&label, LABEL_MAX),
             g.seeds,
             g.ok,
             opt(g.mean),
@@ -429,30 +341,6 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(data.len(), MAX_KEYS);
         assert_eq!(data["k0"], json!("last"));
-    }
-
-    #[test]
-    fn filters() {
-        let f = Features::from([
-            ("N".to_string(), json!(24)),
-            ("P".to_string(), json!(0.1)),
-            ("stop".to_string(), json!("deadline")),
-        ]);
-        let pass = |e: &str| Filter::parse(e).unwrap().matches(&f);
-        assert_eq!(pass("N >= 20 && P < 0.2"), Ok(true));
-        assert_eq!(pass("stop == \"deadline\""), Ok(true));
-        assert_eq!(pass("N > 24.5"), Ok(false));
-        // A variable the seed lacks: the seed does not pass.
-        assert_eq!(pass("boards > 3"), Ok(false));
-        assert!(pass("N + 1").unwrap_err().contains("N + 1"));
-        let filter = Filter::parse("N >= 20 && boards > 3").unwrap();
-        assert!(!filter.only_uses(&CASE_KEYS));
-        let known: BTreeSet<String> = ["N".to_string(), "C".to_string()].into();
-        let err = filter.check_known(&known).unwrap_err();
-        assert!(
-            err.contains("no seed has boards") && err.contains("known: C, N"),
-            "{err}"
-        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod command;
 pub mod date;
 pub mod exec;
 pub mod features;
+pub mod filter;
 pub mod folder;
 pub mod guardian;
 pub mod pages;

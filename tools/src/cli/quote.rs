@@ -50,6 +50,17 @@ pub fn printable_lines(text: &str, max_chars: usize) -> String {
         .join("\n")
 }
 
+/// Prints `PROGRAM: warning: MESSAGE` on standard error, the message escaped by
+/// [`printable_lines`]; a standard error that is gone is ignored (a warning never ends a run).
+pub fn warn(program: &str, message: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "{program}: warning: {}",
+        printable_lines(message, 4000)
+    );
+}
+
 /// Characters that reorder the text around them on screen.
 fn is_bidi_control(c: char) -> bool {
     matches!(c as u32, 0x200E..=0x200F | 0x202A..=0x202E | 0x2066..=0x2069)

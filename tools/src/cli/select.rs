@@ -1,6 +1,11 @@
 //! Which seeds `tester run` runs, in which order, and which it reports: `--filter` (on the
 //! case before running when it names only `seed`, `N`, `C`, `P`; on the finished seeds
 //! otherwise), `--shuffle` and the `--jsonl` lines printed as seeds finish.
+//!
+//! A `--filter` or `--group-by` mistake that needs no seed to be seen is refused before the
+//! first seed runs (see [`crate::cli::filter`]); one seen only on the seeds (a `[DATA]` key no
+//! seed printed, an evaluation error on some seed) is a warning, and the run keeps its report,
+//! its `results.json` and its `--update-bests`.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -15,7 +20,8 @@ use clap::Args as ClapArgs;
 use std::path::Path;
 
 use super::bests::Bests;
-use super::features::{self, Features, Filter, CASE_KEYS};
+use super::features::{self, Features, CASE_KEYS, RESULT_KEYS};
+use super::filter::{check_group_key, failures_warning, Filter};
 use super::provenance::{TreeState, PATCH};
 use super::report::{summary, table, SeedResult};
 use crate::gen::{generate, Ranges};
@@ -38,11 +44,15 @@ pub struct SelectArgs {
     /// Keep only the seeds whose features pass EXPR, e.g. `N >= 20 && C >= 4` (variables:
     /// seed, N, C, P, status, score, errors, moves, penalty, wall_ms and the solver's
     /// `[DATA] key = value` lines). Naming only seed, N, C, P selects the seeds before they
-    /// run; otherwise every seed runs and the table and summary show those that pass.
+    /// run; otherwise every seed runs and the table and summary show those that pass. Syntax,
+    /// functions, `=` for `==`, `n` for `N` and (on built-in variables) types are checked
+    /// before any seed runs (exit 2); a [DATA] key no seed printed, or an error on a seed's
+    /// values, is a warning after the run (the report and bests are kept).
     #[arg(long, value_name = "EXPR")]
     pub filter: Option<String>,
     /// Also print the summary grouped by KEY (any variable of --filter); a key with more than
-    /// 12 numeric values is cut into 6 ranges of about equal size.
+    /// 12 numeric values is cut into 6 ranges of about equal size. A KEY no feature can have
+    /// (a space, `=`, `n` for `N`) is refused before the run; one no seed has, a warning.
     #[arg(long, value_name = "KEY")]
     pub group_by: Option<String>,
 }
@@ -86,12 +96,18 @@ pub enum Selection {
 }
 
 impl Selection {
-    /// Reads `--filter`.
-    pub fn new(filter: Option<&str>) -> Result<Selection, String> {
+    /// Reads `--filter` and checks it, and the `--group-by` key, before any seed runs (see
+    /// [`Filter::check`]).
+    pub fn new(filter: Option<&str>, group_by: Option<&str>) -> Result<Selection, String> {
+        let builtins = builtins();
+        if let Some(key) = group_by {
+            check_group_key(key, &builtins)?;
+        }
         Ok(match filter {
             None => Selection::All,
             Some(text) => {
                 let filter = Filter::parse(text)?;
+                filter.check(&builtins)?;
                 if filter.only_uses(&CASE_KEYS) {
                     Selection::Before(filter)
                 } else {
@@ -101,12 +117,13 @@ impl Selection {
         })
     }
 
-    /// The seeds to run: those of `seeds` whose case passes a [`Selection::Before`] filter.
-    pub fn seeds(&self, seeds: Vec<u64>, ranges: &Ranges) -> Result<Vec<u64>, String> {
+    /// The seeds to run: those of `seeds` whose case passes a [`Selection::Before`] filter,
+    /// and a warning naming those it could not be evaluated on (they do not run).
+    pub fn seeds(&self, seeds: Vec<u64>, ranges: &Ranges) -> (Vec<u64>, Option<String>) {
         let Selection::Before(filter) = self else {
-            return Ok(seeds);
+            return (seeds, None);
         };
-        let mut kept = Vec::new();
+        let (mut kept, mut failures) = (Vec::new(), Vec::new());
         for seed in seeds {
             let case = generate(seed, ranges);
             let f = Features::from([
@@ -115,31 +132,58 @@ impl Selection {
                 ("C".to_string(), Value::from(case.input.c as u64)),
                 ("P".to_string(), Value::from(case.p)),
             ]);
-            if filter.matches(&f)? {
-                kept.push(seed);
+            match filter.matches(&f) {
+                Ok(true) => kept.push(seed),
+                Ok(false) => {}
+                Err(why) => failures.push((seed, why)),
             }
         }
-        Ok(kept)
+        (kept, failures_warning(filter, &failures))
     }
 
-    /// The results the report shows: those passing a [`Selection::After`] filter. Refuses a
-    /// filter naming a feature no result has.
-    pub fn report(&self, results: Vec<SeedResult>) -> Result<Vec<SeedResult>, String> {
-        let Selection::After(filter) = self else {
-            return Ok(results);
-        };
+    /// The results the report shows: those passing a [`Selection::After`] filter (a seed the
+    /// filter cannot be evaluated on does not pass), with the warnings to print. A filter
+    /// naming a variable no result has is ignored (every result is shown, with a warning): a
+    /// typo must not hide the run. `group_by` is checked against the results too.
+    pub fn report(
+        &self,
+        results: Vec<SeedResult>,
+        group_by: Option<&str>,
+    ) -> (Vec<SeedResult>, Vec<String>) {
         let all: Vec<Features> = results.iter().map(features::features).collect();
         let known: BTreeSet<String> = all.iter().flat_map(|f| f.keys().cloned()).collect();
-        if !results.is_empty() {
-            filter.check_known(&known)?;
+        let known_list = || known.iter().cloned().collect::<Vec<_>>().join(", ");
+        let mut warnings = Vec::new();
+        if let Some(key) = group_by.filter(|k| !results.is_empty() && !known.contains(*k)) {
+            warnings.push(format!(
+                "--group-by {key}: no seed has {key} (known: {}); every seed is in {key}=-",
+                known_list()
+            ));
         }
-        let mut kept = Vec::new();
+        let Selection::After(filter) = self else {
+            return (results, warnings);
+        };
+        let unknown: Vec<String> = filter.variables().difference(&known).cloned().collect();
+        if !results.is_empty() && !unknown.is_empty() {
+            warnings.push(format!(
+                "--filter `{}`: no seed has {} (known: {}); the filter is ignored, every seed \
+                 is shown",
+                filter.text(),
+                unknown.join(", "),
+                known_list()
+            ));
+            return (results, warnings);
+        }
+        let (mut kept, mut failures) = (Vec::new(), Vec::new());
         for (r, f) in results.into_iter().zip(&all) {
-            if filter.matches(f)? {
-                kept.push(r);
+            match filter.matches(f) {
+                Ok(true) => kept.push(r),
+                Ok(false) => {}
+                Err(why) => failures.push((r.seed, why)),
             }
         }
-        Ok(kept)
+        warnings.extend(failures_warning(filter, &failures));
+        (kept, warnings)
     }
 
     /// One line for the start of the run, when there is a filter.
@@ -150,12 +194,37 @@ impl Selection {
                 "filter `{}`: {selected} of {listed} seeds selected before running",
                 f.text()
             )),
-            Selection::After(f) => Some(format!(
-                "filter `{}` names features known only after a seed ran: every seed runs, \
-                 the table and summary show those that pass",
-                f.text()
-            )),
+            Selection::After(f) => {
+                let builtins = builtins();
+                let data: Vec<String> = f
+                    .variables()
+                    .into_iter()
+                    .filter(|v| !builtins.contains(&v.as_str()))
+                    .collect();
+                let data = if data.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} read as [DATA] keys)", data.join(", "))
+                };
+                Some(format!(
+                    "filter `{}` names features known only after a seed ran{data}: every seed \
+                     runs, the table and summary show those that pass",
+                    f.text()
+                ))
+            }
         }
+    }
+}
+
+/// The features every finished seed has (any other name is a `[DATA]` key).
+fn builtins() -> Vec<&'static str> {
+    CASE_KEYS.iter().chain(&RESULT_KEYS).copied().collect()
+}
+
+/// Prints the warnings of a run on standard error (escaped: they quote the solver's values).
+pub fn warn_all(warnings: &[String]) {
+    for w in warnings {
+        super::quote::warn("tester run", w);
     }
 }
 

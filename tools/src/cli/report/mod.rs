@@ -1,12 +1,19 @@
 //! Per-seed results of a batch run, their JSON form, the results table and the summary.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
 use super::bests::Bests;
+use super::quote::printable;
 use crate::input::Input;
 use crate::judge::judge;
+
+/// The `[DATA]` values of one seed, by key: numbers as JSON numbers, anything else a string
+/// (read by [`crate::cli::features::read_data`]). Defined here, beside the result that holds
+/// it, so that this module needs nothing from `features`.
+pub type Data = BTreeMap<String, Value>;
 
 /// How a seed's run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,8 +83,9 @@ pub struct SeedResult {
     pub wall_ms: Option<u64>,
     /// The judge's message, or what went wrong with the process.
     pub message: Option<String>,
-    /// The `[DATA] key = value` lines the solver printed on stderr (see [`super::features`]).
-    pub data: super::features::Data,
+    /// The `[DATA] key = value` lines the solver printed on stderr (see
+    /// [`crate::cli::features`]).
+    pub data: Data,
 }
 
 impl SeedResult {
@@ -333,6 +341,9 @@ fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
 }
 
+/// The most characters of a failed seed's message the table shows.
+const MESSAGE_MAX: usize = 1000;
+
 /// The per-seed table (one line per seed), then the messages of failed seeds.
 pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
     let mut s = String::new();
@@ -389,7 +400,8 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
             "seed {} {}: {}",
             r.seed,
             r.status.as_str(),
-            r.message.as_deref().unwrap_or("")
+            // Read back from results.json too: a file's text, escaped like any other.
+            printable(r.message.as_deref().unwrap_or(""), MESSAGE_MAX)
         );
     }
     s

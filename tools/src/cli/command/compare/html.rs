@@ -60,18 +60,22 @@ struct Plot<'a> {
     reference: Vec<(f64, f64)>,
 }
 
-/// Low and high ends of the values, widened a little (and to a positive span).
+/// Low and high ends of the values, widened a little (and to a positive span). Finite for any
+/// finite values: the padding is computed from halves (the difference of `±f64::MAX` does not
+/// overflow) and the ends are kept finite.
 fn span(values: impl Iterator<Item = f64>, log: bool) -> Option<(f64, f64)> {
     let (lo, hi) = values
         .filter(|v| v.is_finite() && (!log || *v > 0.0))
         .fold(None, |acc: Option<(f64, f64)>, v| {
             Some(acc.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))))
         })?;
+    let finite = |v: f64| v.clamp(f64::MIN, f64::MAX);
     Some(if log {
-        (lo / 1.15, hi * 1.15)
+        (lo / 1.15, finite(hi * 1.15))
     } else {
-        let pad = ((hi - lo) * 0.08).max(0.05 * hi.abs().max(1e-9));
-        (lo - pad, hi + pad)
+        let width = (hi / 2.0 - lo / 2.0) * 0.16;
+        let pad = width.max(0.05 * hi.abs().max(lo.abs()).max(1e-9));
+        (finite(lo - pad), finite(hi + pad))
     })
 }
 
@@ -82,34 +86,52 @@ type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 /// and their ratios lie far inside.
 const LOG_RANGE: (f64, f64) = (1e-6, 1e12);
 
+/// What a linear axis shows: a value beyond sits on the edge. plotters computes its key points
+/// from the axis width, which must stay finite and well above the rounding error of its ends
+/// (`compare --html` on a `[DATA]` value of `f64::MAX` never ended); real features lie far
+/// inside.
+const LINEAR_RANGE: f64 = 1e300;
+
 /// `p` moved into [`LOG_RANGE`] on both axes (NaN stays NaN and is left out of the span).
 fn clamp_log(p: (f64, f64)) -> (f64, f64) {
     let c = |v: f64| v.clamp(LOG_RANGE.0, LOG_RANGE.1);
     (c(p.0), c(p.1))
 }
 
+/// `p` moved into `±`[`LINEAR_RANGE`] on both axes (NaN stays NaN).
+fn clamp_linear(p: (f64, f64)) -> (f64, f64) {
+    let c = |v: f64| v.clamp(-LINEAR_RANGE, LINEAR_RANGE);
+    (c(p.0), c(p.1))
+}
+
+/// An axis label: fixed `decimals`, or scientific for a value that would need more than a few
+/// digits (a label of 1e300 is not 301 characters wide).
+fn axis_label(v: f64, decimals: usize) -> String {
+    if v != 0.0 && !(1e-3..1e7).contains(&v.abs()) {
+        format!("{v:.2e}")
+    } else {
+        format!("{v:.decimals$}")
+    }
+}
+
 /// Draws `plot` as an SVG document; `None` when it has no point to show.
 fn svg(plot: &Plot) -> Result<Option<String>, String> {
-    let clamped;
-    let plot = if plot.log {
-        clamped = Plot {
-            series: plot
-                .series
-                .iter()
-                .map(|s| Series {
-                    name: s.name.clone(),
-                    colour: s.colour,
-                    points: s.points.iter().copied().map(clamp_log).collect(),
-                    line: s.line,
-                })
-                .collect(),
-            reference: plot.reference.iter().copied().map(clamp_log).collect(),
-            ..*plot
-        };
-        &clamped
-    } else {
-        plot
+    let clamp = if plot.log { clamp_log } else { clamp_linear };
+    let clamped = Plot {
+        series: plot
+            .series
+            .iter()
+            .map(|s| Series {
+                name: s.name.clone(),
+                colour: s.colour,
+                points: s.points.iter().copied().map(clamp).collect(),
+                line: s.line,
+            })
+            .collect(),
+        reference: plot.reference.iter().copied().map(clamp).collect(),
+        ..*plot
     };
+    let plot = &clamped;
     let all = || plot.series.iter().flat_map(|s| s.points.iter());
     let (Some(x), Some(y)) = (
         span(
@@ -158,8 +180,8 @@ where
         .y_desc(plot.y_desc)
         .x_labels(8)
         .y_labels(8)
-        .x_label_formatter(&|v| format!("{v:.dx$}"))
-        .y_label_formatter(&|v| format!("{v:.dy$}"))
+        .x_label_formatter(&|v| axis_label(*v, dx))
+        .y_label_formatter(&|v| axis_label(*v, dy))
         .light_line_style(RGBColor(246, 246, 246))
         .draw()?;
     if !plot.reference.is_empty() {
@@ -439,4 +461,83 @@ pub fn page(c: &Comparison) -> Result<String, String> {
     s.push_str(&seed_table(c));
     s.push_str("</body></html>\n");
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// Draws `points` on a linear and on a log plot in another thread; fails when that takes
+    /// longer than a generous bound (the old axis padding never ended on `f64::MAX`).
+    fn draws_in_time(points: Vec<(f64, f64)>) {
+        let (send, receive) = mpsc::channel();
+        let shown = format!("{points:?}");
+        std::thread::spawn(move || {
+            let drawn: Vec<bool> = [false, true]
+                .into_iter()
+                .map(|log| {
+                    let plot = Plot {
+                        title: "t",
+                        x_desc: "x",
+                        y_desc: "y",
+                        log,
+                        decimals: (2, 2),
+                        series: vec![Series {
+                            name: "s".into(),
+                            colour: colour(1),
+                            points: points.clone(),
+                            line: true,
+                        }],
+                        reference: points.iter().map(|p| (p.0, 1.0)).collect(),
+                    };
+                    matches!(svg(&plot), Ok(Some(_)))
+                })
+                .collect();
+            let _ = send.send(drawn);
+        });
+        let drawn = receive
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("no plot after 30 s for {shown}"));
+        assert!(drawn[0], "no linear plot for {shown}");
+    }
+
+    #[test]
+    fn any_finite_values_are_drawn_in_bounded_time() {
+        let (max, tiny) = (f64::MAX, f64::from_bits(1));
+        let sets: [&[f64]; 9] = [
+            &[max, 0.0],
+            &[-max, max],
+            &[-max],
+            &[max, max],
+            &[tiny, 0.0],
+            &[tiny],
+            &[0.0, 0.0],
+            &[1e300, 1e300 * (1.0 + f64::EPSILON)],
+            &[-max, tiny, 0.0, 1.0, max],
+        ];
+        for values in sets {
+            draws_in_time(values.iter().map(|&v| (v, 1.0)).collect());
+            draws_in_time(values.iter().map(|&v| (1.0, v)).collect());
+        }
+    }
+
+    #[test]
+    fn spans_stay_finite_and_wide() {
+        for (values, log) in [
+            (vec![f64::MAX, 0.0], false),
+            (vec![-f64::MAX, f64::MAX], false),
+            (vec![f64::MAX], true),
+            (vec![5e-324], false),
+        ] {
+            let (lo, hi) = span(values.iter().copied(), log).unwrap();
+            assert!(
+                lo.is_finite() && hi.is_finite() && lo < hi,
+                "{values:?}: {lo} {hi}"
+            );
+        }
+        assert_eq!(axis_label(1e300, 2), "1.00e300");
+        assert_eq!(axis_label(12.5, 1), "12.5");
+    }
 }

@@ -47,11 +47,14 @@ pub struct Args {
     #[arg(long)]
     pub no_bests: bool,
     /// Compare only the seeds whose features pass EXPR, e.g. `N >= 20 && C >= 4` (variables:
-    /// seed, N, C, P and the `[DATA]` keys of run A, or of the first run with the seed).
+    /// seed, N, C, P and the `[DATA]` keys of run A, or of the first run with the seed). A
+    /// variable no seed has is an error; a seed EXPR cannot be evaluated on (a string compared
+    /// with a number, a division by zero) does not pass, with a warning.
     #[arg(long, value_name = "EXPR")]
     pub filter: Option<String>,
     /// Also group the seeds by KEY (any variable of --filter); a key with more than 12
-    /// numeric values is cut into 6 ranges of about equal size.
+    /// numeric values is cut into 6 ranges of about equal size; a KEY no seed has is a
+    /// warning.
     #[arg(long, value_name = "KEY")]
     pub group_by: Option<String>,
 }
@@ -390,14 +393,16 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     if args.dirs.len() > LABELS.len() {
         return Err(format!("at most {} run folders", LABELS.len()));
     }
+    // The expression is checked before any folder is read: a mistake in it is named first.
+    let filter = select::checked_filter(args.filter.as_deref(), args.group_by.as_deref())?;
     let mut runs = args
         .dirs
         .iter()
         .map(|d| RunFolder::load(d))
         .collect::<Result<Vec<_>, _>>()?;
     check_same_cases(&runs)?;
-    if let Some(text) = &args.filter {
-        select::filter_runs(&mut runs, &crate::cli::features::Filter::parse(text)?)?;
+    if let Some(filter) = &filter {
+        select::filter_runs(&mut runs, filter)?;
     }
     let official = runs.iter().all(|r| r.official);
     let (mut path, mut bests, mut note) = (None, None, None);

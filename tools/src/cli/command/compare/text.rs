@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::{label, Comparison, Group, Pair, Row};
+use crate::cli::features::LABEL_MAX;
 use crate::cli::folder::RunFolder;
 use crate::cli::quote::printable;
 use crate::cli::report::SeedResult;
@@ -196,7 +197,9 @@ fn group_table(c: &Comparison) -> String {
     }
     s.push('\n');
     for g in &c.groups {
-        let _ = write!(s, "{:>8} {:>5}", g.label, g.seeds);
+        // `--group-by` labels hold the runs' [DATA] values: escaped like any file's text.
+        let label = printable(&g.label, LABEL_MAX);
+        let _ = write!(s, "{label:>8} {:>5}", g.seeds);
         for rel in &g.relative {
             let _ = write!(s, " {:>8}", opt(*rel, 3));
         }

@@ -25,6 +25,7 @@ use crate::cli::bests::Bests;
 use crate::cli::exec::{output_cap, run_solver, Ending, Solver};
 use crate::cli::features::read_data;
 use crate::cli::progress::Progress;
+use crate::cli::quote::printable;
 use crate::cli::reaper::{self, Target};
 use crate::cli::report::{SeedResult, Status};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
@@ -118,10 +119,8 @@ fn last_line_of(path: &Path) -> String {
     }
     let text = String::from_utf8_lossy(&tail);
     match text.lines().rev().find(|l| !l.trim().is_empty()) {
-        Some(line) => {
-            let line: String = line.chars().take(200).collect();
-            format!("; stderr: {line}")
-        }
+        // The solver's own text: its control characters must not reach the terminal.
+        Some(line) => format!("; stderr: {}", printable(line, 200)),
         None => String::new(),
     }
 }
@@ -324,8 +323,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
         Some(shard) => shard.select(&args.seed_list()),
         None => args.seed_list(),
     };
-    let selection = Selection::new(args.select.filter.as_deref())?;
-    let seeds = selection.seeds(listed.clone(), &args.ranges.ranges())?;
+    // Checked before anything runs: a mistake in the expression costs no seed.
+    let selection = Selection::new(
+        args.select.filter.as_deref(),
+        args.select.group_by.as_deref(),
+    )?;
+    let (seeds, unselectable) = selection.seeds(listed.clone(), &args.ranges.ranges());
+    select::warn_all(&Vec::from_iter(unselectable));
     let ranges = json!({
         "n": args.ranges.n.map(|(a, b)| [a, b]),
         "c": args.ranges.c.map(|(a, b)| [a, b]),
@@ -364,12 +368,14 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let signal = reaper::interrupted();
     let (results_file, results) = recorder.finish(signal.is_some() || outcome.is_err())?;
     outcome?;
-    let shown = selection.report(results.clone())?;
+    // Never an error: the run is judged and saved, its report and bests must not be lost.
+    let (shown, warnings) = selection.report(results.clone(), args.select.group_by.as_deref());
     let text = select::report(&args.select, &shown, results.len(), bests.as_ref());
     select::emit(
         &args.select,
         &format!("{text}results: {}\n", results_file.display()),
     );
+    select::warn_all(&warnings);
     if let Some(signal) = signal {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
@@ -451,6 +457,34 @@ fn update_bests(
 ) -> Result<usize, String> {
     let source = format!("tester run {}: {}", date::today(), solver.describe());
     Bests::update_locked(path, NEW_BESTS_ABOUT, |bests| {
-        crate::cli::bests::record_run(bests, results, &source, dir, path)
+        record_run(bests, results, &source, dir, path)
     })
+}
+
+/// Records every ok result that beats `bests` (the file as it is now, read under its lock) and
+/// copies its output to `best/SEED.out` beside the bests file; returns how many improved.
+fn record_run(
+    bests: &mut Bests,
+    results: &[SeedResult],
+    source: &str,
+    dir: &Path,
+    path: &Path,
+) -> Result<usize, String> {
+    let folder = path.parent().unwrap_or(Path::new("")).join("best");
+    let mut improved = 0;
+    for r in results.iter().filter(|r| r.status == Status::Ok) {
+        if !bests.improve(r.seed, r.score, source) {
+            continue;
+        }
+        improved += 1;
+        fs::create_dir_all(&folder)
+            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        let (from, to) = (
+            dir.join(format!("{}.out", r.seed)),
+            folder.join(format!("{}.out", r.seed)),
+        );
+        fs::copy(&from, &to)
+            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
+    }
+    Ok(improved)
 }

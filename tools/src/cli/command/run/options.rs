@@ -11,7 +11,10 @@ use crate::cli::select;
 
 /// Exit codes of `tester run`, as `tester run --help` states them.
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
-ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged); 130 interrupted by \
+ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged: a --filter or \
+--group-by mistake is found before the first seed runs; one seen only on the seeds' results, a \
+[DATA] key no seed printed or an error on a seed's values, is a warning and the report, \
+results.json and --update-bests are kept); 130 interrupted by \
 SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (results.json then holds the finished seeds, \
 \"interrupted\": true; --resume finishes the rest; during the build step nothing ran); 3 the \
 build step failed (nothing ran). If tester is killed outright (SIGKILL), its solvers and its \
