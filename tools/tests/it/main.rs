@@ -3,14 +3,16 @@
 //! One test binary for the whole package (one link instead of one per file): each former file is
 //! a module. `cargo test --test it MODULE::` runs one of them.
 
-mod common;
 mod bounded;
 mod cli;
+mod common;
 mod compare;
 mod daily_loop;
 mod faults;
 mod fuzz;
+mod hostile_gif;
 mod hostile_processes;
+mod hostile_report;
 mod official;
 mod run_safety;
 mod shards;

@@ -1,7 +1,7 @@
 //! `tester vis --gif` on hostile but legal outputs (issue 35, case 2): time and memory stay
 //! bounded however long one queen's path is, and `--gif-frames` has a documented maximum.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

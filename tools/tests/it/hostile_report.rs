@@ -2,7 +2,7 @@
 //! `[DATA]` numbers in the plots, `--filter` and `--group-by` mistakes, terminal escapes from
 //! a solver, and absurdly nested filters.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;
