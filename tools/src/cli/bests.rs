@@ -12,6 +12,18 @@
 //! ```
 //!
 //! Scores are costs: lower is better.
+//!
+//! A bounds file (`testcases/bounds.json`) is the same table seen from below: the best
+//! certified lower bound of each seed, where higher is better ([`Side::Bound`]):
+//!
+//! ```json
+//! {
+//!   "about": "free text",
+//!   "bounds": [
+//!     {"seed": 1, "bound": 16.7067, "source": "how it was computed, with its time"}
+//!   ]
+//! }
+//! ```
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -28,21 +40,66 @@ pub struct Best {
     pub source: String,
 }
 
-/// The best known score of each seed.
+/// Which side of the optimum a table holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Side {
+    /// Best known scores (answers reached): lower is better.
+    #[default]
+    Best,
+    /// Certified lower bounds (no answer scores below): higher is better.
+    Bound,
+}
+
+impl Side {
+    /// The JSON keys of the list and of an entry's value.
+    fn keys(self) -> (&'static str, &'static str) {
+        match self {
+            Side::Best => ("bests", "score"),
+            Side::Bound => ("bounds", "bound"),
+        }
+    }
+
+    /// Whether `new` improves on `old`.
+    fn improves(self, new: f64, old: f64) -> bool {
+        match self {
+            Side::Best => new < old,
+            Side::Bound => new > old,
+        }
+    }
+
+    /// What the file is called in messages.
+    fn name(self) -> &'static str {
+        match self {
+            Side::Best => "bests file",
+            Side::Bound => "bounds file",
+        }
+    }
+}
+
+/// The best known score of each seed (or, with [`Side::Bound`], its best certified lower
+/// bound; [`Best::score`] then holds the bound).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Bests {
     /// Free text kept at the top of the file.
     pub about: String,
     /// Bests by seed.
     pub seeds: BTreeMap<u64, Best>,
+    /// Scores reached, or lower bounds.
+    pub side: Side,
 }
 
 impl Bests {
     /// Reads a bests file.
     pub fn load(path: &Path) -> Result<Bests, String> {
-        let text = super::readcap::read_text_capped(path, super::readcap::JSON_MAX, "a bests file")
-            .map_err(|e| format!("bests file: {e}"))?;
-        Bests::parse(&text).map_err(|e| format!("bests file {}: {e}", path.display()))
+        Bests::load_side(path, Side::Best)
+    }
+
+    /// Reads a bests file or, with [`Side::Bound`], a bounds file.
+    pub fn load_side(path: &Path, side: Side) -> Result<Bests, String> {
+        let what = side.name();
+        let text = super::readcap::read_text_capped(path, super::readcap::JSON_MAX, what)
+            .map_err(|e| format!("{what}: {e}"))?;
+        Bests::parse_side(&text, side).map_err(|e| format!("{what} {}: {e}", path.display()))
     }
 
     /// Reads the JSON text of a bests file.
@@ -57,6 +114,23 @@ impl Bests {
     /// assert_eq!(Bests::parse(&b.to_json()).unwrap(), b);
     /// ```
     pub fn parse(text: &str) -> Result<Bests, String> {
+        Bests::parse_side(text, Side::Best)
+    }
+
+    /// Reads the JSON text of a bests file or, with [`Side::Bound`], of a bounds file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tools::cli::bests::{Bests, Side};
+    ///
+    /// let b = Bests::parse_side(r#"{"bounds": [{"seed": 3, "bound": 40, "source": "x"}]}"#,
+    ///     Side::Bound).unwrap();
+    /// assert_eq!(b.score(3), Some(40.0));
+    /// assert_eq!(Bests::parse_side(&b.to_json(), Side::Bound).unwrap(), b);
+    /// ```
+    pub fn parse_side(text: &str, side: Side) -> Result<Bests, String> {
+        let (list_key, value_key) = side.keys();
         let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         let about = value
             .get("about")
@@ -64,9 +138,9 @@ impl Bests {
             .unwrap_or_default()
             .to_string();
         let list = value
-            .get("bests")
+            .get(list_key)
             .and_then(Value::as_array)
-            .ok_or("expected an object with a `bests` array")?;
+            .ok_or_else(|| format!("expected an object with a `{list_key}` array"))?;
         let mut seeds = BTreeMap::new();
         for (i, entry) in list.iter().enumerate() {
             let seed = entry
@@ -74,10 +148,10 @@ impl Bests {
                 .and_then(Value::as_u64)
                 .ok_or_else(|| format!("entry {i}: `seed` must be a non-negative integer"))?;
             let score = entry
-                .get("score")
+                .get(value_key)
                 .and_then(Value::as_f64)
                 .filter(|s| s.is_finite() && *s >= 0.0)
-                .ok_or_else(|| format!("entry {i}: `score` must be a number >= 0"))?;
+                .ok_or_else(|| format!("entry {i}: `{value_key}` must be a number >= 0"))?;
             let source = entry
                 .get("source")
                 .and_then(Value::as_str)
@@ -87,23 +161,24 @@ impl Bests {
                 return Err(format!("seed {seed} is listed twice"));
             }
         }
-        Ok(Bests { about, seeds })
+        Ok(Bests { about, seeds, side })
     }
 
     /// The JSON text: one entry per line, sorted by seed.
     pub fn to_json(&self) -> String {
+        let (list_key, value_key) = self.side.keys();
         let mut text = String::from("{\n");
         text.push_str(&format!(
             "  \"about\": {},\n",
             Value::from(self.about.as_str())
         ));
-        text.push_str("  \"bests\": [\n");
+        text.push_str(&format!("  \"{list_key}\": [\n"));
         let entries: Vec<String> = self
             .seeds
             .iter()
             .map(|(seed, best)| {
                 format!(
-                    "    {{\"seed\": {seed}, \"score\": {}, \"source\": {}}}",
+                    "    {{\"seed\": {seed}, \"{value_key}\": {}, \"source\": {}}}",
                     Value::from(best.score),
                     Value::from(best.source.as_str())
                 )
@@ -118,7 +193,7 @@ impl Bests {
     /// half a file, and a symbolic link at `path` is replaced, not followed.
     pub fn save(&self, path: &Path) -> Result<(), String> {
         crate::cli::replace::replace_file(path, self.to_json().as_bytes())
-            .map_err(|e| format!("cannot write bests file {}: {e}", path.display()))
+            .map_err(|e| format!("cannot write {} {}: {e}", self.side.name(), path.display()))
     }
 
     /// Reads the bests file at `path` (a missing file reads as empty, with `about`), lets
@@ -129,6 +204,7 @@ impl Bests {
     pub fn update_locked<R>(
         path: &Path,
         about: &str,
+        side: Side,
         change: impl FnOnce(&mut Bests) -> Result<R, String>,
     ) -> Result<R, String> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -159,10 +235,11 @@ impl Bests {
             }
         }
         let mut bests = if path.exists() {
-            Bests::load(path)?
+            Bests::load_side(path, side)?
         } else {
             Bests {
                 about: about.to_string(),
+                side,
                 ..Bests::default()
             }
         };
@@ -177,10 +254,13 @@ impl Bests {
         self.seeds.get(&seed).map(|b| b.score)
     }
 
-    /// Records `score` for `seed` if it beats the known best (or none is known). Returns whether
-    /// it did.
+    /// Records `score` for `seed` if it beats the known best (or none is known): lower for
+    /// scores, higher for bounds. Returns whether it did.
     pub fn improve(&mut self, seed: u64, score: f64, source: &str) -> bool {
-        if self.score(seed).is_some_and(|best| best <= score) {
+        if self
+            .score(seed)
+            .is_some_and(|best| !self.side.improves(score, best))
+        {
             return false;
         }
         self.seeds.insert(
@@ -197,12 +277,22 @@ impl Bests {
 /// The bests file to use: `path` if given (it must exist), else `testcases/bests.json` in the
 /// current folder if it exists, else none.
 pub fn load_bests(path: Option<&Path>) -> Result<(Option<PathBuf>, Option<Bests>), String> {
+    load_table(path, Side::Best)
+}
+
+/// The bounds file to use: `path` if given (it must exist), else `testcases/bounds.json` in
+/// the current folder if it exists, else none.
+pub fn load_bounds(path: Option<&Path>) -> Result<(Option<PathBuf>, Option<Bests>), String> {
+    load_table(path, Side::Bound)
+}
+
+fn load_table(path: Option<&Path>, side: Side) -> Result<(Option<PathBuf>, Option<Bests>), String> {
     match path {
-        Some(p) => Ok((Some(p.to_path_buf()), Some(Bests::load(p)?))),
+        Some(p) => Ok((Some(p.to_path_buf()), Some(Bests::load_side(p, side)?))),
         None => {
-            let default = PathBuf::from("testcases/bests.json");
+            let default = PathBuf::from(format!("testcases/{}.json", side.keys().0));
             if default.is_file() {
-                let loaded = Bests::load(&default)?;
+                let loaded = Bests::load_side(&default, side)?;
                 Ok((Some(default), Some(loaded)))
             } else {
                 Ok((None, None))
@@ -227,7 +317,7 @@ mod tests {
         assert_eq!(precious, "precious\n");
         assert!(!fs::symlink_metadata(&path).unwrap().is_symlink());
         std::os::unix::fs::symlink("precious.txt", dir.join("bests.json.lock")).unwrap();
-        let err = Bests::update_locked(&path, "about", |_| Ok(0)).unwrap_err();
+        let err = Bests::update_locked(&path, "about", Side::Best, |_| Ok(0)).unwrap_err();
         assert!(err.contains("cannot open lock file"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -4,6 +4,7 @@
 //! a module. `cargo test --test it MODULE::` runs one of them.
 
 mod bounded;
+mod bounds;
 mod cli;
 mod common;
 mod compare;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args as ClapArgs;
 
-use crate::cli::bests::load_bests;
-use crate::cli::report::{summary, SeedResult};
+use crate::cli::bests::{load_bests, load_bounds};
+use crate::cli::report::{set_bounds, summary, SeedResult};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, write_run, StoredRun};
 
 /// Options of `tester merge`.
@@ -43,6 +43,10 @@ pub struct Args {
     /// Best known scores for the summary. Default: `testcases/bests.json` if it exists.
     #[arg(long, value_name = "FILE")]
     pub bests: Option<PathBuf>,
+    /// Certified lower bounds for the summary's gaps. Default: `testcases/bounds.json` if it
+    /// exists.
+    #[arg(long, value_name = "FILE")]
+    pub bounds: Option<PathBuf>,
 }
 
 /// The runs of `dirs`, checked to be parts of one run: same time limit and ranges, every
@@ -274,11 +278,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
     for (seed, (_, dir)) in &results {
         copy_seed(*seed, dir, &args.out)?;
     }
-    let merged: Vec<SeedResult> = seeds
+    let mut merged: Vec<SeedResult> = seeds
         .iter()
         .filter_map(|s| results.get(s).map(|(r, _)| r.clone()))
         .collect();
     let (_, bests) = load_bests(args.bests.as_deref())?;
+    set_bounds(&mut merged, load_bounds(args.bounds.as_deref())?.1.as_ref());
     let mut info = parts[0].info.clone();
     info.seeds = seeds;
     info.shard = None;

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use clap::Args as ClapArgs;
 use serde_json::json;
 
-use crate::cli::bests::load_bests;
+use crate::cli::bests::{load_bests, load_bounds};
 use crate::cli::readcap::{read_text_capped, INPUT_MAX, OUTPUT_MAX};
-use crate::cli::report::{summary, summary_json, table, SeedResult, Status};
+use crate::cli::report::{set_bounds, summary, summary_json, table, SeedResult, Status};
 use crate::cli::runfile::read_run;
 use crate::input::Input;
 
@@ -26,6 +26,10 @@ pub struct Args {
     /// Best known scores for the relative score. Default: `testcases/bests.json` if it exists.
     #[arg(long, value_name = "FILE")]
     pub bests: Option<PathBuf>,
+    /// Certified lower bounds for the `gap%` column. Default: `testcases/bounds.json` if it
+    /// exists.
+    #[arg(long, value_name = "FILE")]
+    pub bounds: Option<PathBuf>,
 }
 
 /// The seeds of a run folder: those with a `SEED.in` file, in numeric order.
@@ -116,6 +120,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         return Err(format!("no SEED.in files in {}", args.dir.display()));
     }
     let (_, bests) = load_bests(args.bests.as_deref())?;
+    let (_, bounds) = load_bounds(args.bounds.as_deref())?;
     let mut results = Vec::with_capacity(seeds.len());
     for &seed in &lost {
         let old = &stored[&seed];
@@ -142,6 +147,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         }
         results.push(new);
     }
+    set_bounds(&mut results, bounds.as_ref());
     let no_output: Vec<u64> = results
         .iter()
         .filter(|r| {

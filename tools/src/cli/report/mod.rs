@@ -86,6 +86,9 @@ pub struct SeedResult {
     /// The `[DATA] key = value` lines the solver printed on stderr (see
     /// [`crate::cli::features`]).
     pub data: Data,
+    /// A certified lower bound on the seed's score, from the bounds file (see
+    /// [`set_bounds`]); [`SeedResult::gap`] measures the score against it.
+    pub bound: Option<f64>,
 }
 
 impl SeedResult {
@@ -109,6 +112,7 @@ impl SeedResult {
             wall_ms: None,
             message: verdict.error().map(str::to_string),
             data: Default::default(),
+            bound: None,
         }
     }
 
@@ -133,6 +137,7 @@ impl SeedResult {
             wall_ms: None,
             message: Some(message),
             data: Default::default(),
+            bound: None,
         }
     }
 
@@ -151,6 +156,8 @@ impl SeedResult {
             "wall_ms": self.wall_ms,
             "message": self.message,
             "data": self.data,
+            "bound": self.bound,
+            "gap": self.gap(),
         })
     }
 
@@ -237,6 +244,8 @@ impl SeedResult {
                 .and_then(Value::as_object)
                 .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
                 .unwrap_or_default(),
+            // Older files have no `bound`.
+            bound: v.get("bound").and_then(Value::as_f64),
         })
     }
 
@@ -272,6 +281,45 @@ impl SeedResult {
     }
 }
 
+impl SeedResult {
+    /// The share of the score its lower bound does not certify, `(score − bound) / score`:
+    /// 0 for a proven optimum, `None` for a failed run or a seed without a bound. Negative
+    /// only if the bound is wrong (above a judged score).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use tools::cli::report::{SeedResult, Status};
+    /// # let input = tools::input::Input::parse("8 1\n........\n........\n........\n\
+    /// # ........\n........\n........\n........\n00000000\n").unwrap();
+    /// let mut r = SeedResult::judged(1, &input, None, "0\n");
+    /// assert_eq!(r.gap(), None);
+    /// r.bound = Some(r.score * 0.75);
+    /// assert!((r.gap().unwrap() - 0.25).abs() < 1e-12);
+    /// ```
+    pub fn gap(&self) -> Option<f64> {
+        let bound = self.bound?;
+        (self.status == Status::Ok).then(|| {
+            if self.score > 0.0 {
+                (self.score - bound) / self.score
+            } else {
+                0.0
+            }
+        })
+    }
+}
+
+/// Sets each result's [`SeedResult::bound`] from the bounds file `bounds` (a seed the file
+/// does not list keeps the bound it had, e.g. read from `results.json`).
+pub fn set_bounds(results: &mut [SeedResult], bounds: Option<&Bests>) {
+    let Some(bounds) = bounds else { return };
+    for r in results {
+        if let Some(b) = bounds.score(r.seed) {
+            r.bound = Some(b);
+        }
+    }
+}
+
 /// The N bands of the summary.
 pub const N_BANDS: [(usize, usize); 4] = [(8, 12), (13, 18), (19, 24), (25, 30)];
 
@@ -294,6 +342,8 @@ pub struct Group {
     pub mean: Option<f64>,
     /// Mean relative score over all seeds, failed ones counting 0 (`None` without bests).
     pub relative: Option<f64>,
+    /// Mean [`SeedResult::gap`] over the ok seeds that have a bound (`None` if none has).
+    pub gap: Option<f64>,
 }
 
 impl Group {
@@ -303,6 +353,7 @@ impl Group {
         bests: Option<&Bests>,
     ) -> Group {
         let (mut seeds, mut ok, mut sum, mut rel) = (0, 0, 0.0, 0.0);
+        let (mut gaps, mut gap_sum) = (0, 0.0);
         for r in results {
             seeds += 1;
             if r.status == Status::Ok {
@@ -310,30 +361,38 @@ impl Group {
                 sum += r.score;
             }
             rel += r.relative(bests).unwrap_or(0.0);
+            if let Some(gap) = r.gap() {
+                gaps += 1;
+                gap_sum += gap;
+            }
         }
         Group {
             seeds,
             ok,
             mean: (ok > 0).then(|| sum / ok as f64),
             relative: (bests.is_some() && seeds > 0).then(|| rel / seeds as f64),
+            gap: (gaps > 0).then(|| gap_sum / gaps as f64),
         }
     }
 
     fn to_json(&self) -> Value {
-        json!({"seeds": self.seeds, "ok": self.ok, "mean": self.mean, "relative": self.relative})
+        json!({"seeds": self.seeds, "ok": self.ok, "mean": self.mean, "relative": self.relative,
+               "gap": self.gap})
     }
 }
 
-/// One line of the grouped summary: label, seeds, ok count, mean and relative score.
+/// One line of the grouped summary: label, seeds, ok count, mean and relative score, mean gap
+/// (in %).
 fn group_row(s: &mut String, label: &str, g: &Group) {
     let _ = writeln!(
         s,
-        "{:>8} {:>6} {:>4} {:>12} {:>9}",
+        "{:>8} {:>6} {:>4} {:>12} {:>9} {:>6}",
         label,
         g.seeds,
         g.ok,
         opt(g.mean, 3),
-        opt(g.relative, 3)
+        opt(g.relative, 3),
+        opt(g.gap.map(|g| 100.0 * g), 2)
     );
 }
 
@@ -349,7 +408,7 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12} {:>6} {:>6} {:>10} {:>7} {:>12} {:>7}",
+        "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12} {:>6} {:>6} {:>10} {:>7} {:>12} {:>7} {:>6}",
         "seed",
         "N",
         "C",
@@ -361,7 +420,8 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
         "penalty",
         "ms",
         "best ",
-        "rel"
+        "rel",
+        "gap%"
     );
     for r in results {
         // The best the relative score used, marked `*` when it is this run's own score.
@@ -371,7 +431,7 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
         );
         let _ = writeln!(
             s,
-            "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12.3} {:>6} {:>6} {:>10.3} {:>7} {:>12} {:>7}",
+            "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12.3} {:>6} {:>6} {:>10.3} {:>7} {:>12} {:>7} {:>6}",
             r.seed,
             r.n,
             r.c,
@@ -385,6 +445,14 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
                 .map_or_else(|| "-".to_string(), |ms| ms.to_string()),
             best,
             opt(r.relative(bests), 2),
+            opt(r.gap().map(|g| 100.0 * g), 2),
+        );
+    }
+    if results.iter().any(|r| r.bound.is_some()) {
+        let _ = writeln!(
+            s,
+            "gap% = 100 * (score - bound) / score against the bounds file's certified lower bound \
+             (0: proven optimal; - : no bound or a failed run)"
         );
     }
     if bests.is_some() {
@@ -441,10 +509,18 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
             let _ = writeln!(s, "relative score: - (no bests file)");
         }
     }
+    if let Some(gap) = all.gap {
+        let with = results.iter().filter(|r| r.gap().is_some()).count();
+        let _ = writeln!(
+            s,
+            "mean gap to the bound: {:.3} %  (over the {with} ok seeds with a bound)",
+            100.0 * gap
+        );
+    }
     let _ = writeln!(
         s,
-        "{:>8} {:>6} {:>4} {:>12} {:>9}",
-        "group", "seeds", "ok", "mean", "relative"
+        "{:>8} {:>6} {:>4} {:>12} {:>9} {:>6}",
+        "group", "seeds", "ok", "mean", "relative", "gap%"
     );
     let mut cs: Vec<usize> = results.iter().map(|r| r.c).collect();
     cs.sort_unstable();
@@ -498,6 +574,7 @@ pub fn summary_json(results: &[SeedResult], bests: Option<&Bests>) -> Value {
         "too_long": count(Status::TooLong),
         "mean": all.mean,
         "relative": all.relative,
+        "gap": all.gap,
         "by_c": by_c,
         "by_n": by_n,
     })

@@ -14,6 +14,7 @@ fn result(seed: u64, n: usize, c: usize, status: Status, score: f64) -> SeedResu
         wall_ms: Some(12),
         message: (status != Status::Ok).then(|| "boom".to_string()),
         data: [("probe".to_string(), json!(7))].into(),
+        bound: None,
     }
 }
 
@@ -84,17 +85,18 @@ fn best_column_shows_the_best_the_relative_score_used() {
             .unwrap()
             .split_whitespace()
             .rev()
-            .take(2)
+            .take(3)
             .collect::<Vec<_>>()
     };
-    assert_eq!(line("1"), ["100.00", "16.938*"], "{t}");
-    assert_eq!(line("2"), ["50.00", "10.000"], "{t}");
-    assert_eq!(line("3"), ["100.00", "7.000*"], "{t}");
+    // gap%, rel, best (read from the right)
+    assert_eq!(line("1"), ["-", "100.00", "16.938*"], "{t}");
+    assert_eq!(line("2"), ["-", "50.00", "10.000"], "{t}");
+    assert_eq!(line("3"), ["-", "100.00", "7.000*"], "{t}");
     assert!(t.contains("this run's (marked *)"), "{t}");
     // Without a bests file: no best, no legend.
     let plain = table(&rs[..1], None);
     assert!(
-        plain.lines().nth(1).unwrap().ends_with("-       -"),
+        plain.lines().nth(1).unwrap().ends_with("-       -      -"),
         "{plain}"
     );
     assert!(!plain.contains("marked *"), "{plain}");
@@ -109,4 +111,49 @@ fn json_round_trip() {
         t.contains("invalid") && t.contains("seed 7 invalid: boom"),
         "{t}"
     );
+}
+
+#[test]
+fn gaps_come_from_the_bounds_file() {
+    let mut bounds = Bests {
+        side: crate::cli::bests::Side::Bound,
+        ..Bests::default()
+    };
+    bounds.improve(1, 15.0, "proof");
+    bounds.improve(2, 5.0, "relaxation");
+    // a bound can only rise
+    assert!(!bounds.improve(2, 4.0, "weaker"));
+    let mut rs = vec![
+        result(1, 8, 1, Status::Ok, 15.0),
+        result(2, 8, 2, Status::Ok, 20.0),
+        result(3, 8, 2, Status::Ok, 7.0),
+        result(2, 8, 2, Status::Crash, -1.0),
+    ];
+    set_bounds(&mut rs, Some(&bounds));
+    assert_eq!(rs[0].gap(), Some(0.0));
+    assert_eq!(rs[1].gap(), Some(0.75));
+    assert_eq!(rs[2].gap(), None, "seed 3 has no bound");
+    assert_eq!(rs[3].gap(), None, "a failed run has no gap");
+    let t = table(&rs, None);
+    let last = |seed: &str| {
+        t.lines()
+            .find(|l| l.split_whitespace().next() == Some(seed))
+            .and_then(|l| l.split_whitespace().last())
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(last("1"), "0.00", "{t}");
+    assert_eq!(last("3"), "-", "{t}");
+    assert!(t.contains("gap% = 100 * (score - bound) / score"), "{t}");
+    let g = Group::of(&rs, None);
+    assert_eq!(g.gap, Some(0.375));
+    let text = summary(&rs, None);
+    assert!(
+        text.contains("mean gap to the bound: 37.500 %  (over the 2 ok seeds"),
+        "{text}"
+    );
+    let js = summary_json(&rs, None);
+    assert_eq!(js["gap"], json!(0.375));
+    // the bound travels in results.json
+    assert_eq!(SeedResult::from_json(&rs[1].to_json()).unwrap(), rs[1]);
 }

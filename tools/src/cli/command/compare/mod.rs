@@ -13,10 +13,10 @@ use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
-use crate::cli::bests::load_bests;
 use crate::cli::bests::Bests;
+use crate::cli::bests::{load_bests, load_bounds};
 use crate::cli::folder::RunFolder;
-use crate::cli::report::{band_label, SeedResult, Status};
+use crate::cli::report::{band_label, set_bounds, SeedResult, Status};
 use crate::cli::stats::{bootstrap_mean, wilcoxon, SignedRank, RESAMPLES};
 
 /// Options of `tester compare`.
@@ -46,6 +46,10 @@ pub struct Args {
     /// Use no bests file: the best of a seed is the best of the compared runs.
     #[arg(long)]
     pub no_bests: bool,
+    /// Certified lower bounds per seed: each run's mean gap `(score − bound) / score` over the
+    /// seeds every run has. Default: `testcases/bounds.json` if it exists (official cases only).
+    #[arg(long, value_name = "FILE")]
+    pub bounds: Option<PathBuf>,
     /// Compare only the seeds whose features pass EXPR, e.g. `N >= 20 && C >= 4` (variables:
     /// seed, N, C, P and the `[DATA]` keys of run A, or of the first run with the seed). A
     /// variable no seed has is an error; a seed EXPR cannot be evaluated on (a string compared
@@ -326,6 +330,18 @@ impl Comparison {
     pub fn relative(&self, i: usize, with_file: bool) -> Option<f64> {
         mean_relative(self.rows.iter(), i, with_file)
     }
+
+    /// Mean [`SeedResult::gap`] of run `i` over the seeds every run has and that have a bound
+    /// (`None` if none has), and how many seeds that is.
+    pub fn gap(&self, i: usize) -> Option<(f64, usize)> {
+        let gaps: Vec<f64> = self
+            .rows
+            .iter()
+            .filter(|r| r.in_all())
+            .filter_map(|r| r.results[i].as_ref()?.gap())
+            .collect();
+        (!gaps.is_empty()).then(|| (gaps.iter().sum::<f64>() / gaps.len() as f64, gaps.len()))
+    }
 }
 
 fn mean_relative<'a>(
@@ -405,6 +421,16 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
         select::filter_runs(&mut runs, filter)?;
     }
     let official = runs.iter().all(|r| r.official);
+    if official {
+        let (_, bounds) = load_bounds(args.bounds.as_deref())?;
+        for run in &mut runs {
+            let mut results: Vec<SeedResult> = run.results.values().cloned().collect();
+            set_bounds(&mut results, bounds.as_ref());
+            run.results = results.into_iter().map(|r| (r.seed, r)).collect();
+        }
+    } else if args.bounds.is_some() {
+        return Err("--bounds needs runs on the official cases (no --n/--c/--p)".into());
+    }
     let (mut path, mut bests, mut note) = (None, None, None);
     if !args.no_bests {
         if !official && args.bests.is_some() {
@@ -502,6 +528,7 @@ mod tests {
             wall_ms: None,
             message: None,
             data: Default::default(),
+            bound: None,
         }
     }
 

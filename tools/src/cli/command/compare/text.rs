@@ -282,6 +282,22 @@ pub fn summary(c: &Comparison) -> String {
         }
         (None, None) => {}
     }
+    if (0..k).any(|i| c.gap(i).is_some()) {
+        let gaps = (0..k)
+            .map(|i| {
+                let g = c.gap(i);
+                let text = g.map_or("-".to_string(), |(g, n)| {
+                    format!("{:.3} % ({n} seeds)", 100.0 * g)
+                });
+                format!("{} {text}", label(i))
+            })
+            .collect::<Vec<_>>()
+            .join("   ");
+        let _ = writeln!(
+            s,
+            "mean gap to the bound (100 * (score - bound) / score): {gaps}"
+        );
+    }
     s.push('\n');
     for p in &c.pairs {
         s.push_str(&pair_lines(p));
@@ -360,6 +376,7 @@ pub fn json(c: &Comparison) -> Value {
             "with_bests_file": c.bests_file.as_ref()
                 .map(|_| (0..k).map(|i| c.relative(i, true)).collect::<Vec<_>>()),
         },
+        "gap": (0..k).map(|i| c.gap(i).map(|(g, _)| g)).collect::<Vec<_>>(),
         "pairs": c.pairs.iter().map(pair_json).collect::<Vec<_>>(),
         "groups": c.groups.iter().map(group_json).collect::<Vec<_>>(),
     })

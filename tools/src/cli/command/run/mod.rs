@@ -4,6 +4,7 @@
 //! SIGHUP stop the run cleanly (see [`crate::cli::reaper`]), and `--resume` finishes an interrupted run.
 
 pub mod build;
+mod known;
 mod options;
 pub mod project;
 mod recorder;
@@ -20,14 +21,12 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::cli::bests::load_bests;
-use crate::cli::bests::Bests;
 use crate::cli::exec::{output_cap, run_solver, Ending, Solver};
 use crate::cli::features::read_data;
 use crate::cli::progress::Progress;
 use crate::cli::quote::printable;
 use crate::cli::reaper::{self, Target};
-use crate::cli::report::{SeedResult, Status};
+use crate::cli::report::{self, SeedResult, Status};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
 use crate::cli::select::{self, Selection};
 use crate::cli::{date, provenance};
@@ -183,37 +182,6 @@ fn prepare_folder(
     Ok((old.results, old.info.seeds))
 }
 
-/// The `about` text of a bests file created by `--update-bests`.
-const NEW_BESTS_ABOUT: &str = "best known scores, written by `tester run --update-bests`";
-
-/// The bests file and its scores for this run (created empty by --update-bests if missing).
-fn bests_for(args: &Args) -> Result<(Option<PathBuf>, Option<Bests>), String> {
-    if args.ranges.any() {
-        if args.bests.is_some() || args.update_bests {
-            return Err(
-                "--bests and --update-bests need the official cases (no --n/--c/--p)".into(),
-            );
-        }
-        return Ok((None, None));
-    }
-    if !args.update_bests {
-        return load_bests(args.bests.as_deref());
-    }
-    let path = args
-        .bests
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("testcases/bests.json"));
-    let bests = if path.exists() {
-        Bests::load(&path)?
-    } else {
-        Bests {
-            about: NEW_BESTS_ABOUT.into(),
-            ..Bests::default()
-        }
-    };
-    Ok((Some(path), Some(bests)))
-}
-
 /// Runs the seeds of `todo` on `jobs` threads into `recorder`; stops early on an interrupt or
 /// on an error that is not a seed's (a file that cannot be written).
 fn run_all(
@@ -337,7 +305,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
     });
     let mut info = RunInfo::now(&solver, args.limit(), ranges, args.comment.clone());
     info.shard = args.shard.map(|s| s.to_string());
-    let (bests_path, bests) = bests_for(args)?;
+    let (bests_path, bests) = known::bests_for(args)?;
+    let (bounds_path, bounds) = known::bounds_for(args)?;
     let (kept, mut all_seeds) = prepare_folder(&dir, args, &info, &seeds)?;
     let tree = provenance::record(&dir, &mut info)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
@@ -366,7 +335,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let outcome = run_all(&todo, args, &solver, &dir, jobs, &recorder);
     reaper::sweep(Target::All);
     let signal = reaper::interrupted();
-    let (results_file, results) = recorder.finish(signal.is_some() || outcome.is_err())?;
+    let (results_file, mut results) = recorder.finish(signal.is_some() || outcome.is_err())?;
+    report::set_bounds(&mut results, bounds.as_ref());
     outcome?;
     // Never an error: the run is judged and saved, its report and bests must not be lost.
     let (shown, warnings) = selection.report(results.clone(), args.select.group_by.as_deref());
@@ -382,10 +352,19 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     if args.update_bests {
         let path = bests_path.expect("set with --update-bests");
-        let improved = update_bests(&path, &results, &solver, &dir)?;
+        let improved = known::update_bests(&path, &results, &solver, &dir)?;
         select::emit(
             &args.select,
             &format!("bests: {improved} improved in {}\n", path.display()),
+        );
+    }
+    if args.update_bounds {
+        let path = bounds_path.expect("set with --update-bounds");
+        let (raised, warnings) = known::update_bounds(&path, &results, bests.as_ref(), &solver)?;
+        select::warn_all(&warnings);
+        select::emit(
+            &args.select,
+            &format!("bounds: {raised} raised in {}\n", path.display()),
         );
     }
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
@@ -445,46 +424,4 @@ fn print_interrupted(signal: i32, finished: usize, seeds: usize, dir: &Path) {
         reaper::signal_name(signal),
         dir.display()
     );
-}
-
-/// `--update-bests`: records the run's better scores in the bests file at `path`, under its
-/// lock; returns how many improved.
-fn update_bests(
-    path: &Path,
-    results: &[SeedResult],
-    solver: &Solver,
-    dir: &Path,
-) -> Result<usize, String> {
-    let source = format!("tester run {}: {}", date::today(), solver.describe());
-    Bests::update_locked(path, NEW_BESTS_ABOUT, |bests| {
-        record_run(bests, results, &source, dir, path)
-    })
-}
-
-/// Records every ok result that beats `bests` (the file as it is now, read under its lock) and
-/// copies its output to `best/SEED.out` beside the bests file; returns how many improved.
-fn record_run(
-    bests: &mut Bests,
-    results: &[SeedResult],
-    source: &str,
-    dir: &Path,
-    path: &Path,
-) -> Result<usize, String> {
-    let folder = path.parent().unwrap_or(Path::new("")).join("best");
-    let mut improved = 0;
-    for r in results.iter().filter(|r| r.status == Status::Ok) {
-        if !bests.improve(r.seed, r.score, source) {
-            continue;
-        }
-        improved += 1;
-        fs::create_dir_all(&folder)
-            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-        let (from, to) = (
-            dir.join(format!("{}.out", r.seed)),
-            folder.join(format!("{}.out", r.seed)),
-        );
-        fs::copy(&from, &to)
-            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
-    }
-    Ok(improved)
 }

@@ -85,6 +85,17 @@ pub struct Args {
     /// file. A missing bests file is created (--bests FILE, else `testcases/bests.json`).
     #[arg(long)]
     pub update_bests: bool,
+    /// Certified lower bounds per seed, for the `gap%` column: `100 · (score − bound) /
+    /// score`. Default: `testcases/bounds.json` if it exists. Not used with --n/--c/--p.
+    #[arg(long, value_name = "FILE")]
+    pub bounds: Option<PathBuf>,
+    /// Record each ok seed's `[DATA] bound = X` (a lower bound the solver certifies, e.g.
+    /// `queenattack --with-bound`) in the bounds file where it is higher than the file's, with
+    /// the source `tester run YYYY-MM-DD: CMD`; a bound above the seed's judged score or its
+    /// best known score is refused with a warning. A missing file is created (--bounds FILE,
+    /// else `testcases/bounds.json`).
+    #[arg(long)]
+    pub update_bounds: bool,
     /// No progress line on standard error.
     #[arg(long)]
     pub quiet: bool,
