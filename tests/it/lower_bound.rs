@@ -236,6 +236,7 @@ fn a_deadline_in_the_past_gives_a_valid_bound_at_once() {
 }
 
 #[test]
+#[ignore = "slow: about 10 s; CI runs it (cargo test --workspace -- --include-ignored)"]
 fn the_bound_is_below_the_solvers_answer_on_every_testcase() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
     let exe = env!("CARGO_BIN_EXE_queenattack");
@@ -494,7 +495,7 @@ fn small_seeds_with_several_colours_gain_and_stay_below_the_scores() {
 }
 
 #[test]
-#[ignore = "about 60 s: cargo test --release --test lower_bound -- --ignored"]
+#[ignore = "slow: about 60 s; CI runs it (cargo test --workspace -- --include-ignored)"]
 fn never_above_the_ten_second_scores_on_seeds_1_to_100() {
     // testcases/bound_1-100.tsv holds per seed the best known score (full precision) and the
     // 10 s score of docs/benchmarks.md (3 decimals); the bound within --bound's 0.9 s stays

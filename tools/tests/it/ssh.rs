@@ -23,7 +23,7 @@ use common::scratch;
 const TESTER: &str = env!("CARGO_BIN_EXE_tester");
 
 /// The block after this marker in docs/tester.md is the recipe.
-const MARKER: &str = "<!-- many-hosts recipe: tools/tests/ssh.rs runs the next block verbatim -->";
+const MARKER: &str = "<!-- many-hosts recipe: tools/tests/it/ssh.rs runs the next block verbatim -->";
 
 /// The recipe's shell text, from docs/tester.md.
 fn recipe() -> String {
@@ -243,7 +243,7 @@ fn tools_present() -> bool {
          openssh-client, parallel and rsync"
     );
     eprintln!(
-        "\n######## NOTICE: tools/tests/ssh.rs SKIPPED: {missing:?} not installed \
+        "\n######## NOTICE: tools/tests/it/ssh.rs SKIPPED: {missing:?} not installed \
          (apt-get install openssh-server openssh-client parallel rsync) ########\n"
     );
     false
