@@ -123,6 +123,16 @@ impl clap::builder::TypedValueParser for Seconds {
     }
 }
 
+/// `seconds` for a message: plain decimals, or scientific notation below a millisecond
+/// (`5e-324`, not 330 digits).
+fn seconds_text(seconds: f64) -> String {
+    if seconds > 0.0 && seconds < 1e-3 {
+        format!("{seconds:e}")
+    } else {
+        format!("{seconds}")
+    }
+}
+
 /// Why stdin gave no board to parse.
 enum ReadError {
     TooLong,
@@ -212,7 +222,7 @@ fn main() -> ExitCode {
                      ({:.0} % of the {} s limit): {got} of {} values arrived; no answer",
                     started.elapsed().as_secs_f64(),
                     READ_SHARE * 100.0,
-                    cli.time_limit,
+                    seconds_text(cli.time_limit),
                     needed.map_or("2 + N·N".to_string(), |n| n.to_string()),
                 ),
                 ReadError::Failed(e) => queenattack::diag!("queenattack: cannot read stdin: {e}"),
