@@ -82,19 +82,9 @@ pub enum Ending {
     Interrupted,
 }
 
-/// The cap on a solver's output file (and on any file it writes) for a board of side `n`:
-/// `64 + 2·N³ · 32` bytes, room for the largest legal answer (2·N³ moves) with 32 bytes per
-/// move line (`127 127 127 127` is 15; leading zeros, `+` signs and trailing spaces fit).
-/// N = 30: 1 728 064 bytes; N = 128: 134 217 792 bytes.
-///
-/// # Examples
-///
-/// ```
-/// assert_eq!(tools::cli::exec::output_cap(30), 1_728_064);
-/// ```
-pub fn output_cap(n: usize) -> u64 {
-    64 + 2 * (n as u64).pow(3) * 32
-}
+// The cap lives with the caps on what `tester` reads (the largest output read is this cap at
+// N = 128); re-exported here, where solvers are run under it.
+pub use super::readcap::output_cap;
 
 /// The least `RLIMIT_FSIZE` a solver gets (64 MiB), so that a solver's stderr log or scratch
 /// file may exceed a small board's output cap; beyond it a write fails with SIGXFSZ.

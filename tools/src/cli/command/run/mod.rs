@@ -22,6 +22,7 @@ use serde_json::json;
 
 use crate::cli::bests::load_bests;
 use crate::cli::bests::Bests;
+use crate::cli::date;
 use crate::cli::exec::{output_cap, run_solver, Ending, Solver};
 use crate::cli::features::read_data;
 use crate::cli::progress::Progress;
@@ -30,7 +31,6 @@ use crate::cli::reaper::{self, Target};
 use crate::cli::report::{SeedResult, Status};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
 use crate::cli::select::{self, Selection};
-use crate::cli::{date, provenance};
 use crate::gen::generate;
 
 /// Runs the solver on one seed and judges it; `None` when the run was interrupted before the
@@ -339,7 +339,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     info.shard = args.shard.map(|s| s.to_string());
     let (bests_path, bests) = bests_for(args)?;
     let (kept, mut all_seeds) = prepare_folder(&dir, args, &info, &seeds)?;
-    let tree = provenance::record(&dir, &mut info)?;
+    let tree = info.record_tree(&dir)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
     let mut todo: Vec<u64> = seeds
         .iter()
