@@ -13,6 +13,7 @@ mod fuzz;
 mod hostile_gif;
 mod hostile_processes;
 mod hostile_report;
+mod hostile_writes;
 mod official;
 mod run_safety;
 mod shards;

@@ -28,6 +28,7 @@ use crate::cli::features::read_data;
 use crate::cli::progress::Progress;
 use crate::cli::quote::printable;
 use crate::cli::reaper::{self, Target};
+use crate::cli::replace::{replace_copy, replace_file};
 use crate::cli::report::{SeedResult, Status};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
 use crate::cli::select::{self, Selection};
@@ -48,7 +49,8 @@ fn run_seed(
         dir.join(format!("{seed}.out")),
         dir.join(format!("{seed}.err")),
     );
-    fs::write(&inp, case.input.to_string())
+    // A symbolic link planted at SEED.in is replaced, not written through.
+    replace_file(&inp, case.input.to_string().as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", inp.display()))?;
     let (p, input) = (Some(case.p), &case.input);
     let cap = output_cap(input.n);
@@ -416,7 +418,7 @@ fn print_start(
     shuffled: Option<String>,
     (jobs, solver, dir): (usize, &Solver, &Path),
 ) {
-    eprintln!(
+    crate::diag!(
         "tester run: {} seeds{}{}{}, {jobs} jobs, limit {} s, solver `{}`, output in {}",
         todo.len(),
         info.shard
@@ -437,9 +439,7 @@ fn print_start(
 /// Says on stderr that `signal` stopped the run, and how to finish it.
 fn print_interrupted(signal: i32, finished: usize, seeds: usize, dir: &Path) {
     // After SIGHUP the terminal may be gone: a failed write must not end in a panic.
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
+    crate::diag!(
         "tester run: interrupted by {}: {finished} of {seeds} seeds finished; every solver was \
          stopped; `tester run --resume --out {} ...` (same options) finishes the rest",
         reaper::signal_name(signal),
@@ -483,7 +483,7 @@ fn record_run(
             dir.join(format!("{}.out", r.seed)),
             folder.join(format!("{}.out", r.seed)),
         );
-        fs::copy(&from, &to)
+        replace_copy(&from, &to)
             .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
     }
     Ok(improved)
