@@ -26,6 +26,22 @@
 
 #![warn(missing_docs)]
 
+/// Writes a line to standard error and ignores a failed write: a closed or broken diagnostic
+/// stream (`tester run ... 2>&1 >/dev/null | head -1`) must never cost a run its files or its
+/// report, and `eprintln!` panics when its write fails. Every message of `tester` on standard
+/// error goes through it (the answer on standard output goes through [`cli::out`]).
+///
+/// ```
+/// tools::diag!("tester run: {} seeds", 3);
+/// ```
+#[macro_export]
+macro_rules! diag {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod animation;
 pub mod cli;
 pub mod gen;

@@ -1,26 +1,39 @@
 //! `tester`: the command line of the QueenAttack judge. See `tester --help`.
 
 use clap::Parser;
+use tools::cli::out;
 
 fn main() {
     let cli = tools::cli::Cli::parse();
-    if !matches!(cli.command, tools::cli::Command::Run(_)) {
-        // `tester compare ... | head` should end quietly like any Unix filter, not panic on a
-        // closed pipe. `run` keeps Rust's default (SIGPIPE ignored): it must outlive a closed
-        // pipe to stop its solvers and save results, and writes its report tolerantly.
-        // SAFETY: called before any other thread exists; SIG_DFL is a valid disposition.
-        unsafe {
-            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        }
-    }
-    match tools::cli::run(&cli) {
-        Ok(code) => std::process::exit(code),
+    // SIGPIPE stays ignored (Rust's default) for every command: a closed pipe on stdout or
+    // stderr must not kill tester in the middle of writing a run's files, a merged run or a
+    // page. Writes go through `tools::diag!` (stderr, failures ignored) and `cli::out`
+    // (stdout: a closed pipe ends the text quietly, the command still finishes).
+    let code = match tools::cli::run(&cli) {
+        Ok(code) => code,
         Err(message) => {
             // Messages quote paths and text from files: no control character reaches the
             // terminal.
             let message = tools::cli::quote::printable_lines(&message, 4000);
-            eprintln!("tester: error: {message}");
-            std::process::exit(2);
+            tools::diag!("tester: error: {message}");
+            2
         }
+    };
+    std::process::exit(stdout_checked(&cli, code));
+}
+
+/// `code`, or 2 when the answer on standard output could not be written (a full disk; a
+/// closed pipe is the reader's choice and changes nothing). `tester run` keeps its code: its
+/// answer is the run folder, written whatever happened to its report.
+fn stdout_checked(cli: &tools::cli::Cli, code: i32) -> i32 {
+    let Some(failure) = out::failure() else {
+        return code;
+    };
+    let failure = tools::cli::quote::printable_lines(&failure, 400);
+    tools::diag!("tester: error: cannot write to standard output: {failure}");
+    match cli.command {
+        tools::cli::Command::Run(_) => code,
+        _ if code == 0 => 2,
+        _ => code,
     }
 }

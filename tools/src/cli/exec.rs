@@ -11,7 +11,6 @@
 //! [`Ending::TooLong`]. Every file the solver writes is also limited by `RLIMIT_FSIZE` to the
 //! larger of the cap and [`FILE_LIMIT_FLOOR`] (a write beyond it gets SIGXFSZ). Descendants that left the group are ended by [`super::reaper`].
 
-use std::fs::File;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 
 use super::reaper;
@@ -82,19 +81,9 @@ pub enum Ending {
     Interrupted,
 }
 
-/// The cap on a solver's output file (and on any file it writes) for a board of side `n`:
-/// `64 + 2·N³ · 32` bytes, room for the largest legal answer (2·N³ moves) with 32 bytes per
-/// move line (`127 127 127 127` is 15; leading zeros, `+` signs and trailing spaces fit).
-/// N = 30: 1 728 064 bytes; N = 128: 134 217 792 bytes.
-///
-/// # Examples
-///
-/// ```
-/// assert_eq!(tools::cli::exec::output_cap(30), 1_728_064);
-/// ```
-pub fn output_cap(n: usize) -> u64 {
-    64 + 2 * (n as u64).pow(3) * 32
-}
+// The cap lives with the caps on what `tester` reads (the largest output read is this cap at
+// N = 128); re-exported here, where solvers are run under it.
+pub use super::readcap::output_cap;
 
 /// The least `RLIMIT_FSIZE` a solver gets (64 MiB), so that a solver's stderr log or scratch
 /// file may exceed a small board's output cap; beyond it a write fails with SIGXFSZ.
@@ -214,13 +203,20 @@ pub fn run_solver(
     marker: &str,
 ) -> Result<RunOutcome, String> {
     let [stdin, stdout, stderr] = files;
-    let create =
-        |p: &Path| File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()));
+    // New files: a symbolic link planted at a seed's file is replaced, never written through.
+    let create = |p: &Path| {
+        super::replace::create_fresh(p).map_err(|e| format!("cannot create {}: {e}", p.display()))
+    };
     let mut cmd = solver.command();
     let input =
         std::fs::read(stdin).map_err(|e| format!("cannot read {}: {e}", stdin.display()))?;
+    let out = create(stdout)?;
+    // The size is watched and the file cut through this handle, never by its name again.
+    let out_watch = out
+        .try_clone()
+        .map_err(|e| format!("cannot watch {}: {e}", stdout.display()))?;
     cmd.stdin(Stdio::piped())
-        .stdout(Stdio::from(create(stdout)?))
+        .stdout(Stdio::from(out))
         .stderr(Stdio::from(create(stderr)?))
         .env(reaper::MARKER_VAR, marker)
         .process_group(0);
@@ -242,7 +238,7 @@ pub fn run_solver(
     let feeder = feed(&mut child, input);
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || watch(child, tx));
-    let written = || std::fs::metadata(stdout).map_or(0, |m| m.len());
+    let written = || out_watch.metadata().map_or(0, |m| m.len());
     let mut stopped = None;
     let (status, exited) = loop {
         match rx.recv_timeout(POLL) {
@@ -283,10 +279,7 @@ pub fn run_solver(
     let wall = exited.saturating_duration_since(start);
     if written() >= cap {
         // Stopped within a poll of reaching the cap: keep exactly `cap` bytes.
-        let _ = std::fs::OpenOptions::new()
-            .write(true)
-            .open(stdout)
-            .and_then(|f| f.set_len(cap));
+        let _ = out_watch.set_len(cap);
     }
     let ending = match (stopped, status.code(), status.signal()) {
         (Some(ending), _, _) => ending,

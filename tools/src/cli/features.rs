@@ -4,7 +4,7 @@
 //! A seed's features are named values: the case's `seed`, `N`, `C`, `P`, after a run also
 //! `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, and every data key the solver
 //! printed (a data key named like one of those is shadowed by it). Filters over them are in
-//! [`crate::cli::filter`].
+//! `filter.rs`, which uses this module.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

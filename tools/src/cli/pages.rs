@@ -6,9 +6,10 @@ use std::path::Path;
 use super::report::SeedResult;
 use crate::vis::{render_page, PageData};
 
-/// Writes the page for `data` to `path` (a symbolic link there is replaced, not followed).
+/// Writes the page for `data` to `path` (a symbolic link there is replaced, not followed; a
+/// device such as `/dev/stdout` is written as it is: see [`super::replace::open_output`]).
 pub fn write_page(path: &Path, data: &PageData) -> Result<(), String> {
-    super::replace::replace_file(path, render_page(data).as_bytes())
+    super::replace::write_output(path, render_page(data).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 

@@ -4,7 +4,7 @@
 //! most every 10 seconds and one at the end, so a long run shows it is alive without flooding
 //! the log.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -72,8 +72,7 @@ impl Progress {
             let elapsed = self.start.elapsed().as_secs_f64();
             let eta = elapsed / self.done as f64 * (self.total - self.done) as f64;
             // A closed stderr (`| head`) must not stop the run: the write error is ignored.
-            let _ = writeln!(
-                std::io::stderr(),
+            crate::diag!(
                 "{}/{} failed {} elapsed {elapsed:.0}s eta {eta:.0}s  {what}",
                 self.done,
                 self.total,

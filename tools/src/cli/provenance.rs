@@ -151,15 +151,6 @@ pub fn write_patch(dir: &Path, state: &TreeState) -> Result<Option<&'static str>
     Ok(Some(PATCH))
 }
 
-/// Looks at the tree ([`tree_state`]), writes the patch ([`write_patch`]) and notes both in
-/// `info` (`git_dirty`, `git_patch`).
-pub fn record(dir: &Path, info: &mut super::runfile::RunInfo) -> Result<TreeState, String> {
-    let tree = tree_state(dir);
-    info.git_dirty = tree.dirty;
-    info.git_patch = write_patch(dir, &tree)?.map(str::to_string);
-    Ok(tree)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,12 +53,7 @@ pub fn printable_lines(text: &str, max_chars: usize) -> String {
 /// Prints `PROGRAM: warning: MESSAGE` on standard error, the message escaped by
 /// [`printable_lines`]; a standard error that is gone is ignored (a warning never ends a run).
 pub fn warn(program: &str, message: &str) {
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "{program}: warning: {}",
-        printable_lines(message, 4000)
-    );
+    crate::diag!("{program}: warning: {}", printable_lines(message, 4000));
 }
 
 /// Characters that reorder the text around them on screen.

@@ -12,9 +12,25 @@ use std::path::Path;
 
 use crate::input::MAX_N;
 
+/// The cap on a solver's output file (and on any file it writes) for a board of side `n`:
+/// `64 + 2·N³ · 32` bytes, room for the largest legal answer (2·N³ moves) with 32 bytes per
+/// move line (`127 127 127 127` is 15; leading zeros, `+` signs and trailing spaces fit).
+/// N = 30: 1 728 064 bytes; N = 128: 134 217 792 bytes. Defined here, with the caps on what
+/// `tester` reads, because the largest output read ([`OUTPUT_MAX`]) is this cap; `tester
+/// run` applies it when it starts a solver.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(tools::cli::readcap::output_cap(30), 1_728_064);
+/// ```
+pub const fn output_cap(n: usize) -> u64 {
+    64 + 2 * (n as u64).pow(3) * 32
+}
+
 /// The largest output read: `64 + 2·128³·32` = 134 217 792 bytes, the cap `tester run` puts on
 /// a solver's output at N = 128 (room for 2·N³ moves of 32 bytes).
-pub const OUTPUT_MAX: u64 = 64 + 2 * (MAX_N as u64).pow(3) * 32;
+pub const OUTPUT_MAX: u64 = output_cap(MAX_N);
 
 /// The largest input read: 4 MiB. The largest legal input (N = 128, C = 100) is about 66 KB.
 pub const INPUT_MAX: u64 = 4 << 20;
@@ -90,7 +106,6 @@ pub fn read_input_text(path: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::exec::output_cap;
 
     #[test]
     fn output_max_is_the_run_cap_at_the_largest_board() {

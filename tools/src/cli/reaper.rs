@@ -13,8 +13,9 @@
 //!
 //! A SIGKILL cannot be caught. For it, [`install`] starts a *guardian* (see [`super::guardian`]): a
 //! forked copy of `tester` that waits for `tester` to end, however it ends, and then kills every
-//! process carrying this run's marker. Each solver also gets `PR_SET_PDEATHSIG` = SIGKILL (in
-//! [`super::exec`]), so the solver itself dies with `tester` even without the guardian.
+//! process carrying this run's marker. Each solver also gets `PR_SET_PDEATHSIG` = SIGKILL where
+//! it is started (`exec.rs`, which uses this module), so the solver itself dies with `tester`
+//! even without the guardian.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -28,7 +29,7 @@ use super::proctable::{has_marker, processes};
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
 /// Pids of the solvers started and not yet reaped by their own watcher: a sweep must never reap
-/// them (their exit status belongs to [`super::exec::run_solver`]).
+/// them (their exit status belongs to the watcher of `exec.rs` that started them).
 static ACTIVE: Mutex<Option<HashSet<u32>>> = Mutex::new(None);
 
 extern "C" fn on_signal(signal: libc::c_int) {

@@ -23,6 +23,7 @@ use sha1::{Digest, Sha1};
 use super::bests::Bests;
 use super::date;
 use super::exec::Solver;
+use super::provenance::{tree_state, write_patch, TreeState};
 use super::report::{summary_json, SeedResult};
 
 /// The file name of a run's results.
@@ -77,6 +78,16 @@ impl RunInfo {
             seeds: Vec::new(),
             shard: None,
         }
+    }
+
+    /// Looks at the git tree ([`tree_state`]), writes its patch into the run folder `dir`
+    /// ([`write_patch`]) and notes both here (`git_dirty`, `git_patch`). Here, not in
+    /// [`super::provenance`], so that module needs nothing of this one.
+    pub fn record_tree(&mut self, dir: &Path) -> Result<TreeState, String> {
+        let tree = tree_state(dir);
+        self.git_dirty = tree.dirty;
+        self.git_patch = write_patch(dir, &tree)?.map(str::to_string);
+        Ok(tree)
     }
 
     /// The whole `results.json` document.

@@ -73,10 +73,10 @@ pub fn notes(
     dir: &Path,
 ) {
     if let Some(line) = selection.describe(selected, listed) {
-        eprintln!("tester run: {line}");
+        crate::diag!("tester run: {line}");
     }
     if tree.dirty == Some(true) {
-        eprintln!(
+        crate::diag!(
             "tester run: the git tree has uncommitted changes: kept in {}",
             dir.join(PATCH).display()
         );
@@ -296,8 +296,7 @@ pub fn json_line(result: &SeedResult, bests: Option<&Bests>) -> String {
 /// Prints [`json_line`] on stdout at once (flushed, so a reader sees every seed as it ends);
 /// a closed stdout is ignored, like the report's.
 pub fn print_line(result: &SeedResult, bests: Option<&Bests>) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{}", json_line(result, bests)).and_then(|()| out.flush());
+    super::out::print(&(json_line(result, bests).to_string() + "\n"));
 }
 
 /// The report of `tester run` without its last line: the table and summary of `shown` (the
@@ -327,9 +326,9 @@ pub fn report(
 /// saved, and the bests update after the report must still happen.
 pub fn emit(args: &SelectArgs, text: &str) {
     if args.jsonl {
+        // A diagnostic then: a failed write is ignored.
         let _ = std::io::stderr().lock().write_all(text.as_bytes());
         return;
     }
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    super::out::print(text);
 }

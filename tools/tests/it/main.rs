@@ -3,11 +3,11 @@
 //! One test binary for the whole package (one link instead of one per file): each former file is
 //! a module. `cargo test --test it MODULE::` runs one of them.
 
-mod common;
 mod best_answers;
 mod bounded;
 mod bounds;
 mod cli;
+mod common;
 mod compare;
 mod daily_loop;
 mod faults;
@@ -15,6 +15,7 @@ mod fuzz;
 mod hostile_gif;
 mod hostile_processes;
 mod hostile_report;
+mod hostile_writes;
 mod official;
 mod run_safety;
 mod shards;

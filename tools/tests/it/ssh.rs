@@ -23,7 +23,8 @@ use common::scratch;
 const TESTER: &str = env!("CARGO_BIN_EXE_tester");
 
 /// The block after this marker in docs/tester.md is the recipe.
-const MARKER: &str = "<!-- many-hosts recipe: tools/tests/it/ssh.rs runs the next block verbatim -->";
+const MARKER: &str =
+    "<!-- many-hosts recipe: tools/tests/it/ssh.rs runs the next block verbatim -->";
 
 /// The recipe's shell text, from docs/tester.md.
 fn recipe() -> String {

@@ -1,7 +1,6 @@
 //! `tester gen`: write official test cases.
 
 use std::fs;
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{ArgGroup, Args as ClapArgs};
@@ -46,7 +45,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     for seed in seeds {
         let case = generate(seed, &ranges);
         if args.params {
-            eprintln!(
+            crate::diag!(
                 "seed {seed} N {} C {} P {}",
                 case.input.n,
                 case.input.c,
@@ -57,15 +56,12 @@ pub fn run(args: &Args) -> Result<(), String> {
         match &args.dir {
             Some(dir) => {
                 let path = dir.join(format!("{seed}.in"));
-                fs::write(&path, text)
+                // A symbolic link planted at SEED.in is replaced, not written through.
+                crate::cli::replace::replace_file(&path, text.as_bytes())
                     .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             }
-            None => {
-                let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes())
-                    .and_then(|()| out.flush())
-                    .map_err(|e| format!("cannot write to standard output: {e}"))?;
-            }
+            None if crate::cli::out::closed() => break,
+            None => crate::cli::out::print(&text),
         }
     }
     Ok(())

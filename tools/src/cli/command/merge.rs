@@ -1,6 +1,7 @@
 //! `tester merge`: join the folders of a sharded run (`tester run --shard K/M` on many
 //! machines) into one run folder, as if one machine had run every seed.
 
+use crate::cli::out::outln;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -59,7 +60,7 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<StoredRun>, String> {
             .ok_or_else(|| format!("{} holds no run (no results.json)", dir.display()))?;
         if run.info.seeds.is_empty() {
             run.info.seeds = run.results.iter().map(|r| r.seed).collect();
-            eprintln!(
+            crate::diag!(
                 "tester merge: note: {} has no seed list (an older results.json): its {} \
                  results are merged, but seeds it did not finish cannot be named",
                 dir.display(),
@@ -97,7 +98,7 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<StoredRun>, String> {
             ));
         }
         if part.info.command != first.command {
-            eprintln!(
+            crate::diag!(
                 "tester merge: note: {} ran `{}`, {} ran `{}`",
                 dir.display(),
                 part.info.command,
@@ -192,7 +193,8 @@ fn copy_seed(seed: u64, from: &Path, to: &Path) -> Result<(), String> {
         let name = format!("{seed}.{ext}");
         let src = from.join(&name);
         if src.is_file() {
-            fs::copy(&src, to.join(&name))
+            // A symbolic link planted in the merged folder is replaced, not written through.
+            crate::cli::replace::replace_copy(&src, &to.join(&name))
                 .map_err(|e| format!("cannot copy {}: {e}", src.display()))?;
         }
     }
@@ -305,8 +307,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
         &args.out,
         &info.document(&merged, interrupted, bests.as_ref()),
     )?;
-    print!("{}", summary(&merged, bests.as_ref()));
-    println!(
+    crate::cli::out::print(&summary(&merged, bests.as_ref()));
+    outln!(
         "merged {} folders: {} seeds into {}",
         parts.len(),
         merged.len(),
@@ -315,7 +317,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     if missing.is_empty() {
         return Ok(0);
     }
-    eprintln!(
+    crate::diag!(
         "tester merge: merged with seeds missing (the run is marked interrupted): {}",
         missing.join("; ")
     );

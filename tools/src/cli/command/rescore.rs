@@ -1,5 +1,6 @@
 //! `tester rescore`: judge the saved outputs of a run folder again.
 
+use crate::cli::out::outln;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -124,7 +125,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let mut results = Vec::with_capacity(seeds.len());
     for &seed in &lost {
         let old = &stored[&seed];
-        eprintln!(
+        crate::diag!(
             "tester rescore: seed {seed}: {seed}.in is missing: not judged (results.json says \
              {} {})",
             old.status.as_str(),
@@ -136,7 +137,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         let new = rescore_seed(&args.dir, seed, old)?;
         if let Some(old) = old {
             if old.status != new.status || (old.score - new.score).abs() > 1e-9 {
-                eprintln!(
+                crate::diag!(
                     "seed {seed}: was {} {}, now {} {}",
                     old.status.as_str(),
                     old.score,
@@ -165,19 +166,19 @@ pub fn run(args: &Args) -> Result<i32, String> {
             "missing_input": lost,
             "missing_output": no_output,
         });
-        println!("{doc}");
+        outln!("{doc}");
     } else {
-        print!("{}", table(&results, bests.as_ref()));
-        println!();
-        print!("{}", summary(&results, bests.as_ref()));
+        crate::cli::out::print(&table(&results, bests.as_ref()));
+        outln!();
+        crate::cli::out::print(&summary(&results, bests.as_ref()));
         if !lost.is_empty() {
-            println!(
+            outln!(
                 "not judged (SEED.in missing): seeds {}",
                 list(&lost).join(", ")
             );
         }
         if !no_output.is_empty() {
-            println!(
+            outln!(
                 "no output file (SEED.out missing): seeds {}",
                 list(&no_output).join(", ")
             );

@@ -1,5 +1,6 @@
 //! `tester runs` (alias `history`): one line per run folder, newest first.
 
+use crate::cli::out::outln;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -75,7 +76,7 @@ pub fn list(dir: &Path, bests: Option<&Bests>) -> Result<Vec<Entry>, String> {
                     Entry { name, run, group },
                 ));
             }
-            Err(e) => eprintln!("tester runs: skipped: {}", printable_lines(&e, 300)),
+            Err(e) => crate::diag!("tester runs: skipped: {}", printable_lines(&e, 300)),
         }
     }
     found.sort_by(|a, b| (&b.0, b.1, &b.2.name).cmp(&(&a.0, a.1, &a.2.name)));
@@ -145,16 +146,16 @@ pub fn run(args: &Args) -> Result<(), String> {
     let entries = list(&args.dir, bests.as_ref())?;
     if args.json {
         let list: Vec<Value> = entries.iter().map(entry_json).collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&list).expect("JSON values always serialise")
         );
     } else if entries.is_empty() {
-        println!("no run folders in {}", args.dir.display());
+        outln!("no run folders in {}", args.dir.display());
     } else {
-        print!("{}", table(&entries));
+        crate::cli::out::print(&table(&entries));
         if bests.is_none() {
-            println!("(relative: - without a bests file; --bests FILE)");
+            outln!("(relative: - without a bests file; --bests FILE)");
         }
     }
     Ok(())

@@ -1,5 +1,6 @@
 //! `tester score`: judge one output like the official tester.
 
+use crate::cli::out::outln;
 use clap::Args as ClapArgs;
 
 use crate::cli::args::{CaseArgs, RangeArgs};
@@ -43,9 +44,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     let output = read_text(&case.output)?;
     let verdict = judge(&input, &output);
     if args.json {
-        println!("{}", verdict.to_json());
+        outln!("{}", verdict.to_json());
     } else {
-        print!("{}", verdict.report());
+        crate::cli::out::print(&verdict.report());
     }
     Ok(())
 }

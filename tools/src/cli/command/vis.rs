@@ -1,7 +1,6 @@
 //! `tester vis`: one self-contained visualizer page (page and data in one HTML file), and/or
 //! the replay as an animated GIF (`--gif`, drawn by [`crate::animation`]).
 
-use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -11,6 +10,7 @@ use crate::animation::{checked_cell, write_gif as stream_gif, GifOptions};
 use crate::cli::args::CaseArgs;
 use crate::cli::pages::write_page;
 use crate::cli::readcap::{read_input_text, read_text};
+use crate::cli::replace::open_output;
 use crate::gen::generate;
 use crate::input::Input;
 use crate::judge::judge;
@@ -32,7 +32,9 @@ pub struct Args {
     /// queens with their attacker counts, the last move and its queen's path, and the numbers
     /// under the board. More moves than --gif-frames are sampled evenly (first and last board
     /// kept). An invalid output plays up to the failing move, shown in red with the judge's
-    /// message. The last frame is held 2 s.
+    /// message. The last frame is held 2 s. A file (or a symbolic link) at OUT.gif is replaced
+    /// once the GIF is whole, never written through; a device or pipe (`/dev/stdout`) takes the
+    /// frames as they come.
     #[arg(long, value_name = "OUT.gif")]
     pub gif: Option<PathBuf>,
     /// Time per GIF frame, in ms (20..=10000).
@@ -89,9 +91,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         Some(message) => format!("invalid output: {message}"),
         None => format!("{} moves, score {}", verdict.moves, verdict.score),
     };
-    eprintln!("tester vis: wrote {} ({result})", page.display());
+    crate::diag!("tester vis: wrote {} ({result})", page.display());
     if size > PAGE_OUTPUT_MAX {
-        eprintln!(
+        crate::diag!(
             "tester vis: the output has {size} bytes, more than a page replays \
              ({PAGE_OUTPUT_MAX}): the page keeps the lines the judge reads, or if even those \
              are more, the board and the judge's verdict only"
@@ -125,25 +127,21 @@ fn write_gif(
     // Options first: a bad one must leave an existing file as it was.
     checked_cell(input.n, &opts).map_err(|e| format!("--gif: {e}"))?;
     let cannot = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
-    let file = fs::File::create(path).map_err(|e| cannot(&e))?;
+    // A file (or a symbolic link) is replaced once the GIF is whole; a device or a pipe
+    // (`/dev/stdout`) takes the frames as they come.
+    let file = open_output(path).map_err(|e| cannot(&e))?;
     // Frames go to the file as they are drawn: memory does not grow with their number.
     let mut sink = Counted {
         inner: BufWriter::new(file),
         bytes: 0,
     };
-    let written = stream_gif(&mut sink, input, output, &title, &opts)
-        .and_then(|gif| sink.flush().map(|()| gif).map_err(|e| cannot(&e)));
-    let gif = match written {
-        Ok(gif) => gif,
-        Err(e) => {
-            // A half-written GIF is no GIF; but only a plain file is removed (never what a
-            // symbolic link such as /dev/stdout names, nor the link).
-            if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) {
-                let _ = fs::remove_file(path);
-            }
-            return Err(format!("--gif: {e}"));
-        }
-    };
+    let written = stream_gif(&mut sink, input, output, &title, &opts).and_then(|gif| {
+        let file = sink.inner.into_inner().map_err(|e| cannot(e.error()))?;
+        file.finish().map(|()| gif).map_err(|e| cannot(&e))
+    });
+    // On an error the half-written GIF (a temporary file) is dropped: an existing file at
+    // `path` stays as it was, and a device is left alone.
+    let gif = written.map_err(|e| format!("--gif: {e}"))?;
     let bytes = sink.bytes;
     let sampled = if gif.sampled { ", sampled evenly" } else { "" };
     let result = match &gif.fatal {
@@ -153,7 +151,7 @@ fn write_gif(
         ),
         None => format!("{} moves", gif.moves),
     };
-    eprintln!(
+    crate::diag!(
         "tester vis: wrote {} ({} frames{sampled}, {}×{} px, {} bytes; {result})",
         path.display(),
         gif.frames,

@@ -11,8 +11,8 @@ use crate::input::Input;
 use crate::judge::judge;
 
 /// The `[DATA]` values of one seed, by key: numbers as JSON numbers, anything else a string
-/// (read by [`crate::cli::features::read_data`]). Defined here, beside the result that holds
-/// it, so that this module needs nothing from `features`.
+/// (read by `read_data` of `features.rs`). Defined here, beside the result that holds it, so
+/// that this module needs nothing from `features`.
 pub type Data = BTreeMap<String, Value>;
 
 /// How a seed's run ended.
@@ -26,7 +26,7 @@ pub enum Status {
     Timeout,
     /// The solver exited with a non-zero code or died by a signal (its output is not scored).
     Crash,
-    /// The solver wrote more than the output cap (see [`super::exec::output_cap`]) and was
+    /// The solver wrote more than the output cap (see [`super::readcap::output_cap`]) and was
     /// stopped; its output is not scored.
     TooLong,
 }
@@ -83,8 +83,7 @@ pub struct SeedResult {
     pub wall_ms: Option<u64>,
     /// The judge's message, or what went wrong with the process.
     pub message: Option<String>,
-    /// The `[DATA] key = value` lines the solver printed on stderr (see
-    /// [`crate::cli::features`]).
+    /// The `[DATA] key = value` lines the solver printed on stderr (read by `features.rs`).
     pub data: Data,
     /// A certified lower bound on the seed's score, from the bounds file (see
     /// [`set_bounds`]); [`SeedResult::gap`] measures the score against it.

@@ -8,6 +8,7 @@ pub mod html;
 pub mod select;
 pub mod text;
 
+use crate::cli::out::outln;
 use std::fs;
 use std::path::PathBuf;
 
@@ -492,19 +493,21 @@ fn check_same_cases(runs: &[RunFolder]) -> Result<(), String> {
 pub fn run(args: &Args) -> Result<(), String> {
     let comparison = load(args)?;
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&text::json(&comparison))
                 .expect("JSON values always serialise")
         );
     } else {
-        print!("{}", text::report(&comparison));
+        crate::cli::out::print(&text::report(&comparison));
     }
     if let Some(path) = &args.html {
         let page = html::page(&comparison)?;
-        fs::write(path, &page).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        // A device (`/dev/stdout`) is written as it is; a symbolic link is replaced.
+        crate::cli::replace::write_output(path, page.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         if !args.json {
-            println!("page: {} ({} bytes)", path.display(), page.len());
+            outln!("page: {} ({} bytes)", path.display(), page.len());
         }
     }
     Ok(())

@@ -139,7 +139,7 @@ fn has_exited(pid: u32) -> bool {
 /// command, how it ended, and the end of its output.
 pub fn build(command: &str, quiet: bool) -> Result<(), BuildFailure> {
     if !quiet {
-        eprintln!("tester run: build `{command}` ...");
+        crate::diag!("tester run: build `{command}` ...");
     }
     let start = Instant::now();
     let (status, signal, tail) = run(command).map_err(|e| BuildFailure {
@@ -159,7 +159,7 @@ pub fn build(command: &str, quiet: bool) -> Result<(), BuildFailure> {
     if status.success() {
         if !quiet {
             let secs = start.elapsed().as_secs_f64();
-            eprintln!("tester run: build ok in {secs:.1} s");
+            crate::diag!("tester run: build ok in {secs:.1} s");
         }
         return Ok(());
     }

@@ -9,6 +9,7 @@ use super::Args;
 use crate::cli::bests::{load_bests, load_bounds, Bests, Side};
 use crate::cli::date;
 use crate::cli::exec::Solver;
+use crate::cli::replace::replace_copy;
 use crate::cli::report::{SeedResult, Status};
 
 /// The `about` text of a bests file created by `--update-bests`.
@@ -78,7 +79,7 @@ fn record_run(
             dir.join(format!("{}.out", r.seed)),
             folder.join(format!("{}.out", r.seed)),
         );
-        fs::copy(&from, &to)
+        replace_copy(&from, &to)
             .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
     }
     Ok(improved)

@@ -21,15 +21,16 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use crate::cli::date;
 use crate::cli::exec::{output_cap, run_solver, Ending, Solver};
 use crate::cli::features::read_data;
 use crate::cli::progress::Progress;
 use crate::cli::quote::printable;
 use crate::cli::reaper::{self, Target};
+use crate::cli::replace::replace_file;
 use crate::cli::report::{self, SeedResult, Status};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
 use crate::cli::select::{self, Selection};
-use crate::cli::{date, provenance};
 use crate::gen::generate;
 
 /// Runs the solver on one seed and judges it; `None` when the run was interrupted before the
@@ -47,7 +48,8 @@ fn run_seed(
         dir.join(format!("{seed}.out")),
         dir.join(format!("{seed}.err")),
     );
-    fs::write(&inp, case.input.to_string())
+    // A symbolic link planted at SEED.in is replaced, not written through.
+    replace_file(&inp, case.input.to_string().as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", inp.display()))?;
     let (p, input) = (Some(case.p), &case.input);
     let cap = output_cap(input.n);
@@ -308,7 +310,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let (bests_path, bests) = known::bests_for(args)?;
     let (bounds_path, bounds) = known::bounds_for(args)?;
     let (kept, mut all_seeds) = prepare_folder(&dir, args, &info, &seeds)?;
-    let tree = provenance::record(&dir, &mut info)?;
+    let tree = info.record_tree(&dir)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
     let mut todo: Vec<u64> = seeds
         .iter()
@@ -395,7 +397,7 @@ fn print_start(
     shuffled: Option<String>,
     (jobs, solver, dir): (usize, &Solver, &Path),
 ) {
-    eprintln!(
+    crate::diag!(
         "tester run: {} seeds{}{}{}, {jobs} jobs, limit {} s, solver `{}`, output in {}",
         todo.len(),
         info.shard
@@ -416,9 +418,7 @@ fn print_start(
 /// Says on stderr that `signal` stopped the run, and how to finish it.
 fn print_interrupted(signal: i32, finished: usize, seeds: usize, dir: &Path) {
     // After SIGHUP the terminal may be gone: a failed write must not end in a panic.
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
+    crate::diag!(
         "tester run: interrupted by {}: {finished} of {seeds} seeds finished; every solver was \
          stopped; `tester run --resume --out {} ...` (same options) finishes the rest",
         reaper::signal_name(signal),

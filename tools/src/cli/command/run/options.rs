@@ -18,7 +18,8 @@ results.json and --update-bests are kept); 130 interrupted by \
 SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (results.json then holds the finished seeds, \
 \"interrupted\": true; --resume finishes the rest; during the build step nothing ran); 3 the \
 build step failed (nothing ran). If tester is killed outright (SIGKILL), its solvers and its \
-build are killed too (they die with it, and a guardian process ends their children).
+build are killed too (they die with it, and a guardian process ends their children). A closed \
+stdout or stderr (a pipe to `head`) changes neither the exit code nor the run folder.
 
 Project file: `tester.toml` in the current folder or above, up to the repository's top folder \
 (one holding .git) or the home folder (`tester init` writes a commented one), gives solver, \

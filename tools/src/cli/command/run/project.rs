@@ -12,7 +12,7 @@
 //! ([`trust_problem`]): owned by the user or by root, and writable by nobody else. A file
 //! planted by someone else (in a shared folder such as `/tmp`) is refused, not skipped.
 
-use std::io::Write;
+use crate::cli::out::outln;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -221,13 +221,13 @@ pub fn apply(args: &super::Args) -> Result<super::Args, String> {
         .map_err(|e| format!("cannot work in {}: {e}", found.dir.display()))?;
     let p = found.project.clone();
     if !args.quiet {
-        eprintln!("tester run: project file {}", found.path().display());
+        crate::diag!("tester run: project file {}", found.path().display());
     }
     // The file's build makes the file's solver; an --exec solver is the caller's business.
     let build_skipped = args.exec.is_some() && args.project.build.is_none();
     if build_skipped && !args.project.no_build && !args.quiet {
         if let Some(build) = &p.build {
-            eprintln!(
+            crate::diag!(
                 "tester run: --exec given: the build `{build}` of {FILE} is not run (pass \
                  --build CMD to build first)"
             );
@@ -278,7 +278,7 @@ pub fn build_step(args: &super::Args) -> Option<i32> {
         .filter(|_| !args.project.no_build)?;
     let failure = super::build::build(command, args.quiet).err()?;
     // The terminal may be gone (SIGHUP): a failed write must not end in a panic.
-    let _ = writeln!(std::io::stderr(), "{}", failure.message);
+    crate::diag!("{}", failure.message);
     Some(failure.code)
 }
 
@@ -347,7 +347,7 @@ pub fn init(args: &InitArgs) -> Result<(), String> {
     } else {
         ""
     };
-    println!("wrote {}{note}", path.display());
+    outln!("wrote {}{note}", path.display());
     Ok(())
 }
 
