@@ -26,7 +26,8 @@ pub(super) struct Heuristic {
     boards: Vec<Vec<usize>>,
     /// Every board's cell mask, for the goal test.
     board_masks: HashSet<u128>,
-    /// `near[b * n² + x]`: distance from `x` to the nearest cell of board `b`.
+    /// `near[x * B + b]`: distance from `x` to the nearest cell of board `b` (`B` boards; by
+    /// cell, so that a colour's bounds on every board are sums of contiguous rows).
     near: Vec<f64>,
     /// Values already computed, by cell mask.
     memo: HashMap<u128, f64>,
@@ -53,10 +54,11 @@ impl Heuristic {
                 dist[x * nn + y] = search.dist[y] + prices[y];
             }
         }
-        let mut near = vec![f64::INFINITY; boards.len() * nn];
+        let count = boards.len();
+        let mut near = vec![f64::INFINITY; count * nn];
         for (b, cells) in boards.iter().enumerate() {
             for x in 0..nn {
-                near[b * nn + x] = cells
+                near[x * count + b] = cells
                     .iter()
                     .map(|&s| dist[x * nn + s])
                     .fold(f64::INFINITY, f64::min);
@@ -98,28 +100,44 @@ impl Heuristic {
     /// queen's distance to its nearest cell, so boards are matched exactly cheapest bound
     /// first, until the bound reaches the best matching.
     fn compute(&mut self, mask: u128) -> f64 {
-        let nn = self.n * self.n;
+        let count = self.boards.len();
         let queens = cells_of(mask);
-        let mut order: Vec<(f64, usize)> = (0..self.boards.len())
-            .map(|b| {
-                let near = &self.near[b * nn..(b + 1) * nn];
-                (queens.iter().map(|&x| near[x]).sum::<f64>(), b)
-            })
-            .filter(|&(bound, _)| bound.is_finite())
+        let mut bounds = vec![0.0; count];
+        for &x in &queens {
+            let near = &self.near[x * count..(x + 1) * count];
+            for (bound, &d) in bounds.iter_mut().zip(near) {
+                *bound += d;
+            }
+        }
+        let Some(first) = (0..bounds.len()).min_by(|&a, &b| bounds[a].total_cmp(&bounds[b])) else {
+            return f64::INFINITY;
+        };
+        let mut best = self.matching(&queens, first, f64::INFINITY);
+        // only boards whose bound is below the first matching can beat it
+        let mut order: Vec<(f64, usize)> = bounds
+            .iter()
+            .enumerate()
+            .filter(|&(b, &bound)| bound < best && b != first)
+            .map(|(b, &bound)| (bound, b))
             .collect();
         order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        let mut best = f64::INFINITY;
         for &(bound, b) in &order {
             if bound >= best {
                 break;
             }
-            let cells = &self.boards[b];
-            let cost = self
-                .matcher
-                .solve(|i, j| self.dist[queens[i] * nn + cells[j]]);
-            best = best.min(cost);
+            best = best.min(self.matching(&queens, b, best));
         }
         best - SLACK
+    }
+
+    /// The least matching cost of `queens` to board `b`, or `∞` once it is known to be at
+    /// least `cutoff`.
+    fn matching(&mut self, queens: &[usize], b: usize, cutoff: f64) -> f64 {
+        let nn = self.n * self.n;
+        let cells = &self.boards[b];
+        let dist = &self.dist;
+        self.matcher
+            .solve(|i, j| dist[queens[i] * nn + cells[j]], cutoff)
     }
 }
 
@@ -219,8 +237,9 @@ impl Matcher {
     }
 
     /// The least total `cost(i, j)` of a perfect matching (`∞` when every matching uses an
-    /// infinite cost).
-    fn solve(&mut self, cost: impl Fn(usize, usize) -> f64) -> f64 {
+    /// infinite cost, or as soon as the rows matched so far cost at least `cutoff`: their
+    /// least matching is at most the whole one's).
+    fn solve(&mut self, cost: impl Fn(usize, usize) -> f64, cutoff: f64) -> f64 {
         let k = self.k;
         let c = |i: usize, j: usize| {
             let x = cost(i - 1, j - 1);
@@ -271,6 +290,10 @@ impl Matcher {
                 self.row_of[j0] = self.row_of[j1];
                 j0 = j1;
             }
+            // −v₀ is the least cost of matching the rows so far
+            if -self.v[0] >= cutoff {
+                return f64::INFINITY;
+            }
         }
         let total: f64 = (1..=k).map(|j| c(self.row_of[j], j)).sum();
         if total >= FAR {
@@ -313,12 +336,20 @@ mod tests {
                     false => rng.random_range(0.0..10.0),
                 })
                 .collect();
-            let got = Matcher::new(k).solve(|i, j| cost[i * k + j]);
+            let mut matcher = Matcher::new(k);
+            let got = matcher.solve(|i, j| cost[i * k + j], f64::INFINITY);
             let want = brute(k, &cost, 0, &mut vec![false; k]);
             assert!(
                 got == want || (got - want).abs() < 1e-9,
                 "{got} vs {want} on {cost:?}"
             );
+            // a cutoff above the least cost changes nothing; at or below it, ∞ or the cost
+            if want.is_finite() {
+                let above = matcher.solve(|i, j| cost[i * k + j], want + 0.5);
+                assert!((above - want).abs() < 1e-9, "{above} vs {want}");
+                let below = matcher.solve(|i, j| cost[i * k + j], want - 0.5);
+                assert!(below == f64::INFINITY || (below - want).abs() < 1e-9);
+            }
         }
     }
 

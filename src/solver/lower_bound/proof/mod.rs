@@ -5,7 +5,7 @@
 //! a step is one legal queen move (no jumping over pieces or walls) of length `L`, costing
 //! `√L`. The goal states are the error-free ones: every colour on an N-Queens board. With cell
 //! prices `p ≥ 0` (the relaxation's best), the heuristic of a state is
-//! `h = max(0, Σ_c E_c − Σ_j p_j)`, where `E_c` is the cheapest matching of colour `c`'s queens
+//! `h = max(0, Σ_c E_c(p) − Σ_j p_j, Σ_c E_c(0))`, where `E_c` is the cheapest matching of colour `c`'s queens
 //! to the cells of any N-Queens board with costs `d(x, j) + p_j`, `d` the walls-only distance
 //! (`heuristic`). Admissible: from the state to an error-free answer with boards `S_c`
 //! (disjoint), the queens of `c` pay at least their matching to `S_c` with costs `d`, which is
@@ -73,11 +73,14 @@ pub fn fits(n: usize, colours: usize) -> bool {
 
 /// One colour mask per colour (unused colours 0).
 type State = [u128; MAX_COLOURS];
+/// Each colour's `E_c`, with the prices and without them.
+type Values = [[f64; MAX_COLOURS]; 2];
 
 /// The A* search's tables.
 struct Search {
     colours: usize,
-    heuristic: Heuristic,
+    /// The priced heuristic, then the unpriced one (`h` is the larger of the two).
+    heuristics: [Heuristic; 2],
     /// `rays[(cell * 8 + dir)]`: the free cells from `cell` in direction `dir`, nearest first,
     /// up to the first wall.
     rays: Vec<Vec<u8>>,
@@ -88,13 +91,13 @@ struct Search {
     /// Per stored state: the state, the least cost found, each colour's `E_c`, closed or not.
     states: Vec<State>,
     cost: Vec<f64>,
-    h: Vec<[f64; MAX_COLOURS]>,
+    h: Vec<Values>,
     closed: Vec<bool>,
     /// Open entries: `(f, −g)` as ordered bits, and the state's index.
     open: BinaryHeap<Reverse<(u64, u64, u32)>>,
     /// States with a larger `g + h` are not stored: the incumbent plus [`CUT_MARGIN`].
     cut: f64,
-    /// `Σ_j p_j`, taken off `Σ_c E_c`.
+    /// `Σ_j p_j`, taken off the priced `Σ_c E_c`.
     price_total: f64,
 }
 
@@ -124,8 +127,11 @@ pub fn prove(board: &Board, prices: &[f64], incumbent: f64, deadline: Instant) -
     let usable = prices.len() == n * n && prices.iter().all(|p| p.is_finite() && *p >= 0.0);
     let zeros = vec![0.0; n * n];
     let prices = if usable { prices } else { &zeros };
-    let heuristic = Heuristic::new(n, &walls, prices, deadline)?;
-    let mut search = Search::new(board, &walls, heuristic);
+    let heuristics = [
+        Heuristic::new(n, &walls, prices, deadline)?,
+        Heuristic::new(n, &walls, &zeros, deadline)?,
+    ];
+    let mut search = Search::new(board, &walls, heuristics);
     search.cut = incumbent + CUT_MARGIN;
     search.price_total = prices.iter().sum();
     let mut start = [0u128; MAX_COLOURS];
@@ -139,7 +145,7 @@ pub fn prove(board: &Board, prices: &[f64], incumbent: f64, deadline: Instant) -
 }
 
 impl Search {
-    fn new(board: &Board, walls: &[bool], heuristic: Heuristic) -> Search {
+    fn new(board: &Board, walls: &[bool], heuristics: [Heuristic; 2]) -> Search {
         let n = board.n;
         let mut rays = Vec::with_capacity(n * n * 8);
         for cell in 0..n * n {
@@ -161,7 +167,7 @@ impl Search {
         }
         Search {
             colours: board.colours,
-            heuristic,
+            heuristics,
             rays,
             sqrt: (0..=n).map(|l| (l as f64).sqrt()).collect(),
             index: HashMap::new(),
@@ -184,7 +190,7 @@ impl Search {
         &mut self,
         state: State,
         g: f64,
-        known: Option<([f64; MAX_COLOURS], usize)>,
+        known: Option<(Values, usize)>,
         limit: f64,
     ) -> Option<f64> {
         let at = match self.index.get(&state) {
@@ -197,12 +203,14 @@ impl Search {
                 at
             }
             None => {
-                let mut h = [0.0; MAX_COLOURS];
-                for (c, value) in h.iter_mut().enumerate().take(self.colours) {
-                    *value = match known {
-                        Some((parent, changed)) if changed != c => parent[c],
-                        _ => self.heuristic.value(state[c]),
-                    };
+                let mut h = [[0.0; MAX_COLOURS]; 2];
+                for (which, values) in h.iter_mut().enumerate() {
+                    for (c, value) in values.iter_mut().enumerate().take(self.colours) {
+                        *value = match known {
+                            Some((parent, changed)) if changed != c => parent[which][c],
+                            _ => self.heuristics[which].value(state[c]),
+                        };
+                    }
                 }
                 let f = g + self.h_of(&h);
                 if f > self.cut {
@@ -234,9 +242,12 @@ impl Search {
         self.open.push(Reverse(key));
     }
 
-    /// The heuristic from the colours' `E_c`: `max(0, Σ_c E_c − Σ p)`.
-    fn h_of(&self, e: &[f64; MAX_COLOURS]) -> f64 {
-        (e[..self.colours].iter().sum::<f64>() - self.price_total).max(0.0)
+    /// The heuristic from the colours' `E_c`: `max(0, Σ_c E_c(p) − Σ p, Σ_c E_c(0))` (the
+    /// largest of consistent heuristics is consistent).
+    fn h_of(&self, e: &Values) -> f64 {
+        let priced = e[0][..self.colours].iter().sum::<f64>() - self.price_total;
+        let plain = e[1][..self.colours].iter().sum::<f64>();
+        priced.max(plain).max(0.0)
     }
 
     /// A* until a goal, an empty open list, the deadline or the state cap.
@@ -259,7 +270,7 @@ impl Search {
                 self.open.pop();
                 continue;
             }
-            if (0..self.colours).all(|c| self.heuristic.is_board(state[c])) {
+            if (0..self.colours).all(|c| self.heuristics[1].is_board(state[c])) {
                 break ProofStop::Optimum;
             }
             self.open.pop();
