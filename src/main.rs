@@ -376,7 +376,9 @@ fn bound_after(
     } else {
         0.0
     };
-    let optimal = score <= value + OPTIMAL_EPS;
+    // the unrounded bound: a proven optimum meets the score up to the sums' rounding, while
+    // 4 decimals would hide it
+    let optimal = score <= bound.value + OPTIMAL_EPS;
     if verbose {
         let above = match () {
             _ if optimal => "optimal".to_string(),

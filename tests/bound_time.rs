@@ -39,7 +39,8 @@ fn data<'a>(stderr: &'a str, key: &str) -> Option<&'a str> {
 fn bad_bound_times_are_refused_with_exit_code_2() {
     let input = seed_input(22);
     for bad in ["0", "-1", "nan", "inf", "1e9", "86401", "ten", ""] {
-        let out = common::run_with_input(EXE, &["--bound", "--bound-time", bad], input.as_bytes());
+        let flag = format!("--bound-time={bad}");
+        let out = common::run_with_input(EXE, &["--bound", &flag], input.as_bytes());
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {out:?}");
         assert!(out.stdout.is_empty(), "{bad:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
