@@ -68,8 +68,9 @@ fn brute_force(board: &Board) -> Option<(f64, f64)> {
     Some((any, free))
 }
 
-/// Boards the brute force may store before it gives up (a few hundred MB at most).
-const BRUTE_BOARDS: usize = 300_000;
+/// Boards the brute force may store before it gives up (a few hundred MB at most; two
+/// colours on 4 × 4 have at most C(16, 4)·C(12, 4) = 900 900).
+const BRUTE_BOARDS: usize = 1_000_000;
 
 fn far() -> Instant {
     Instant::now() + Duration::from_secs(120)
@@ -80,13 +81,14 @@ fn the_proof_finds_the_error_free_optimum_of_brute_force_on_small_boards() {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(37);
     let (mut optima, mut two) = (0, 0);
     for round in 0..60 {
-        // one colour on 3 × 3 to 5 × 5, two colours on 4 × 4 and 5 × 5
-        let (n, colours) = match round % 8 {
-            0 | 4 => (4, 2),
-            1 => (5, 2),
+        // one colour on 3 × 3 to 5 × 5, two colours on 4 × 4 (every state fits the brute force)
+        let (n, colours) = match round % 4 {
+            0 => (4, 2),
             _ => (rng.random_range(3..=5), 1),
         };
-        let board = Board::random(n, colours, rng.random_range(0.0..0.2), &mut rng);
+        // two colours without walls: error-free answers exist more often
+        let walls = if colours == 2 { 0.0 } else { 0.2 };
+        let board = Board::random(n, colours, rng.random_range(0.0..=walls), &mut rng);
         let Some((any, free)) = brute_force(&board) else {
             continue; // too many boards for the brute force
         };
