@@ -111,8 +111,8 @@ const CUT_MARGIN: f64 = 1e-6;
 /// relaxation's bound at these prices, the fewer states). `incumbent`: a score some answer
 /// reaches (`∞` for none); states whose `g + h` exceeds it are not stored, and a search
 /// that runs out of states proves every error-free answer costs at least the incumbent.
-/// `None` when the board is out of the search's reach ([`fits`]) or the tables were not ready
-/// by the deadline.
+/// `None` when the board is out of the search's reach ([`fits`]), a colour does not have
+/// exactly `N` queens, or the tables were not ready by the deadline.
 ///
 /// # Complexity
 /// Exponential at worst: every state within the optimum's cost of the start may be expanded,
@@ -120,7 +120,12 @@ const CUT_MARGIN: f64 = 1e-6;
 /// bounds and a few `O(N³)` matchings, remembered).
 pub fn prove(board: &Board, prices: &[f64], incumbent: f64, deadline: Instant) -> Option<Proof> {
     let (n, colours) = (board.n, board.colours);
-    if !fits(n, colours) {
+    let mut counts = vec![0; colours];
+    for &v in board.cells.iter().filter(|&&v| v > 0) {
+        counts[v as usize - 1] += 1;
+    }
+    // an error-free answer needs exactly N queens of every colour (the official rule)
+    if !fits(n, colours) || counts.iter().any(|&k| k != n) {
         return None;
     }
     let walls = board.walls();

@@ -174,4 +174,7 @@ fn boards_out_of_reach_are_refused() {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(40);
     let board = Board::random(12, 1, 0.0, &mut rng);
     assert_eq!(prove(&board, &[], f64::INFINITY, far()), None);
+    // three queens of one colour on 4 × 4: no N-Queens board to aim for
+    let board = Board::parse("4 1  1 1 1 0  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
+    assert_eq!(prove(&board, &[], f64::INFINITY, far()), None);
 }
