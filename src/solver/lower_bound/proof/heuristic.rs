@@ -32,6 +32,8 @@ pub(super) struct Heuristic {
     /// Values already computed, by cell mask.
     memo: HashMap<u128, f64>,
     matcher: Matcher,
+    /// The best board of the last set computed.
+    last_best: Option<usize>,
 }
 
 impl Heuristic {
@@ -73,6 +75,7 @@ impl Heuristic {
             near,
             memo: HashMap::new(),
             matcher: Matcher::new(n),
+            last_best: None,
         })
     }
 
@@ -96,28 +99,43 @@ impl Heuristic {
         v
     }
 
+    /// Per board, the sum of every queen's distance to the board's nearest cell (at most the
+    /// board's matching cost).
+    fn row_bounds(&self, queens: &[usize]) -> Vec<f64> {
+        let count = self.boards.len();
+        let mut bounds = vec![0.0; count];
+        for &x in queens {
+            let near = &self.near[x * count..(x + 1) * count];
+            for (bound, &d) in bounds.iter_mut().zip(near) {
+                *bound += d;
+            }
+        }
+        bounds
+    }
+
     /// The least matching cost over the boards: each board's cost is at least the sum of every
     /// queen's distance to its nearest cell, so boards are matched exactly cheapest bound
     /// first, until the bound reaches the best matching.
     fn compute(&mut self, mask: u128) -> f64 {
         let count = self.boards.len();
         let queens = cells_of(mask);
-        let mut bounds = vec![0.0; count];
-        for &x in &queens {
-            let near = &self.near[x * count..(x + 1) * count];
-            for (bound, &d) in bounds.iter_mut().zip(near) {
-                *bound += d;
-            }
-        }
-        let Some(first) = (0..bounds.len()).min_by(|&a, &b| bounds[a].total_cmp(&bounds[b])) else {
+        let bounds = self.row_bounds(&queens);
+        let Some(cheapest) = (0..bounds.len()).min_by(|&a, &b| bounds[a].total_cmp(&bounds[b]))
+        else {
             return f64::INFINITY;
         };
+        // the last set's best board first: sets met one after another differ by a move
+        let first = self.last_best.filter(|&b| b < count).unwrap_or(cheapest);
         let mut best = self.matching(&queens, first, f64::INFINITY);
+        if first != cheapest {
+            best = best.min(self.matching(&queens, cheapest, best));
+        }
+        let mut best_board = first;
         // only boards whose bound is below the first matching can beat it
         let mut order: Vec<(f64, usize)> = bounds
             .iter()
             .enumerate()
-            .filter(|&(b, &bound)| bound < best && b != first)
+            .filter(|&(b, &bound)| bound < best && b != first && b != cheapest)
             .map(|(b, &bound)| (bound, b))
             .collect();
         order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
@@ -125,8 +143,12 @@ impl Heuristic {
             if bound >= best {
                 break;
             }
-            best = best.min(self.matching(&queens, b, best));
+            let cost = self.matching(&queens, b, best);
+            if cost < best {
+                (best, best_board) = (cost, b);
+            }
         }
+        self.last_best = Some(best_board);
         best - SLACK
     }
 
@@ -136,6 +158,19 @@ impl Heuristic {
         let nn = self.n * self.n;
         let cells = &self.boards[b];
         let dist = &self.dist;
+        // every cell of the board takes some queen: a bound in O(N²), before the O(N³) matching
+        let columns: f64 = cells
+            .iter()
+            .map(|&j| {
+                queens
+                    .iter()
+                    .map(|&x| dist[x * nn + j])
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .sum();
+        if columns >= cutoff {
+            return f64::INFINITY;
+        }
         self.matcher
             .solve(|i, j| dist[queens[i] * nn + cells[j]], cutoff)
     }
