@@ -56,6 +56,9 @@ impl Heuristic {
                 dist[x * nn + y] = search.dist[y] + prices[y];
             }
         }
+        if Instant::now() >= deadline {
+            return None;
+        }
         let count = boards.len();
         let mut near = vec![f64::INFINITY; count * nn];
         for (b, cells) in boards.iter().enumerate() {
@@ -65,6 +68,9 @@ impl Heuristic {
                     .map(|&s| dist[x * nn + s])
                     .fold(f64::INFINITY, f64::min);
             }
+        }
+        if Instant::now() >= deadline {
+            return None;
         }
         let board_masks = boards.iter().map(|cells| mask_of(cells)).collect();
         Some(Heuristic {

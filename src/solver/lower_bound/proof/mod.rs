@@ -97,6 +97,8 @@ struct Search {
     cut: f64,
     /// `Σ_j p_j`, taken off the priced `Σ_c E_c`.
     price_total: f64,
+    /// When the search stops, even within an expansion (one may take milliseconds).
+    deadline: Instant,
 }
 
 /// Above the incumbent, so that a goal whose cost equals the incumbent's score (summed in
@@ -137,6 +139,7 @@ pub fn prove(board: &Board, prices: &[f64], incumbent: f64, deadline: Instant) -
     let mut search = Search::new(board, &walls, heuristics);
     search.cut = incumbent + CUT_MARGIN;
     search.price_total = prices.iter().sum();
+    search.deadline = deadline;
     let mut start = [0u128; MAX_COLOURS];
     for (cell, &v) in board.cells.iter().enumerate() {
         if v > 0 {
@@ -181,6 +184,7 @@ impl Search {
             open: BinaryHeap::new(),
             cut: f64::INFINITY,
             price_total: 0.0,
+            deadline: Instant::now(),
         }
     }
 
@@ -317,6 +321,12 @@ impl Search {
         let occupied = state.iter().fold(0u128, |m, &s| m | s);
         for c in 0..self.colours {
             for from in cells_of(state[c]) {
+                if Instant::now() >= self.deadline {
+                    // cut: the state stays open with the value it was popped with (no child
+                    // left out is below it), so the open list still bounds every answer
+                    self.push(limit, g, at);
+                    return;
+                }
                 for dir in 0..8 {
                     for k in 0..self.rays[from * 8 + dir].len() {
                         let to = self.rays[from * 8 + dir][k] as usize;
