@@ -217,21 +217,7 @@ fn main() -> ExitCode {
     let input = match read_board(read_by) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
-            match e {
-                ReadError::TooLong => eprintln!(
-                    "queenattack: bad input: longer than {MAX_INPUT_BYTES} bytes \
-                     (N <= {MAX_N}, C <= {MAX_COLOURS} never need that much)"
-                ),
-                ReadError::Stalled(got, needed) => eprintln!(
-                    "queenattack: bad input: the board was not complete within {:.3} s \
-                     ({:.0} % of the {} s limit): {got} of {} values arrived; no answer",
-                    started.elapsed().as_secs_f64(),
-                    READ_SHARE * 100.0,
-                    cli.time_limit,
-                    needed.map_or("2 + N·N".to_string(), |n| n.to_string()),
-                ),
-                ReadError::Failed(e) => eprintln!("queenattack: cannot read stdin: {e}"),
-            }
+            report_read_error(e, started, cli.time_limit);
             return ExitCode::from(2);
         }
     };
@@ -297,6 +283,25 @@ fn main() -> ExitCode {
         stats.runs,
     );
     ExitCode::SUCCESS
+}
+
+/// Says on stderr why stdin gave no board (the run then exits with code 2).
+fn report_read_error(e: ReadError, started: Instant, time_limit: f64) {
+    match e {
+        ReadError::TooLong => eprintln!(
+            "queenattack: bad input: longer than {MAX_INPUT_BYTES} bytes \
+             (N <= {MAX_N}, C <= {MAX_COLOURS} never need that much)"
+        ),
+        ReadError::Stalled(got, needed) => eprintln!(
+            "queenattack: bad input: the board was not complete within {:.3} s \
+             ({:.0} % of the {} s limit): {got} of {} values arrived; no answer",
+            started.elapsed().as_secs_f64(),
+            READ_SHARE * 100.0,
+            time_limit,
+            needed.map_or("2 + N·N".to_string(), |n| n.to_string()),
+        ),
+        ReadError::Failed(e) => eprintln!("queenattack: cannot read stdin: {e}"),
+    }
 }
 
 /// Exit code of a run stopped by a signal (128 + SIGINT, as shells report Ctrl-C).
