@@ -5,7 +5,7 @@
 //! remembered per set.
 
 use super::super::Dijkstra;
-use std::collections::{HashMap, HashSet};
+use ahash::{AHashMap, AHashSet};
 use std::time::Instant;
 
 /// Taken off every value, so that rounding in the distance sums and the matching can never lift
@@ -25,15 +25,19 @@ pub(super) struct Heuristic {
     /// The cells of each N-Queens board avoiding the walls.
     boards: Vec<Vec<usize>>,
     /// Every board's cell mask, for the goal test.
-    board_masks: HashSet<u128>,
+    board_masks: AHashSet<u128>,
     /// `near[x * B + b]`: distance from `x` to the nearest cell of board `b` (`B` boards; by
     /// cell, so that a colour's bounds on every board are sums of contiguous rows).
     near: Vec<f64>,
     /// Values already computed, by cell mask.
-    memo: HashMap<u128, f64>,
+    memo: AHashMap<u128, f64>,
     matcher: Matcher,
     /// The best board of the last set computed.
     last_best: Option<usize>,
+    /// Per cell, whether its distance to every board is finite.
+    finite: Vec<bool>,
+    /// The last parent set met by [`Heuristic::value_after_move`] and its per-board bounds.
+    parent: Option<(u128, Vec<f64>)>,
 }
 
 impl Heuristic {
@@ -73,15 +77,24 @@ impl Heuristic {
             return None;
         }
         let board_masks = boards.iter().map(|cells| mask_of(cells)).collect();
+        let finite = (0..nn)
+            .map(|x| {
+                near[x * count..(x + 1) * count]
+                    .iter()
+                    .all(|d| d.is_finite())
+            })
+            .collect();
         Some(Heuristic {
             n,
             dist,
             boards,
             board_masks,
             near,
-            memo: HashMap::new(),
+            memo: AHashMap::new(),
             matcher: Matcher::new(n),
             last_best: None,
+            finite,
+            parent: None,
         })
     }
 
@@ -105,6 +118,41 @@ impl Heuristic {
         v
     }
 
+    /// [`Heuristic::value`] of `mask`, which is `parent` with one queen moved from `from` to
+    /// `to`: the per-board bounds are the parent's (kept for the last parent) with two rows
+    /// changed, instead of a sum of `N` rows.
+    pub(super) fn value_after_move(
+        &mut self,
+        mask: u128,
+        parent: u128,
+        from: usize,
+        to: usize,
+    ) -> f64 {
+        if let Some(&v) = self.memo.get(&mask) {
+            return v;
+        }
+        let queens = cells_of(mask);
+        // differences of infinite bounds are no bounds: those rows are summed again
+        let bounds = if self.finite[from] && self.finite[to] {
+            if self.parent.as_ref().is_none_or(|(m, _)| *m != parent) {
+                let rows = self.row_bounds(&cells_of(parent));
+                self.parent = Some((parent, rows));
+            }
+            let count = self.boards.len();
+            let (old, new) = (&self.near[from * count..], &self.near[to * count..]);
+            let rows = &self.parent.as_ref().expect("just set").1;
+            (0..count).map(|b| rows[b] - old[b] + new[b]).collect()
+        } else {
+            self.row_bounds(&queens)
+        };
+        let v = self.compute_with(&queens, &bounds);
+        if self.memo.len() >= MAX_REMEMBERED {
+            self.memo.clear();
+        }
+        self.memo.insert(mask, v);
+        v
+    }
+
     /// Per board, the sum of every queen's distance to the board's nearest cell (at most the
     /// board's matching cost).
     fn row_bounds(&self, queens: &[usize]) -> Vec<f64> {
@@ -123,18 +171,24 @@ impl Heuristic {
     /// queen's distance to its nearest cell, so boards are matched exactly cheapest bound
     /// first, until the bound reaches the best matching.
     fn compute(&mut self, mask: u128) -> f64 {
-        let count = self.boards.len();
         let queens = cells_of(mask);
         let bounds = self.row_bounds(&queens);
+        self.compute_with(&queens, &bounds)
+    }
+
+    /// [`Heuristic::compute`] with the per-board bounds given (each at most the board's
+    /// matching cost, up to rounding far below the slack).
+    fn compute_with(&mut self, queens: &[usize], bounds: &[f64]) -> f64 {
+        let count = self.boards.len();
         let Some(cheapest) = (0..bounds.len()).min_by(|&a, &b| bounds[a].total_cmp(&bounds[b]))
         else {
             return f64::INFINITY;
         };
         // the last set's best board first: sets met one after another differ by a move
         let first = self.last_best.filter(|&b| b < count).unwrap_or(cheapest);
-        let mut best = self.matching(&queens, first, f64::INFINITY);
+        let mut best = self.matching(queens, first, f64::INFINITY);
         if first != cheapest {
-            best = best.min(self.matching(&queens, cheapest, best));
+            best = best.min(self.matching(queens, cheapest, best));
         }
         let mut best_board = first;
         // only boards whose bound is below the first matching can beat it
@@ -149,7 +203,7 @@ impl Heuristic {
             if bound >= best {
                 break;
             }
-            let cost = self.matching(&queens, b, best);
+            let cost = self.matching(queens, b, best);
             if cost < best {
                 (best, best_board) = (cost, b);
             }

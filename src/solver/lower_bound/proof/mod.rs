@@ -24,9 +24,10 @@ mod heuristic;
 mod tests;
 
 use super::super::board::{Board, DIRS};
+use ahash::AHashMap;
 use heuristic::{cells_of, Heuristic};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::time::Instant;
 
 /// Most colours the search handles (a state is one 128-bit mask per colour).
@@ -74,6 +75,17 @@ type State = [u128; MAX_COLOURS];
 /// Each colour's `E_c`, with the prices and without them.
 type Values = [[f64; MAX_COLOURS]; 2];
 
+/// Where a new state comes from: its parent's values, and the move of one queen of `colour`
+/// (whose cells were `mask`) from `from` to `to`.
+#[derive(Clone, Copy)]
+struct Parent {
+    values: Values,
+    colour: usize,
+    mask: u128,
+    from: usize,
+    to: usize,
+}
+
 /// The A* search's tables.
 struct Search {
     colours: usize,
@@ -85,7 +97,7 @@ struct Search {
     /// `√L` for every length `L ≤ n`.
     sqrt: Vec<f64>,
     /// Index of every stored state.
-    index: HashMap<State, u32>,
+    index: AHashMap<State, u32>,
     /// Per stored state: the state, the least cost found, each colour's `E_c`, closed or not.
     states: Vec<State>,
     cost: Vec<f64>,
@@ -176,7 +188,7 @@ impl Search {
             heuristics,
             rays,
             sqrt: (0..=n).map(|l| (l as f64).sqrt()).collect(),
-            index: HashMap::new(),
+            index: AHashMap::new(),
             states: Vec::new(),
             cost: Vec::new(),
             h: Vec::new(),
@@ -188,18 +200,12 @@ impl Search {
         }
     }
 
-    /// Records that `state` is reached at cost `g`; `known` holds its `E_c` where only colour
-    /// `known.1` changed from a state whose values are `known.0`. A new state is dropped when
+    /// Records that `state` is reached at cost `g`; `known`: the parent it was reached from
+    /// by one move (the other colours' `E_c` are the parent's). A new state is dropped when
     /// `g + h` exceeds the cut, and not stored yet when it exceeds `limit` (its `g + h` is
     /// returned: the parent stays open for it); a stored one is opened again only when `g` is
     /// lower than before.
-    fn offer(
-        &mut self,
-        state: State,
-        g: f64,
-        known: Option<(Values, usize)>,
-        limit: f64,
-    ) -> Option<f64> {
+    fn offer(&mut self, state: State, g: f64, known: Option<Parent>, limit: f64) -> Option<f64> {
         let at = match self.index.get(&state) {
             Some(&at) => {
                 let at = at as usize;
@@ -214,8 +220,10 @@ impl Search {
                 for (which, values) in h.iter_mut().enumerate() {
                     for (c, value) in values.iter_mut().enumerate().take(self.colours) {
                         *value = match known {
-                            Some((parent, changed)) if changed != c => parent[which][c],
-                            _ => self.heuristics[which].value(state[c]),
+                            Some(parent) if parent.colour != c => parent.values[which][c],
+                            Some(p) => self.heuristics[which]
+                                .value_after_move(state[c], p.mask, p.from, p.to),
+                            None => self.heuristics[which].value(state[c]),
                         };
                     }
                 }
@@ -336,7 +344,14 @@ impl Search {
                         let mut next = state;
                         next[c] ^= 1u128 << from | 1u128 << to;
                         let child = g + self.sqrt[k + 1];
-                        if let Some(f) = self.offer(next, child, Some((h, c)), limit) {
+                        let parent = Parent {
+                            values: h,
+                            colour: c,
+                            mask: state[c],
+                            from,
+                            to,
+                        };
+                        if let Some(f) = self.offer(next, child, Some(parent), limit) {
                             left_out = left_out.min(f);
                         }
                     }
