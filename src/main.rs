@@ -4,7 +4,7 @@ use clap::Parser;
 use queenattack::solver::board::{quote, Board, MAX_COLOURS, MAX_N};
 use queenattack::solver::checkpoint::Checkpoint;
 use queenattack::solver::input::BoardText;
-use queenattack::solver::lower_bound::lower_bound;
+use queenattack::solver::lower_bound::{lower_bound_within, LowerBound, ProofStop};
 use queenattack::solver::{solve_with_stats, Options, Params, RunStats, Solution, Stop};
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -32,7 +32,7 @@ const BOUND_SECONDS: f64 = 0.9;
 struct Cli {
     /// Wall-clock budget in seconds for the whole run, output included (finishes by 95 % of it).
     /// More than 0 and at most 86400.
-    #[arg(long, default_value_t = 10.0, value_parser = Seconds)]
+    #[arg(long, default_value_t = 10.0, value_parser = Seconds("--time-limit"))]
     time_limit: f64,
     /// Seed of the random generator, for reproducible runs.
     #[arg(long, default_value_t = 1)]
@@ -48,17 +48,25 @@ struct Cli {
     #[arg(long)]
     list_params: bool,
     /// Print a certified lower bound on the score of every legal answer instead of moves (one
-    /// number on stdout, rounded down to 4 decimals), computed within min(0.9 s, 70 % of
-    /// --time-limit). See docs/solver.md.
+    /// number on stdout, rounded down to 4 decimals), computed within --bound-time seconds
+    /// (without it: min(0.9 s, 70 % of --time-limit)). See docs/solver.md.
     #[arg(long)]
     bound: bool,
     /// After the answer is written (so it costs the answer no time), compute the certified lower
-    /// bound within its own 0.9 s and print `[DATA] bound`, `[DATA] gap` (share of the score
-    /// above the bound) and `[DATA] bound_ms` with the other [DATA] lines; an answer whose score
-    /// meets the bound is reported `stop = Optimal`. The process then ends up to 0.9 s after
-    /// the time limit. With --verbose the log says the bound and the gap.
+    /// bound within its own --bound-time (default 0.9 s) and print `[DATA] bound`, `[DATA] gap`
+    /// (share of the score above the bound) and `[DATA] bound_ms` with the other [DATA] lines;
+    /// an answer whose score meets the bound is reported `stop = Optimal`. The process then
+    /// ends up to --bound-time after the time limit. With --verbose the log says the bound and
+    /// the gap.
     #[arg(long, conflicts_with = "bound")]
     with_bound: bool,
+    /// Seconds the lower bound of --bound or --with-bound may take (more than 0, at most 86400;
+    /// default 0.9). The bound keeps improving while it has time (its searches run to their
+    /// end, on small boards an exact search that knows pieces block each other, which proves
+    /// the optimum when it finishes) and prints the best value certified by then: a bound cut
+    /// by its time is still a bound.
+    #[arg(long, value_name = "SECS", value_parser = Seconds("--bound-time"))]
+    bound_time: Option<f64>,
 }
 
 const LIMITS: &str = "\
@@ -67,7 +75,8 @@ Limits and bad input:
   The solver starts as soon as the last cell has arrived (followed by whitespace or the end
   of stdin): it never waits for stdin to end, and nothing after the board is read. The board
   must arrive within 70 % of the time limit and within 1 MiB of stdin.
-  Anything else (and a time limit outside 0 < SECS <= 86400) is refused: a one-line message
+  Anything else (and a --time-limit or --bound-time outside 0 < SECS <= 86400, or
+  --bound-time without --bound or --with-bound) is refused: a one-line message
   on stderr quoting at most 80 bytes of the bad token, nothing on stdout, exit code 2.
   Below about 0.01 s the limit cannot be kept (starting the process takes longer).
 
@@ -95,10 +104,11 @@ fn params(overrides: &[String]) -> Result<Params, queenattack::solver::ParamErro
     Ok(params)
 }
 
-/// Parses `--time-limit`: a number of seconds in `0 < SECS <= MAX_TIME_LIMIT`. A parser of
-/// its own, because clap's message for a refused value would echo the whole value.
+/// Parses a number of seconds in `0 < SECS <= MAX_TIME_LIMIT` for the option it names
+/// (`--time-limit`, `--bound-time`). A parser of its own, because clap's message for a refused
+/// value would echo the whole value.
 #[derive(Clone, Copy)]
-struct Seconds;
+struct Seconds(&'static str);
 
 impl clap::builder::TypedValueParser for Seconds {
     type Value = f64;
@@ -115,7 +125,8 @@ impl clap::builder::TypedValueParser for Seconds {
             _ => Err(clap::Error::raw(
                 clap::error::ErrorKind::InvalidValue,
                 format!(
-                    "--time-limit {} is not a number of seconds in 0 < SECS <= {MAX_TIME_LIMIT}\n",
+                    "{} {} is not a number of seconds in 0 < SECS <= {MAX_TIME_LIMIT}\n",
+                    self.0,
                     quote(&text)
                 ),
             )),
@@ -208,25 +219,15 @@ fn main() -> ExitCode {
             Err(_) => ExitCode::from(1),
         };
     }
+    if cli.bound_time.is_some() && !cli.bound && !cli.with_bound {
+        queenattack::diag!("queenattack: bad option: --bound-time needs --bound or --with-bound");
+        return ExitCode::from(2);
+    }
     let read_by = started + Duration::from_secs_f64(cli.time_limit * READ_SHARE);
     let input = match read_board(read_by) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
-            match e {
-                ReadError::TooLong => queenattack::diag!(
-                    "queenattack: bad input: longer than {MAX_INPUT_BYTES} bytes \
-                     (N <= {MAX_N}, C <= {MAX_COLOURS} never need that much)"
-                ),
-                ReadError::Stalled(got, needed) => queenattack::diag!(
-                    "queenattack: bad input: the board was not complete within {:.3} s \
-                     ({:.0} % of the {} s limit): {got} of {} values arrived; no answer",
-                    started.elapsed().as_secs_f64(),
-                    READ_SHARE * 100.0,
-                    seconds_text(cli.time_limit),
-                    needed.map_or("2 + N·N".to_string(), |n| n.to_string()),
-                ),
-                ReadError::Failed(e) => queenattack::diag!("queenattack: cannot read stdin: {e}"),
-            }
+            report_read_error(e, started, cli.time_limit);
             return ExitCode::from(2);
         }
     };
@@ -274,7 +275,9 @@ fn main() -> ExitCode {
     let mut data = String::new();
     let mut stop = solution.stop;
     if cli.with_bound {
-        let (bound_data, optimal) = bound_after(&board, &solution, started, cli.verbose);
+        let bound_time = cli.bound_time.unwrap_or(BOUND_SECONDS);
+        let (bound_data, optimal) =
+            bound_after(&board, &solution, started, bound_time, cli.verbose);
         data.push_str(&bound_data);
         if optimal {
             stop = Stop::Optimal;
@@ -294,6 +297,25 @@ fn main() -> ExitCode {
             .unwrap_or_default(),
     );
     ExitCode::SUCCESS
+}
+
+/// Says on stderr why stdin gave no board (the run then exits with code 2).
+fn report_read_error(e: ReadError, started: Instant, time_limit: f64) {
+    match e {
+        ReadError::TooLong => queenattack::diag!(
+            "queenattack: bad input: longer than {MAX_INPUT_BYTES} bytes \
+             (N <= {MAX_N}, C <= {MAX_COLOURS} never need that much)"
+        ),
+        ReadError::Stalled(got, needed) => queenattack::diag!(
+            "queenattack: bad input: the board was not complete within {:.3} s \
+             ({:.0} % of the {} s limit): {got} of {} values arrived; no answer",
+            started.elapsed().as_secs_f64(),
+            READ_SHARE * 100.0,
+            seconds_text(time_limit),
+            needed.map_or("2 + N·N".to_string(), |n| n.to_string()),
+        ),
+        ReadError::Failed(e) => queenattack::diag!("queenattack: cannot read stdin: {e}"),
+    }
 }
 
 /// Exit code of a run stopped by a signal (128 + SIGINT, as shells report Ctrl-C).
@@ -354,25 +376,30 @@ fn write_answer(n: usize, moves: &[queenattack::solver::board::Move]) -> std::io
 /// Scores this close above the bound meet it (the bound is rounded down by far less).
 const OPTIMAL_EPS: f64 = 1e-6;
 
-/// `--with-bound`: the certified lower bound of `board` within [`BOUND_SECONDS`] from now, as
+/// `--with-bound`: the certified lower bound of `board` within `seconds` from now, as
 /// `[DATA]` lines (`bound`, `gap`, `bound_ms`), and whether `solution` meets it (is optimal).
+/// The answer's score is the proof search's incumbent.
 fn bound_after(
     board: &Board,
     solution: &Solution,
     started: Instant,
+    seconds: f64,
     verbose: bool,
 ) -> (String, bool) {
     let from = Instant::now();
-    let bound = lower_bound(board, from + Duration::from_secs_f64(BOUND_SECONDS));
-    let value = round_down(bound.value);
     let score = solution.outcome.score;
+    let deadline = from + Duration::from_secs_f64(seconds);
+    let bound = lower_bound_within(board, deadline, score);
+    let value = round_down(bound.value);
     // share of the score the bound does not certify: 0 for an optimal answer
     let gap = if score > 0.0 {
         ((score - value) / score).max(0.0)
     } else {
         0.0
     };
-    let optimal = score <= value + OPTIMAL_EPS;
+    // the unrounded bound: a proven optimum meets the score up to the sums' rounding, while
+    // 4 decimals would hide it
+    let optimal = score <= bound.value + OPTIMAL_EPS;
     if verbose {
         let above = match () {
             _ if optimal => "optimal".to_string(),
@@ -389,12 +416,32 @@ fn bound_after(
             bound.steps,
             bound.stop,
         );
+        log_proof(&bound, started);
     }
     let text = format!(
         "[DATA] bound = {value}\n[DATA] gap = {gap}\n[DATA] bound_ms = {}\n",
         from.elapsed().as_millis()
     );
     (text, optimal)
+}
+
+/// With `--verbose`: what the proof search with blocking found, when it ran.
+fn log_proof(bound: &LowerBound, started: Instant) {
+    if let Some(proof) = &bound.proof {
+        let what = match proof.stop {
+            ProofStop::Optimum => "the least cost of an error-free answer",
+            ProofStop::Exhausted => "no error-free answer costs less",
+            ProofStop::Deadline => "cut by the deadline, error-free answers cost at least",
+            ProofStop::States => "cut by the state cap, error-free answers cost at least",
+        };
+        queenattack::diag!(
+            "[{:6.3}s] proof with blocking: {what} {:.6} ({} states, {} expanded)",
+            started.elapsed().as_secs_f64(),
+            proof.value,
+            proof.states,
+            proof.expanded
+        );
+    }
 }
 
 /// `value` rounded down to 4 decimals (still a bound).
@@ -405,8 +452,11 @@ fn round_down(value: f64) -> f64 {
 /// `--bound`: prints the certified lower bound of `board` on stdout, rounded down to 4
 /// decimals, and with `--verbose` how it was found on stderr.
 fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
-    let budget = Duration::from_secs_f64(BOUND_SECONDS.min(cli.time_limit * READ_SHARE));
-    let bound = lower_bound(board, started + budget);
+    let seconds = cli
+        .bound_time
+        .unwrap_or(BOUND_SECONDS.min(cli.time_limit * READ_SHARE));
+    let budget = Duration::from_secs_f64(seconds);
+    let bound = lower_bound_within(board, started + budget, f64::INFINITY);
     if cli.verbose {
         queenattack::diag!(
             "[{:6.3}s] lower bound {:.4}: relaxation optimum at most {:.4}, {} steps, {} queens, \
@@ -428,6 +478,7 @@ fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
                 cases.errors
             );
         }
+        log_proof(&bound, started);
     }
     // rounded down, so the printed number is still a bound
     let text = format!("{:.4}\n", round_down(bound.value));

@@ -60,6 +60,10 @@ pub struct Cases {
     pub errors: f64,
     /// Colours whose minimum over N-Queens boards was proven (the search finished).
     pub proven: usize,
+    /// The cell prices (per cell of the board, 0 on walls) of the best error-free bound: the
+    /// proof search's heuristic adds them (any prices `≥ 0` keep it admissible). Empty when
+    /// the error-free climb made no step.
+    pub prices: Vec<f64>,
 }
 
 /// The two cases' bounds for `problem` (whose queens must be all of the board's), computed
@@ -74,6 +78,7 @@ pub(super) fn two_cases(problem: &Problem, walls: &[bool], floor: f64, deadline:
         free: floor,
         errors: floor,
         proven: 0,
+        prices: Vec::new(),
     };
     let free = climb(problem, FREE_CAP * problem.n as f64, deadline);
     if free.steps == 0 {
@@ -83,9 +88,14 @@ pub(super) fn two_cases(problem: &Problem, walls: &[bool], floor: f64, deadline:
     // the floors may take a share of the time left; the with-errors climbs the rest
     let now = Instant::now();
     let floors_by = now + deadline.saturating_duration_since(now).mul_f64(FLOOR_SHARE);
-    let (best, proven) = price_climb(problem, walls, &free.weights, &free.prices, floors_by);
+    let (best, proven, prices) =
+        price_climb(problem, walls, &free.weights, &free.prices, floors_by);
     cases.free = cases.free.max(best);
     cases.proven = proven;
+    cases.prices = vec![0.0; walls.len()];
+    for (&cell, &p) in problem.cells.iter().zip(&prices) {
+        cases.prices[cell] = p;
+    }
     if cases.free <= floor + 1e-9 {
         return cases;
     }
@@ -97,16 +107,17 @@ pub(super) fn two_cases(problem: &Problem, walls: &[bool], floor: f64, deadline:
 /// [`colour_floors`]), then the prices climbed by projected supergradient while every colour's
 /// minimum is exact: `h_j` = (colours whose cheapest board holds cell `j`) − 1, Polyak steps
 /// toward [`PRICE_TARGET`] above the best value, `θ` halved after [`PRICE_PATIENCE`] steps
-/// without a better one. Every evaluated value is a bound (any `p ≥ 0`); returns the best
-/// and how many colours the first evaluation proved exact.
+/// without a better one. Every evaluated value is a bound (any `p ≥ 0`); returns the best,
+/// how many colours the first evaluation proved exact, and the best value's prices.
 fn price_climb(
     problem: &Problem,
     walls: &[bool],
     weights: &[f64],
     start: &[f64],
     deadline: Instant,
-) -> (f64, usize) {
+) -> (f64, usize, Vec<f64>) {
     let mut prices = start.to_vec();
+    let mut best_prices = prices.clone();
     let (mut value, mut boards) = free_bound(problem, walls, weights, &prices, deadline);
     let proven = boards.iter().filter(|b| b.is_some()).count();
     let (mut best, mut theta, mut stale) = (value, 1.0, 0);
@@ -144,6 +155,7 @@ fn price_climb(
         (value, boards) = free_bound(problem, walls, weights, &prices, deadline);
         if value > best + 1e-9 {
             (best, stale) = (value, 0);
+            best_prices.clone_from(&prices);
         } else {
             stale += 1;
             if stale >= PRICE_PATIENCE {
@@ -151,7 +163,7 @@ fn price_climb(
             }
         }
     }
-    (best, proven)
+    (best, proven, best_prices)
 }
 
 /// `Σ_c max(Lagrangian term, floor) − Σ p` at weights `weights` and prices `prices`, and per

@@ -25,10 +25,15 @@
 //! cheapest matching the one-colour branch and bound of stage 2 bounds (exactly where it
 //! finishes); an answer with errors pays at least `L_μ + N − μ` for any penalty `μ ≤ N`. The
 //! bound is the plain one or, when larger, the smaller of the two cases'.
+//!
+//! On small boards (`proof::fits`) an exact A* search over board states, which knows that
+//! pieces block each other (`proof`), raises the error-free case with the time left: when it
+//! finishes, that case's bound is the least cost of an error-free answer.
 
 use super::board::{Board, DIRS, WALL};
 pub use cases::Cases;
 use hungarian::Hungarian;
+pub use proof::{Proof, ProofStop};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -69,6 +74,9 @@ pub struct LowerBound {
     /// The two cases' bounds (error-free answers, answers with errors), when they were
     /// computed: `value` is at least the smaller of the two.
     pub cases: Option<Cases>,
+    /// The proof search with blocking, when it ran (small boards): `value` is at least the
+    /// smaller of its bound on error-free answers and the bound on answers with errors.
+    pub proof: Option<Proof>,
 }
 
 /// A certified lower bound on the score of every legal answer for `board`, computed until
@@ -96,6 +104,15 @@ pub struct LowerBound {
 /// assert_eq!(lower_bound(&board, deadline).value, 0.0);
 /// ```
 pub fn lower_bound(board: &Board, deadline: Instant) -> LowerBound {
+    lower_bound_within(board, deadline, f64::INFINITY)
+}
+
+/// [`lower_bound`] knowing that some answer scores `incumbent` (`∞` for none): the proof
+/// search on small boards stores no state that cannot lead to a better error-free answer, so
+/// it finishes sooner. The bound stays valid whatever `incumbent` is (a search that runs out
+/// of states below it has proven that no error-free answer costs less); a true score makes it
+/// strongest.
+pub fn lower_bound_within(board: &Board, deadline: Instant, incumbent: f64) -> LowerBound {
     let problem = Problem::new(board, deadline);
     let mut result = LowerBound {
         value: 0.0,
@@ -104,6 +121,7 @@ pub fn lower_bound(board: &Board, deadline: Instant) -> LowerBound {
         queens: problem.queens.len(),
         stop: BoundStop::Deadline,
         cases: None,
+        proof: None,
     };
     if problem.queens.is_empty() {
         result.stop = BoundStop::Exact;
@@ -119,8 +137,18 @@ pub fn lower_bound(board: &Board, deadline: Instant) -> LowerBound {
         return finish(result, best);
     }
     best = best.max(polish(&problem, &climbed, &mut result, deadline));
+    let plain = best;
     let cases = cases::two_cases(&problem, &board.walls(), best, deadline);
     best = best.max(cases.free.min(cases.errors));
+    if problem.queens.len() == board.queens().len() {
+        // both cases' bounds need every queen in the relaxation
+        if let Some(proof) = proof::prove(board, &cases.prices, incumbent, deadline) {
+            // the plain bound holds for answers with errors too
+            let errors = cases.errors.max(plain);
+            best = best.max(proof.value.max(cases.free).min(errors));
+            result.proof = Some(proof);
+        }
+    }
     result.cases = Some(cases);
     finish(result, best)
 }
@@ -366,5 +394,6 @@ impl Dijkstra {
 mod cases;
 mod hungarian;
 mod joint;
+pub mod proof;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,145 @@
+//! `--bound-time SECS` and the proof search with blocking, from the command line: the flag's
+//! checks, its time limit, the proven optimum on small seeds and `stop = Optimal`.
+
+use crate::common;
+
+use std::time::{Duration, Instant};
+use tools::input::Input;
+
+const EXE: &str = env!("CARGO_BIN_EXE_queenattack");
+
+/// The official input of `seed` (`tester gen --seed S`).
+fn seed_input(seed: u64) -> String {
+    tools::gen::generate(seed, &tools::gen::Ranges::default())
+        .input
+        .to_string()
+}
+
+/// The number `--bound` printed, and how long the run took.
+fn bound_of(input: &str, args: &[&str]) -> (f64, Duration) {
+    let started = Instant::now();
+    let out = common::run_with_input(EXE, args, input.as_bytes());
+    let took = started.elapsed();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    let stdout = String::from_utf8(out.stdout).expect("ASCII");
+    let value = stdout
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{stdout:?}"));
+    (value, took)
+}
+
+/// The `[DATA] key = value` of a run's stderr.
+fn data<'a>(stderr: &'a str, key: &str) -> Option<&'a str> {
+    let prefix = format!("[DATA] {key} = ");
+    stderr.lines().find_map(|l| l.strip_prefix(prefix.as_str()))
+}
+
+#[test]
+fn bad_bound_times_are_refused_with_exit_code_2() {
+    let input = seed_input(22);
+    for bad in ["0", "-1", "nan", "inf", "1e9", "86401", "ten", ""] {
+        let flag = format!("--bound-time={bad}");
+        let out = common::run_with_input(EXE, &["--bound", &flag], input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--bound-time"), "{bad:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{bad:?}: {stderr}");
+    }
+    // without --bound or --with-bound it would mean nothing
+    let out = common::run_with_input(EXE, &["--bound-time", "2"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--bound-time needs --bound"));
+}
+
+#[test]
+fn help_explains_the_bound_time() {
+    let out = std::process::Command::new(EXE)
+        .arg("--help")
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("--bound-time <SECS>"), "{text}");
+    assert!(text.contains("default 0.9"), "{text}");
+}
+
+#[test]
+fn the_bound_keeps_its_time_on_boards_the_proof_cannot_finish() {
+    // N = 10, C = 2 (seed 87): the proof search does not finish in 2 s; N = 40: no proof,
+    // the floor searches are cut. Both end near their limit and give at least the 0.9 s bound.
+    for (input, limit) in [(seed_input(87), 2.0), (common::random_board(40, 3, 4), 2.0)] {
+        let (short, _) = bound_of(&input, &["--bound"]);
+        let secs = format!("{limit}");
+        let (long, took) = bound_of(&input, &["--bound", "--bound-time", &secs]);
+        // generous: process start and a loaded machine
+        assert!(took < Duration::from_secs_f64(limit + 3.0), "{took:?}");
+        assert!(long >= short - 1e-4, "{long} below the 0.9 s bound {short}");
+    }
+}
+
+#[test]
+fn the_default_bound_ends_within_a_second_on_the_largest_board() {
+    let input = common::random_board(128, 20, 128);
+    let (value, took) = bound_of(&input, &["--bound"]);
+    assert!(value >= 0.0);
+    // 0.9 s of bound; the margin is for a loaded machine
+    assert!(took < Duration::from_secs(4), "{took:?}");
+}
+
+#[test]
+fn the_proof_prints_the_optimum_of_small_seeds() {
+    // (seed, optimum found by an independent exact search): N = 8 / 9, C = 2 / 1
+    for (seed, optimum) in [(1, 16.706742), (22, 7.732051)] {
+        let input = seed_input(seed);
+        let (value, took) = bound_of(&input, &["--bound", "--bound-time", "20"]);
+        assert!(
+            (value - (optimum * 1e4_f64).floor() / 1e4).abs() < 1e-9,
+            "seed {seed}: {value} vs {optimum}"
+        );
+        assert!(took < Duration::from_secs(23), "seed {seed}: {took:?}");
+    }
+}
+
+#[test]
+fn an_answer_at_the_proven_optimum_is_reported_optimal() {
+    // seed 22 (N 9, C 1): the solver finds the optimum 7.732051 within a second
+    let text = seed_input(22);
+    let args = ["--time-limit", "2", "--with-bound", "--bound-time", "10"];
+    let out = common::run_with_input(EXE, &args, text.as_bytes());
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let input = Input::parse(&text).expect("official input");
+    let verdict = tools::judge::judge(&input, &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(verdict.error(), None);
+    let bound: f64 = data(&stderr, "bound").expect("a bound").parse().unwrap();
+    assert!(bound <= verdict.score, "{bound} above {}", verdict.score);
+    assert!((verdict.score - 7.732051).abs() < 1e-5, "{}", verdict.score);
+    assert_eq!(data(&stderr, "stop"), Some("Optimal"), "{stderr}");
+}
+
+#[test]
+fn the_bound_never_exceeds_a_judged_answer_on_small_random_boards() {
+    // one or two colours up to 8 × 8, with the proof search given its time
+    let mut checked = 0;
+    for seed in 0..8u64 {
+        let n = 5 + (seed as usize % 4);
+        let colours = 1 + (seed as usize % 2);
+        let text = common::random_board(n, colours, 700 + seed);
+        let Ok(input) = Input::parse(&text) else {
+            continue;
+        };
+        let (bound, _) = bound_of(&text, &["--bound", "--bound-time", "3"]);
+        let answer = common::run_with_input(EXE, &["--time-limit", "1"], text.as_bytes());
+        let verdict = tools::judge::judge(&input, &String::from_utf8_lossy(&answer.stdout));
+        assert_eq!(verdict.error(), None, "seed {seed}");
+        assert!(
+            bound <= verdict.score + 1e-9,
+            "n {n}, C {colours}, seed {seed}: bound {bound} above the score {}",
+            verdict.score
+        );
+        checked += 1;
+    }
+    assert!(checked >= 6, "only {checked} boards");
+}
