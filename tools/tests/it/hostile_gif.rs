@@ -128,30 +128,6 @@ fn gif_frames_has_a_documented_maximum() {
     );
 }
 
-/// The picture of a decoded GIF frame by frame, as palette indices, with the frame width.
-fn decode(path: &Path) -> (usize, Vec<Vec<u8>>) {
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::Indexed);
-    let mut decoder = options.read_info(fs::File::open(path).unwrap()).unwrap();
-    let width = decoder.width() as usize;
-    let mut picture = vec![0u8; width * decoder.height() as usize];
-    let mut frames = Vec::new();
-    while let Some(frame) = decoder.read_next_frame().unwrap() {
-        let (left, top, w) = (
-            frame.left as usize,
-            frame.top as usize,
-            frame.width as usize,
-        );
-        for (i, &p) in frame.buffer.iter().enumerate() {
-            if Some(p) != frame.transparent {
-                picture[(top + i / w) * width + left + i % w] = p;
-            }
-        }
-        frames.push(picture.clone());
-    }
-    (width, frames)
-}
-
 #[test]
 fn every_trip_of_a_shuttle_shows_the_same_board() {
     // 40 moves, a frame each: after every return the board, path and arrow are those of the
@@ -165,7 +141,9 @@ fn every_trip_of_a_shuttle_shows_the_same_board() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let (width, frames) = decode(&dir.join("a.gif"));
+    let gif = crate::vis_gif::decode(&dir.join("a.gif"));
+    let width = gif.width;
+    let frames: Vec<Vec<u8>> = gif.frames.into_iter().map(|(_, picture)| picture).collect();
     assert_eq!(frames.len(), 41);
     // The board ends above the caption: 14 px of labels, 30 cells of 12 px, 6 px of margin.
     let board = width * (14 + 30 * 12 + 6);

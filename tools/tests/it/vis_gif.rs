@@ -60,13 +60,14 @@ fn vis(dir: &Path, args: &[&str]) -> Output {
 
 /// A decoded GIF: its size, global palette, and per frame the delay (1/100 s) and the
 /// composited picture as palette indices.
-struct Decoded {
-    width: usize,
+pub struct Decoded {
+    pub width: usize,
     palette: Vec<u8>,
-    frames: Vec<(u16, Vec<u8>)>,
+    pub frames: Vec<(u16, Vec<u8>)>,
 }
 
-fn decode(path: &Path) -> Decoded {
+/// Decodes the GIF at `path` frame by frame (also for `hostile_gif`).
+pub fn decode(path: &Path) -> Decoded {
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::Indexed);
     let mut decoder = options

@@ -310,7 +310,10 @@ impl SeedResult {
 
 /// Sets each result's [`SeedResult::bound`] from the bounds file `bounds` (a seed the file
 /// does not list keeps the bound it had, e.g. read from `results.json`).
-pub fn set_bounds(results: &mut [SeedResult], bounds: Option<&Bests>) {
+pub fn set_bounds<'a>(
+    results: impl IntoIterator<Item = &'a mut SeedResult>,
+    bounds: Option<&Bests>,
+) {
     let Some(bounds) = bounds else { return };
     for r in results {
         if let Some(b) = bounds.score(r.seed) {

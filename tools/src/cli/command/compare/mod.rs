@@ -425,9 +425,7 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     if official {
         let (_, bounds) = load_bounds(args.bounds.as_deref())?;
         for run in &mut runs {
-            let mut results: Vec<SeedResult> = run.results.values().cloned().collect();
-            set_bounds(&mut results, bounds.as_ref());
-            run.results = results.into_iter().map(|r| (r.seed, r)).collect();
+            set_bounds(run.results.values_mut(), bounds.as_ref());
         }
     } else if args.bounds.is_some() {
         return Err("--bounds needs runs on the official cases (no --n/--c/--p)".into());
