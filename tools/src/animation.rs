@@ -29,8 +29,8 @@
 //! let input = Input::new(3, 1, vec![1, 0, 1, 0, 0, 0, 0, 0, 0]).unwrap();
 //! let gif = render_gif(&input, "2\n0 2 1 2\n1 2 0 2\n", "example", &GifOptions::default()).unwrap();
 //! assert!(gif.bytes.starts_with(b"GIF89a"));
-//! assert_eq!(gif.frames, 3);
-//! assert!(gif.fatal.is_none());
+//! assert_eq!(gif.info.frames, 3);
+//! assert!(gif.info.fatal.is_none());
 //! ```
 
 use std::borrow::Cow;
@@ -86,18 +86,8 @@ impl Default for GifOptions {
 pub struct Gif {
     /// The file's bytes.
     pub bytes: Vec<u8>,
-    /// Frames in the GIF.
-    pub frames: usize,
-    /// Moves replayed (legal moves before a fatal error).
-    pub moves: usize,
-    /// Whether frames were sampled (fewer frames than boards).
-    pub sampled: bool,
-    /// Frame size in pixels.
-    pub width: u32,
-    /// Frame size in pixels.
-    pub height: u32,
-    /// The judge's fatal error, if the output is invalid.
-    pub fatal: Option<Fatal>,
+    /// Frames, moves, size and verdict (what [`write_gif`] reports).
+    pub info: GifInfo,
 }
 
 /// The default cell side for an `n × n` board: about 600 pixels of board, cells of 4 to 32.
@@ -231,7 +221,7 @@ pub fn checked_cell(n: usize, opts: &GifOptions) -> Result<u32, String> {
 /// goes into the caption. [`write_gif`] does the same into any writer.
 ///
 /// An invalid output is not an error here: its GIF stops at the failing move and says why
-/// ([`Gif::fatal`] has the judge's message). Errors are about the options (delay, frame count,
+/// ([`GifInfo::fatal`] has the judge's message). Errors are about the options (delay, frame count,
 /// cell size, see [`GifOptions`]).
 pub fn render_gif(
     input: &Input,
@@ -241,15 +231,7 @@ pub fn render_gif(
 ) -> Result<Gif, String> {
     let mut bytes = Vec::new();
     let info = write_gif(&mut bytes, input, output, title, opts)?;
-    Ok(Gif {
-        bytes,
-        frames: info.frames,
-        moves: info.moves,
-        sampled: info.sampled,
-        width: info.width,
-        height: info.height,
-        fatal: info.fatal,
-    })
+    Ok(Gif { bytes, info })
 }
 
 /// What [`write_gif`] wrote: [`Gif`] without the bytes.
