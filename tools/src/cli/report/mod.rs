@@ -288,9 +288,10 @@ impl SeedResult {
     /// # Examples
     ///
     /// ```
-    /// # use tools::cli::report::{SeedResult, Status};
-    /// # let input = tools::input::Input::parse("8 1\n........\n........\n........\n\
-    /// # ........\n........\n........\n........\n00000000\n").unwrap();
+    /// use tools::cli::report::SeedResult;
+    /// use tools::gen::{generate, Ranges};
+    ///
+    /// let input = generate(1, &Ranges::default()).input;
     /// let mut r = SeedResult::judged(1, &input, None, "0\n");
     /// assert_eq!(r.gap(), None);
     /// r.bound = Some(r.score * 0.75);
