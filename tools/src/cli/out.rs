@@ -4,7 +4,7 @@
 //! >/dev/null | head -1` would then die before writing `results.json`. Here:
 //!
 //! * standard error carries diagnostics only: [`crate::diag!`] ignores a failed write;
-//! * standard output carries the answer: [`print`] (and [`outln!`]) stops writing after the
+//! * standard output carries the answer: [`print()`] (and `outln!`) stops writing after the
 //!   first failure and remembers it. A closed pipe (`| head`) is the reader going away on
 //!   purpose: the command finishes its files and exits with its own code, quietly. Any other
 //!   failure (a full disk) is kept for [`failure`], which the binary reports (exit 2, except
@@ -61,7 +61,7 @@ pub fn failure() -> Option<String> {
     FAILURE.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
-/// `println!` for the answer on standard output, through [`print`]: never panics.
+/// `println!` for the answer on standard output, through [`print()`]: never panics.
 macro_rules! outln {
     () => {
         $crate::cli::out::print("\n")

@@ -46,7 +46,7 @@ pub struct SelectArgs {
     /// `[DATA] key = value` lines). Naming only seed, N, C, P selects the seeds before they
     /// run; otherwise every seed runs and the table and summary show those that pass. Syntax,
     /// functions, `=` for `==`, `n` for `N` and (on built-in variables) types are checked
-    /// before any seed runs (exit 2); a [DATA] key no seed printed, or an error on a seed's
+    /// before any seed runs (exit 2); a `[DATA]` key no seed printed, or an error on a seed's
     /// values, is a warning after the run (the report and bests are kept).
     #[arg(long, value_name = "EXPR")]
     pub filter: Option<String>,

@@ -24,7 +24,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The path of one queen, merged by line (see the [module docs](self)).
+/// The path of one queen, merged by line (see the module docs of `raster::trail`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trail {
     n: usize,
