@@ -286,7 +286,13 @@ pub fn load_bounds(path: Option<&Path>) -> Result<(Option<PathBuf>, Option<Bests
     load_table(path, Side::Bound)
 }
 
-fn load_table(path: Option<&Path>, side: Side) -> Result<(Option<PathBuf>, Option<Bests>), String> {
+/// The bests file (or, with [`Side::Bound`], the bounds file) to use: `path` if given (it must
+/// exist), else `testcases/bests.json` (`testcases/bounds.json`) in the current folder if it
+/// exists, else none.
+pub fn load_table(
+    path: Option<&Path>,
+    side: Side,
+) -> Result<(Option<PathBuf>, Option<Bests>), String> {
     match path {
         Some(p) => Ok((Some(p.to_path_buf()), Some(Bests::load_side(p, side)?))),
         None => {

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::Args;
-use crate::cli::bests::{load_bests, load_bounds, Bests, Side};
+use crate::cli::bests::{load_table, Bests, Side};
 use crate::cli::date;
 use crate::cli::exec::Solver;
 use crate::cli::replace::replace_copy;
@@ -17,30 +17,46 @@ const NEW_BESTS_ABOUT: &str = "best known scores, written by `tester run --updat
 
 /// The bests file and its scores for this run (created empty by --update-bests if missing).
 pub(super) fn bests_for(args: &Args) -> Result<(Option<PathBuf>, Option<Bests>), String> {
+    table_for(args, args.bests.as_ref(), args.update_bests, Side::Best)
+}
+
+/// The bests or bounds file of this run: none on generated cases (--n/--c/--p, where naming
+/// one is an error); with `update` the file at `path` (default `testcases/NAME.json`), empty
+/// with its `about` when missing; else the file found by [`load_table`].
+fn table_for(
+    args: &Args,
+    path: Option<&PathBuf>,
+    update: bool,
+    side: Side,
+) -> Result<(Option<PathBuf>, Option<Bests>), String> {
+    let (name, about) = match side {
+        Side::Best => ("bests", NEW_BESTS_ABOUT),
+        Side::Bound => ("bounds", NEW_BOUNDS_ABOUT),
+    };
     if args.ranges.any() {
-        if args.bests.is_some() || args.update_bests {
-            return Err(
-                "--bests and --update-bests need the official cases (no --n/--c/--p)".into(),
-            );
+        if path.is_some() || update {
+            return Err(format!(
+                "--{name} and --update-{name} need the official cases (no --n/--c/--p)"
+            ));
         }
         return Ok((None, None));
     }
-    if !args.update_bests {
-        return load_bests(args.bests.as_deref());
+    if !update {
+        return load_table(path.map(PathBuf::as_path), side);
     }
-    let path = args
-        .bests
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("testcases/bests.json"));
-    let bests = if path.exists() {
-        Bests::load(&path)?
+    let path = path
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from(format!("testcases/{name}.json")));
+    let table = if path.exists() {
+        Bests::load_side(&path, side)?
     } else {
         Bests {
-            about: NEW_BESTS_ABOUT.into(),
+            about: about.into(),
+            side,
             ..Bests::default()
         }
     };
-    Ok((Some(path), Some(bests)))
+    Ok((Some(path), Some(table)))
 }
 
 /// `--update-bests`: records the run's better scores in the bests file at `path`, under its
@@ -91,31 +107,7 @@ const NEW_BOUNDS_ABOUT: &str = "certified lower bounds, written by `tester run -
 
 /// The bounds file for this run (created empty by --update-bounds if missing).
 pub(super) fn bounds_for(args: &Args) -> Result<(Option<PathBuf>, Option<Bests>), String> {
-    if args.ranges.any() {
-        if args.bounds.is_some() || args.update_bounds {
-            return Err(
-                "--bounds and --update-bounds need the official cases (no --n/--c/--p)".into(),
-            );
-        }
-        return Ok((None, None));
-    }
-    if !args.update_bounds {
-        return load_bounds(args.bounds.as_deref());
-    }
-    let path = args
-        .bounds
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("testcases/bounds.json"));
-    let bounds = if path.exists() {
-        Bests::load_side(&path, Side::Bound)?
-    } else {
-        Bests {
-            about: NEW_BOUNDS_ABOUT.into(),
-            side: Side::Bound,
-            ..Bests::default()
-        }
-    };
-    Ok((Some(path), Some(bounds)))
+    table_for(args, args.bounds.as_ref(), args.update_bounds, Side::Bound)
 }
 
 /// `--update-bounds`: records each ok seed's `[DATA] bound` that raises the bounds file at
