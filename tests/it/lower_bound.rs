@@ -236,7 +236,7 @@ fn a_deadline_in_the_past_gives_a_valid_bound_at_once() {
 }
 
 #[test]
-#[ignore = "slow: about 10 s; CI runs it (cargo test --workspace -- --include-ignored)"]
+#[ignore = "slow: 12 s at load 7; CI runs it (cargo test --workspace -- --include-ignored)"]
 fn the_bound_is_below_the_solvers_answer_on_every_testcase() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
     let exe = env!("CARGO_BIN_EXE_queenattack");
@@ -397,7 +397,7 @@ fn full_board(rng: &mut impl Rng, n: usize, colours: usize, walls: f64) -> Board
 }
 
 #[test]
-#[ignore = "slow: about 20 s since the bound searches board states on small boards; CI runs it (cargo test --workspace -- --include-ignored)"]
+#[ignore = "slow: 20 s at load 2 since the bound searches board states on small boards; CI runs it (cargo test --workspace -- --include-ignored)"]
 fn never_above_the_relaxation_optimum_with_n_queens_of_every_colour() {
     // the two cases (error-free answers: each colour an N-Queens board; answers with errors)
     // apply when every colour has N queens: the bound is still at most the relaxation's

@@ -243,7 +243,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "slow: about 10-20 s; CI runs it (cargo test --workspace -- --include-ignored)"]
+    #[ignore = "slow: 19 s at load 7 on 2 cores; CI runs it (cargo test --workspace -- --include-ignored)"]
     fn finds_boards_and_proves_the_impossible_ones() {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
         for n in 1..=40 {

@@ -71,7 +71,7 @@ fn random_nightrider_compositions_complete() {
 /// Two threads race on each board: the winner's board keeps the given queens and verifies,
 /// in the range where the nightrider stages have heavy tails (40–120 free rows) too.
 #[test]
-#[ignore = "slow: about 25-60 s; CI runs it (cargo test --workspace -- --include-ignored)"]
+#[ignore = "slow: 26-64 s at load 5-7 on 2 cores; CI runs it (cargo test --workspace -- --include-ignored)"]
 fn raced_compositions_complete() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
     for i in 0..12 {
@@ -108,7 +108,7 @@ fn raced_runs_prove_no() {
 /// YES with a verified board. The limit is generous so that a loaded machine cannot fail it;
 /// speed is measured in the README, not here.
 #[test]
-#[ignore = "slow: about 45-60 s; CI runs it (cargo test --workspace -- --include-ignored)"]
+#[ignore = "slow: 47-58 s at load 5-7 on 2 cores; CI runs it (cargo test --workspace -- --include-ignored)"]
 fn empty_nightrider_boards_complete() {
     let sizes = (10..=40).chain([50, 60, 70, 80, 100, 150, 200]);
     for n in sizes {

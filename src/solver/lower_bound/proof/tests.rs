@@ -77,7 +77,7 @@ fn far() -> Instant {
 }
 
 #[test]
-#[ignore = "slow: about 25 s; CI runs it (cargo test --workspace -- --include-ignored)"]
+#[ignore = "slow: about 25 s at load 4-6; CI runs it (cargo test --workspace -- --include-ignored)"]
 fn the_proof_finds_the_error_free_optimum_of_brute_force_on_small_boards() {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(37);
     let (mut optima, mut two) = (0, 0);
