@@ -139,24 +139,28 @@ pub(crate) fn die_with_tester(cmd: &mut Command) {
 /// reaped its pid cannot be reused, so killing the group by that id cannot hit anyone else.
 fn watch(mut child: Child, tx: mpsc::Sender<(std::io::Result<ExitStatus>, Instant)>) {
     let pid = child.id();
-    loop {
-        // SAFETY: `waitid` only writes into the zeroed `siginfo_t` we pass.
-        let rc = unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            libc::waitid(
-                libc::P_PID,
-                pid as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOWAIT,
-            )
-        };
-        if rc == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            break;
-        }
-    }
+    while !exited_unreaped(pid, true) {}
     let exited = Instant::now();
     kill_group(pid);
     let _ = tx.send((child.wait(), exited));
+}
+
+/// Whether the child `pid` has exited, asked without reaping it (`waitid` with `WNOWAIT`):
+/// until it is reaped its pid (the id of its process group) cannot be reused, so killing that
+/// group cannot hit anyone else. With `block` it waits for the exit; a wait cut by a signal
+/// says `false` (ask again), any other error (no such child) counts as exited.
+pub(crate) fn exited_unreaped(pid: u32, block: bool) -> bool {
+    let flags = libc::WEXITED | libc::WNOWAIT | if block { 0 } else { libc::WNOHANG };
+    // SAFETY: `waitid` only writes into the zeroed `siginfo_t` we pass.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        if libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) == 0 {
+            // With WNOHANG a child still running leaves `si_pid` 0.
+            info.si_pid() != 0
+        } else {
+            std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+        }
+    }
 }
 
 /// Limits every file the solver writes to the larger of `cap` and [`FILE_LIMIT_FLOOR`]

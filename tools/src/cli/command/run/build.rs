@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::cli::exec::{die_with_tester, kill_group};
+use crate::cli::exec::{die_with_tester, exited_unreaped, kill_group};
 use crate::cli::reaper::{self, Target, MARKER_VAR};
 
 /// The most build output kept and shown when the build fails (its end), in bytes.
@@ -117,23 +117,6 @@ fn read_tail(mut from: File) -> (Arc<Mutex<Tail>>, mpsc::Receiver<()>) {
     (tail, rx)
 }
 
-/// Whether the child `pid` has exited, without reaping it: until it is reaped its pid (the id
-/// of its process group) cannot be reused, so killing that group cannot hit anyone else.
-fn has_exited(pid: u32) -> bool {
-    // SAFETY: `waitid` only writes into the zeroed `siginfo_t` we pass.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let rc = libc::waitid(
-            libc::P_PID,
-            pid as libc::id_t,
-            &mut info,
-            libc::WEXITED | libc::WNOWAIT | libc::WNOHANG,
-        );
-        // An error (no such child) counts as exited: there is nothing left to wait for.
-        rc != 0 || info.si_pid() != 0
-    }
-}
-
 /// Runs the build command with `sh -c` in the current folder and waits for it, ending it early
 /// when `tester` is interrupted. `Err` holds the exit code and the message for the user: the
 /// command, how it ended, and the end of its output.
@@ -200,7 +183,7 @@ fn run(command: &str) -> std::io::Result<(ExitStatus, Option<i32>, Tail)> {
     let (tail, done) = read_tail(reader);
     let pid = child.id();
     let mut signal = None;
-    while !has_exited(pid) {
+    while !exited_unreaped(pid, false) {
         if signal.is_none() {
             signal = reaper::interrupted();
             if signal.is_some() {
