@@ -5,8 +5,8 @@ use crate::common;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use common::{scratch, tester};
 
@@ -49,44 +49,11 @@ fn vis(dir: &Path, args: &[&str]) -> Command {
     command
 }
 
-/// The peak resident memory of a running process so far (KiB), where Linux tells it.
-fn peak_kib(pid: u32) -> Option<u64> {
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// Runs `command`, killed after `limit`; returns its output (`None` when it was killed) and
-/// the largest peak memory seen while it ran (KiB, 0 where unknown).
-fn run_within(mut command: Command, limit: Duration) -> (Option<Output>, u64) {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    let mut peak = 0;
-    loop {
-        if let Some(kib) = peak_kib(child.id()) {
-            peak = peak.max(kib);
-        }
-        if child.try_wait().unwrap().is_some() {
-            return (Some(child.wait_with_output().unwrap()), peak);
-        }
-        if start.elapsed() > limit {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            return (None, peak);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn a_54000_move_shuttle_gives_its_gif_in_bounded_time_and_memory() {
     // Before: every frame stroked the whole path, move by move (hours for this output).
     let dir = case("shuttle", &shuttle(54_000));
-    let (out, peak) = run_within(vis(&dir, &["--gif", "a.gif"]), Duration::from_secs(60));
+    let (out, peak) = common::run_within(vis(&dir, &["--gif", "a.gif"]), Duration::from_secs(60));
     let out = out.expect("the GIF of 54 000 moves is written in under 60 s");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");

@@ -6,30 +6,10 @@ use crate::common;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
 
 use common::{scratch, tester};
-
-/// Runs `command` to its end, or kills it and fails after `limit` (a generous bound: these
-/// commands take well under a second, the broken ones never ended).
-fn output_within(mut command: Command, limit: Duration) -> Output {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
 
 /// Writes the shell solver `name` in `dir` and returns its command line.
 fn solver(dir: &Path, name: &str, script: &str) -> String {
@@ -80,7 +60,9 @@ fn compare_html_draws_extreme_data_values() {
     compare
         .current_dir(&dir)
         .args(["compare", "a", "b", "--html", "page.html"]);
-    let done = output_within(compare, Duration::from_secs(30));
+    let done = common::run_within(compare, Duration::from_secs(30))
+        .0
+        .expect("compare ended within 30 s");
     assert!(done.status.success(), "{}", text(&done.stderr));
     let page = fs::read_to_string(dir.join("page.html")).unwrap();
     for key in ["x", "y", "same", "tiny", "zero"] {

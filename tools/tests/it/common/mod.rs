@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests (each test file uses some of them).
 
 use std::path::PathBuf;
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The official reference data (inputs of seeds 1-10, `params.csv`, the 155 scorer cases):
 /// `$QA_OFFICIAL` if set, else the copy of `shared/official` kept in `tools/tests/official`.
@@ -54,4 +55,37 @@ pub fn ok_text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// The peak resident memory of a running process so far (KiB), where Linux tells it.
+pub fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs `command`, killed after `limit`; returns its output (`None` when it was killed) and
+/// the largest peak memory seen while it ran (KiB, 0 where unknown).
+pub fn run_within(mut command: Command, limit: Duration) -> (Option<Output>, u64) {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut peak = 0;
+    loop {
+        if let Some(kib) = peak_kib(child.id()) {
+            peak = peak.max(kib);
+        }
+        if child.try_wait().unwrap().is_some() {
+            return (Some(child.wait_with_output().unwrap()), peak);
+        }
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return (None, peak);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
