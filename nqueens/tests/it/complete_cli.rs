@@ -234,3 +234,33 @@ fn threads_option() {
         text(&out.stderr)
     );
 }
+
+/// `--time-limit` (`positive_seconds` of the binary) says what is wrong with a bad value:
+/// too long (with the maximum), not positive, or not a number — for `complete` and `gen`.
+#[test]
+fn a_time_limit_message_says_what_is_wrong_with_it() {
+    let cases = [
+        ("1e300", "too long"),
+        ("1e10", "too long"),
+        ("inf", "too long"),
+        ("0", "not a positive number"),
+        ("-1", "not a positive number"),
+        ("nan", "not a positive number"),
+        ("soon", "is not a number"),
+    ];
+    for command in ["complete", "gen-composition"] {
+        for (value, says) in cases {
+            let arg = format!("--time-limit={value}");
+            let out = nqueens(&[command, &arg], "4 0\n");
+            let err = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command} {arg}: {err}");
+            assert!(err.contains(says), "{command} {arg}: {err}");
+            if says == "too long" {
+                assert!(err.contains("1e9"), "{command} {arg}: {err}");
+            }
+        }
+    }
+    // the largest accepted value is taken (it fails later for another reason or answers)
+    let out = nqueens(&["complete", "--time-limit=1e9"], "4 0\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

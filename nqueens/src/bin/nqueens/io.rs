@@ -183,26 +183,3 @@ pub fn tame(message: &str) -> String {
 /// Longest [`tame`]d message, in characters: clap's own messages (value, usage line,
 /// possible values) take a few hundred.
 const MAX_MESSAGE: usize = 1024;
-
-#[cfg(test)]
-mod tests {
-    use super::positive_seconds;
-
-    #[test]
-    fn a_time_limit_message_says_what_is_wrong_with_it() {
-        assert_eq!(positive_seconds("2.5"), Ok(2.5));
-        assert_eq!(positive_seconds("1e9"), Ok(1e9));
-        // positive but too large: not "not a positive number"
-        for big in ["1e300", "1e10", "inf"] {
-            let e = positive_seconds(big).unwrap_err();
-            assert!(e.contains("too long") && e.contains("1e9"), "{big}: {e}");
-        }
-        for bad in ["0", "-1", "nan"] {
-            let e = positive_seconds(bad).unwrap_err();
-            assert!(e.contains("not a positive number"), "{bad}: {e}");
-        }
-        assert!(positive_seconds("soon")
-            .unwrap_err()
-            .contains("is not a number"));
-    }
-}
