@@ -170,11 +170,13 @@ fn bad_options_are_refused() {
 
 #[test]
 fn big_boards_work_within_the_limit() {
-    // N = 64 with 10 colours: beyond the contest, still answered legally and in time.
+    // N = 64 with 10 colours: beyond the contest, still answered legally and in time. 4 s
+    // rather than the contest's 10 s: the same phases run (one run below `first_run`), and
+    // the test suite waits 6 s less (issue 36).
     let text = common::random_board(64, 10, 64);
     let input = Input::parse(&text).unwrap();
     let started = std::time::Instant::now();
-    let out = run(&["--time-limit", "10", "--verbose"], text.as_bytes());
+    let out = run(&["--time-limit", "4", "--verbose"], text.as_bytes());
     let elapsed = started.elapsed().as_secs_f64();
     assert!(out.status.success());
     let verdict = judge(&input, &String::from_utf8_lossy(&out.stdout));
@@ -185,7 +187,7 @@ fn big_boards_work_within_the_limit() {
         String::from_utf8_lossy(&out.stderr)
     );
     // generous: the machine running the tests may be loaded
-    assert!(elapsed < 20.0, "took {elapsed} s");
+    assert!(elapsed < 10.0, "took {elapsed} s");
 }
 
 #[test]

@@ -307,6 +307,7 @@ fn recorded_on(host: &Host, timeout: Duration) -> (String, Vec<Value>) {
 }
 
 #[test]
+#[ignore = "slow: 15 s at load 4 (three sharded runs over two sshd hosts); CI runs it (cargo test --workspace -- --include-ignored)"]
 fn sharded_run_over_ssh_merges_like_one_machine_and_survives_a_failed_host() {
     if !tools_present() {
         return;
