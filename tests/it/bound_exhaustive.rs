@@ -49,8 +49,6 @@ type State = [u64; 2];
 struct Optimum {
     any: f64,
     free: f64,
-    /// States stored.
-    states: usize,
 }
 
 /// Same-colour attacking pairs of `state`: pairs of one colour's queens sharing a row, a
@@ -101,11 +99,7 @@ fn exhaustive(board: &Board) -> Option<Optimum> {
         let e = errors(n, &state);
         any = any.min(g + (e * n) as f64);
         if e == 0 {
-            return Some(Optimum {
-                any,
-                free: g,
-                states: cost.len(),
-            });
+            return Some(Optimum { any, free: g });
         }
         for (colour, from, to) in moves(n, walls, &state) {
             let mut next = state;
@@ -123,7 +117,6 @@ fn exhaustive(board: &Board) -> Option<Optimum> {
     Some(Optimum {
         any,
         free: f64::INFINITY,
-        states: cost.len(),
     })
 }
 
