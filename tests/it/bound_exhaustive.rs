@@ -29,7 +29,7 @@ const STEPS: [(i64, i64); 8] = [
     (1, 1),
 ];
 
-/// Most states the exhaustive search stores before a board is skipped (never reached by the
+/// Most states the exhaustive search stores before the test gives up (never reached by the
 /// boards drawn here: the largest stores about 10⁵).
 const MAX_STATES: usize = 2_000_000;
 

@@ -138,7 +138,9 @@ pub fn lower_bound_within(board: &Board, deadline: Instant, incumbent: f64) -> L
     }
     best = best.max(polish(&problem, &climbed, &mut result, deadline));
     let plain = best;
-    let cases = cases::two_cases(&problem, &board.walls(), best, deadline);
+    // the proof search, where it fits, makes better use of the time than the branching
+    let branching = !proof::fits(board.n, board.colours);
+    let cases = cases::two_cases(&problem, &board.walls(), best, branching, deadline);
     best = best.max(cases.free.min(cases.errors));
     if problem.queens.len() == board.queens().len() {
         // both cases' bounds need every queen in the relaxation
@@ -391,6 +393,7 @@ impl Dijkstra {
     }
 }
 
+mod branch;
 mod cases;
 mod hungarian;
 mod joint;
