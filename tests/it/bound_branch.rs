@@ -83,7 +83,11 @@ fn queens_boards(board: &Board) -> Vec<Vec<usize>> {
 /// The least `Σ d(queen, cell)` over every matching of `queens` onto `cells` (permutations).
 fn cheapest(d: &[Vec<f64>], queens: &[usize], cells: &mut [usize], k: usize) -> f64 {
     if k == cells.len() {
-        return queens.iter().zip(cells.iter()).map(|(&q, &c)| d[q][c]).sum();
+        return queens
+            .iter()
+            .zip(cells.iter())
+            .map(|(&q, &c)| d[q][c])
+            .sum();
     }
     let mut best = f64::INFINITY;
     for i in k..cells.len() {
