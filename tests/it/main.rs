@@ -3,6 +3,8 @@
 //! One test binary for the whole package (one link instead of one per file): each former file is
 //! a module. `cargo test --test it MODULE::` runs one of them.
 
+mod bound_branch;
+mod bound_exhaustive;
 mod bound_time;
 mod common;
 mod docs_links;

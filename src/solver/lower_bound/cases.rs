@@ -10,6 +10,7 @@
 //!
 //! Every answer is in one case, so it scores at least the smaller of the two bounds.
 
+use super::branch::branch;
 use super::joint::climb;
 use super::{line_count, Problem};
 use crate::solver::stage::exact::{proven_floor, Floor, MAX_N_ONE_COLOUR};
@@ -64,21 +65,37 @@ pub struct Cases {
     /// proof search's heuristic adds them (any prices `≥ 0` keep it admissible). Empty when
     /// the error-free climb made no step.
     pub prices: Vec<f64>,
+    /// Regions the branch and bound on contested cells bounded (0: it did not run).
+    pub nodes: usize,
+    /// The branch and bound ended on disjoint cheapest boards: `free` is the optimum of the
+    /// relaxation (walls-only matchings onto disjoint N-Queens boards), so only blocking can
+    /// lift the error-free case further.
+    pub solved: bool,
 }
 
 /// The two cases' bounds for `problem` (whose queens must be all of the board's), computed
 /// until `deadline`; `floor` is the plain bound (penalty `N`), which bounds both cases: the
-/// with-errors bound is only climbed when the error-free one is above it.
+/// with-errors bound is only climbed when the error-free one is above it. With `branching`,
+/// where every colour's minimum is exact, the time left raises the error-free bound by
+/// branching on contested cells (`branch`).
 ///
 /// # Complexity
 /// One climb with (almost) uncapped weights, one one-colour branch and bound per colour (`N ≤ 32`) and a few capped
 /// climbs, each cut by `deadline`.
-pub(super) fn two_cases(problem: &Problem, walls: &[bool], floor: f64, deadline: Instant) -> Cases {
+pub(super) fn two_cases(
+    problem: &Problem,
+    walls: &[bool],
+    floor: f64,
+    branching: bool,
+    deadline: Instant,
+) -> Cases {
     let mut cases = Cases {
         free: floor,
         errors: floor,
         proven: 0,
         prices: Vec::new(),
+        nodes: 0,
+        solved: false,
     };
     let free = climb(problem, FREE_CAP * problem.n as f64, deadline);
     if free.steps == 0 {
@@ -88,18 +105,33 @@ pub(super) fn two_cases(problem: &Problem, walls: &[bool], floor: f64, deadline:
     // the floors may take a share of the time left; the with-errors climbs the rest
     let now = Instant::now();
     let floors_by = now + deadline.saturating_duration_since(now).mul_f64(FLOOR_SHARE);
-    let (best, proven, prices) =
-        price_climb(problem, walls, &free.weights, &free.prices, floors_by);
-    cases.free = cases.free.max(best);
-    cases.proven = proven;
+    let priced = price_climb(problem, walls, &free.weights, &free.prices, &[], floors_by);
+    cases.free = cases.free.max(priced.value);
+    cases.proven = priced.proven;
     cases.prices = vec![0.0; walls.len()];
-    for (&cell, &p) in problem.cells.iter().zip(&prices) {
+    for (&cell, &p) in problem.cells.iter().zip(&priced.prices) {
         cases.prices[cell] = p;
     }
     if cases.free <= floor + 1e-9 {
         return cases;
     }
-    cases.errors = cases.errors.max(with_errors(problem, cases.free, deadline));
+    // every colour exact: the branching may raise the error-free bound up to the with-errors
+    // one, which is then wanted in full (its climbs converge in milliseconds on such boards)
+    let branching = branching && priced.boards.iter().all(Option::is_some);
+    let enough = if branching { f64::INFINITY } else { cases.free };
+    cases.errors = cases.errors.max(with_errors(problem, enough, deadline));
+    if branching && cases.errors > cases.free {
+        let branched = branch(
+            problem,
+            walls,
+            &free.weights,
+            priced,
+            cases.errors,
+            deadline,
+        );
+        cases.free = cases.free.max(branched.value);
+        (cases.nodes, cases.solved) = (branched.nodes, branched.solved);
+    }
     cases
 }
 
@@ -107,20 +139,29 @@ pub(super) fn two_cases(problem: &Problem, walls: &[bool], floor: f64, deadline:
 /// [`colour_floors`]), then the prices climbed by projected supergradient while every colour's
 /// minimum is exact: `h_j` = (colours whose cheapest board holds cell `j`) − 1, Polyak steps
 /// toward [`PRICE_TARGET`] above the best value, `θ` halved after [`PRICE_PATIENCE`] steps
-/// without a better one. Every evaluated value is a bound (any `p ≥ 0`); returns the best,
-/// how many colours the first evaluation proved exact, and the best value's prices.
-fn price_climb(
+/// without a better one. Every evaluated value is a bound (any `p ≥ 0`) on the error-free
+/// answers that put no queen of colour `c` on free cell `j` where `forbidden[c·M + j]` (empty:
+/// nothing forbidden); returns the best, with its prices and boards.
+pub(super) fn price_climb(
     problem: &Problem,
     walls: &[bool],
     weights: &[f64],
     start: &[f64],
+    forbidden: &[bool],
     deadline: Instant,
-) -> (f64, usize, Vec<f64>) {
+) -> Priced {
     let mut prices = start.to_vec();
-    let mut best_prices = prices.clone();
-    let (mut value, mut boards) = free_bound(problem, walls, weights, &prices, deadline);
-    let proven = boards.iter().filter(|b| b.is_some()).count();
-    let (mut best, mut theta, mut stale) = (value, 1.0, 0);
+    let (mut values, mut boards) =
+        free_bound(problem, walls, weights, &prices, forbidden, deadline);
+    let mut value = values.iter().sum::<f64>() - prices.iter().sum::<f64>();
+    let mut best = Priced {
+        value,
+        proven: boards.iter().filter(|b| b.is_some()).count(),
+        prices: prices.clone(),
+        values: values.clone(),
+        boards: boards.clone(),
+    };
+    let (mut theta, mut stale) = (1.0, 0);
     let mut count = vec![0i32; prices.len()];
     for _ in 0..PRICE_STEPS {
         if theta < PRICE_THETA_MIN || Instant::now() >= deadline {
@@ -147,15 +188,19 @@ fn price_climb(
         if norm == 0.0 {
             break; // the boards are disjoint and every priced cell used: optimal prices
         }
-        let target = best + best.abs() * PRICE_TARGET + PRICE_TARGET;
+        let target = best.value + best.value.abs() * PRICE_TARGET + PRICE_TARGET;
         let step = theta * (target - value) / norm;
         for (p, &h) in prices.iter_mut().zip(&count) {
             *p = (*p + step * f64::from(h)).max(0.0);
         }
-        (value, boards) = free_bound(problem, walls, weights, &prices, deadline);
-        if value > best + 1e-9 {
-            (best, stale) = (value, 0);
-            best_prices.clone_from(&prices);
+        (values, boards) = free_bound(problem, walls, weights, &prices, forbidden, deadline);
+        value = values.iter().sum::<f64>() - prices.iter().sum::<f64>();
+        if value > best.value + 1e-9 {
+            stale = 0;
+            best.value = value;
+            best.prices.clone_from(&prices);
+            best.values.clone_from(&values);
+            best.boards.clone_from(&boards);
         } else {
             stale += 1;
             if stale >= PRICE_PATIENCE {
@@ -163,27 +208,46 @@ fn price_climb(
             }
         }
     }
-    (best, proven, best_prices)
+    best
 }
 
-/// `Σ_c max(Lagrangian term, floor) − Σ p` at weights `weights` and prices `prices`, and per
+/// What [`price_climb`] found: its best error-free bound, where, and the colours' cheapest
+/// boards there.
+#[derive(Clone, Debug)]
+pub(super) struct Priced {
+    /// The best bound evaluated.
+    pub value: f64,
+    /// Colours whose minimum the first evaluation proved exact.
+    pub proven: usize,
+    /// The prices of `value` (per free cell).
+    pub prices: Vec<f64>,
+    /// Per colour there, `max(Lagrangian term, floor)`: `value` is their sum less `Σ p`.
+    pub values: Vec<f64>,
+    /// Per colour at those prices, its cheapest board as free-cell indices where the minimum is
+    /// exact.
+    pub boards: Vec<Option<Vec<usize>>>,
+}
+
+/// Per colour `max(Lagrangian term, floor)` at weights `weights` and prices `prices` with the
+/// pairs `forbidden` left out (see [`price_climb`]; their sum less `Σ p` is the bound), and per
 /// colour its cheapest board as free-cell indices where the floor is that board's exact cost.
 fn free_bound(
     problem: &Problem,
     walls: &[bool],
     weights: &[f64],
     prices: &[f64],
+    forbidden: &[bool],
     deadline: Instant,
-) -> (f64, Vec<Option<Vec<usize>>>) {
-    let terms = problem.colour_terms(weights, prices);
-    let floors = colour_floors(problem, walls, prices, &terms, deadline);
-    let value = terms
+) -> (Vec<f64>, Vec<Option<Vec<usize>>>) {
+    let terms = problem.colour_terms(weights, prices, forbidden);
+    let floors = colour_floors(problem, walls, prices, forbidden, &terms, deadline);
+    let values: Vec<f64> = terms
         .iter()
         .zip(&floors)
         .map(|(&lagrangian, floor)| lagrangian.max(floor.0))
-        .sum::<f64>()
-        - prices.iter().sum::<f64>();
-    (value, floors.into_iter().map(|f| f.1).collect())
+        .collect();
+    let boards = floors.into_iter().map(|f| f.1).collect();
+    (values, boards)
 }
 
 /// The with-errors bound `max_μ L_μ + N − μ`: `L_μ` is concave in `μ` (the best bound over a
@@ -234,56 +298,85 @@ fn with_errors(problem: &Problem, enough: f64, deadline: Instant) -> f64 {
 /// colour's queens to S` with costs `d(q, j) + p_j`, less [`EXACT_SLACK`] (`−∞` where
 /// nothing is proven, `∞` where the colour has no such board), with the cheapest board's
 /// free cells where the bound is its exact cost. `terms` are the colours' Lagrangian terms
-/// (bounds on the same minima). Each colour's search gets an equal share of the time left.
+/// (bounds on the same minima). A colour's `forbidden` cells (see [`price_climb`]) are out
+/// of its boards. Each colour's search gets an equal share of the time left.
 fn colour_floors(
     problem: &Problem,
     walls: &[bool],
     prices: &[f64],
+    forbidden: &[bool],
     terms: &[f64],
     deadline: Instant,
 ) -> Vec<(f64, Option<Vec<usize>>)> {
-    let (n, m) = (problem.n, problem.cells.len());
     let colours = problem.colours();
     let mut out = vec![(f64::NEG_INFINITY, None); colours];
     if !prices.iter().all(|&p| (0.0..=PRICE_LIMIT).contains(&p)) {
         return out;
     }
     for (colour, slot) in out.iter_mut().enumerate() {
-        let members: Vec<usize> = (0..problem.queens.len())
-            .filter(|&q| problem.queens[q] == colour)
-            .collect();
-        if members.len() != n || n > MAX_N_ONE_COLOUR {
-            // an error-free board needs exactly one queen of the colour per row; beyond
-            // MAX_N_ONE_COLOUR there is no search (and no n³ table to build)
-            continue;
-        }
         let now = Instant::now();
         let share = deadline.saturating_duration_since(now) / (colours - colour) as u32;
         if share < Duration::from_millis(1) {
             break;
         }
-        // costs rounded down to f32: the search's minimum stays at most the true one
-        let mut dist = vec![f32::INFINITY; n * n * n];
-        for (i, &q) in members.iter().enumerate() {
-            for (j, &cell) in problem.cells.iter().enumerate() {
-                let d = problem.dist[q * m + j];
-                if d.is_finite() {
-                    dist[i * n * n + cell] = round_down(d + prices[j]);
-                }
-            }
-        }
-        *slot = match proven_floor(n, walls, &dist, terms[colour], now + share) {
-            Floor::Exact(cost, cells) => {
-                let free: Vec<usize> = cells
-                    .iter()
-                    .map(|c| problem.cells.binary_search(c).expect("a free cell"))
-                    .collect();
-                (cost - EXACT_SLACK, Some(free))
-            }
-            Floor::AtLeast(floor) => (floor - EXACT_SLACK, None),
-        };
+        *slot = colour_floor(
+            problem,
+            walls,
+            prices,
+            forbidden,
+            colour,
+            terms[colour],
+            now + share,
+        );
     }
     out
+}
+
+/// One colour's entry of [`colour_floors`] (the prices checked by the caller), searched until
+/// `deadline`; `term` is a bound on the same minimum.
+pub(super) fn colour_floor(
+    problem: &Problem,
+    walls: &[bool],
+    prices: &[f64],
+    forbidden: &[bool],
+    colour: usize,
+    term: f64,
+    deadline: Instant,
+) -> (f64, Option<Vec<usize>>) {
+    let (n, m) = (problem.n, problem.cells.len());
+    let members: Vec<usize> = (0..problem.queens.len())
+        .filter(|&q| problem.queens[q] == colour)
+        .collect();
+    if members.len() != n || n > MAX_N_ONE_COLOUR {
+        // an error-free board needs exactly one queen of the colour per row; beyond
+        // MAX_N_ONE_COLOUR there is no search (and no n³ table to build)
+        return (f64::NEG_INFINITY, None);
+    }
+    // costs rounded down to f32: the search's minimum stays at most the true one
+    let mut dist = vec![f32::INFINITY; n * n * n];
+    for (i, &q) in members.iter().enumerate() {
+        for (j, &cell) in problem.cells.iter().enumerate() {
+            let d = problem.dist[q * m + j];
+            if d.is_finite() && !is_forbidden(forbidden, colour * m + j) {
+                dist[i * n * n + cell] = round_down(d + prices[j]);
+            }
+        }
+    }
+    match proven_floor(n, walls, &dist, term, deadline) {
+        Floor::Exact(cost, cells) => {
+            let free: Vec<usize> = cells
+                .iter()
+                .map(|c| problem.cells.binary_search(c).expect("a free cell"))
+                .collect();
+            (cost - EXACT_SLACK, Some(free))
+        }
+        Floor::AtLeast(floor) => (floor - EXACT_SLACK, None),
+    }
+}
+
+/// Whether entry `at` of a forbidden table is set (an empty table forbids nothing).
+pub(super) fn is_forbidden(forbidden: &[bool], at: usize) -> bool {
+    forbidden.get(at).copied().unwrap_or(false)
 }
 
 /// The largest `f32` at most `x` (finite, non-negative `x`).
@@ -303,8 +396,14 @@ impl Problem {
     }
 
     /// The certificate split by colour: per colour `c`, `Σ_{q of c} min_j (d(q, j) + Λ_q(j) +
-    /// p_j) − Σ_l λ(c, l)`. Their sum less `Σ p` is [`Problem::certificate`].
-    pub(super) fn colour_terms(&self, weights: &[f64], prices: &[f64]) -> Vec<f64> {
+    /// p_j) − Σ_l λ(c, l)` over the cells `j` not `forbidden` to `c` (see [`price_climb`]).
+    /// Their sum less `Σ p` is [`Problem::certificate`] when nothing is forbidden.
+    pub(super) fn colour_terms(
+        &self,
+        weights: &[f64],
+        prices: &[f64],
+        forbidden: &[bool],
+    ) -> Vec<f64> {
         let (m, lines) = (self.cells.len(), line_count(self.n));
         let mut terms: Vec<f64> = (0..self.colours())
             .map(|c| -weights[c * lines..(c + 1) * lines].iter().sum::<f64>())
@@ -312,7 +411,9 @@ impl Problem {
         for (q, &colour) in self.queens.iter().enumerate() {
             let w = &weights[colour * lines..(colour + 1) * lines];
             terms[colour] += (0..m)
-                .filter(|&j| self.dist[q * m + j].is_finite())
+                .filter(|&j| {
+                    self.dist[q * m + j].is_finite() && !is_forbidden(forbidden, colour * m + j)
+                })
                 .map(|j| {
                     let [a, b, c, e] = self.cell_lines[j];
                     self.dist[q * m + j] + w[a] + w[b] + w[c] + w[e] + prices[j]

@@ -29,6 +29,9 @@
 //! On small boards (`proof::fits`) an exact A* search over board states, which knows that
 //! pieces block each other (`proof`), raises the error-free case with the time left: when it
 //! finishes, that case's bound is the least cost of an error-free answer.
+//!
+//! Elsewhere, where every colour's minimum is exact, a branch and bound on the cells two
+//! colours' cheapest boards share (`branch`) raises the error-free case with the time left.
 
 use super::board::{Board, DIRS, WALL};
 pub use cases::Cases;
@@ -86,7 +89,9 @@ pub struct LowerBound {
 /// Distance tables `O(Q·M·N·log M)` for `Q` queens and `M` free cells, then `O(Q·M)` per
 /// subgradient step until the step size falls below its floor, then one Hungarian solve
 /// (`O(M³)` at worst, short paths from near-optimal prices); then the two cases: a few more
-/// climbs and one branch and bound per colour (exponential at worst, cut by `deadline`). On
+/// climbs and one branch and bound per colour (exponential at worst, cut by `deadline`), and
+/// where every colour's minimum is exact and the proof search does not apply, a branch and
+/// bound on contested cells with the time left (`branch`). On
 /// contest boards the plain bound takes at most 0.3 s; the cases' searches use the rest of
 /// the deadline where they do not finish (N ≳ 17).
 ///
@@ -138,7 +143,9 @@ pub fn lower_bound_within(board: &Board, deadline: Instant, incumbent: f64) -> L
     }
     best = best.max(polish(&problem, &climbed, &mut result, deadline));
     let plain = best;
-    let cases = cases::two_cases(&problem, &board.walls(), best, deadline);
+    // the proof search, where it fits, makes better use of the time than the branching
+    let branching = !proof::fits(board.n, board.colours);
+    let cases = cases::two_cases(&problem, &board.walls(), best, branching, deadline);
     best = best.max(cases.free.min(cases.errors));
     if problem.queens.len() == board.queens().len() {
         // both cases' bounds need every queen in the relaxation
@@ -391,6 +398,7 @@ impl Dijkstra {
     }
 }
 
+mod branch;
 mod cases;
 mod hungarian;
 mod joint;
