@@ -389,6 +389,18 @@ params! {
     /// picking any colour): the 42 seeds of 1-100 with C >= 4 0.981, the first 50 held-out
     /// seeds 1001-1200 with C >= 4 0.988.
     faulty_colour_chance: f64 = 0.8, 0.0..=1.0;
+    /// Chance that a run of the board phase is a lift (stage 3b, `stage/lift/`): a whole
+    /// colour of an elite routed board placed again by the exact one-colour search.
+    /// (0 turns the lift search off and leaves the board phase as it was)
+    lift_share: f64 = 0.5, 0.0..=1.0;
+    /// Longest time of one lift (seconds; never more than the run's slice).
+    lift_time: f64 = 0.1, 0.0..=86400.0;
+    /// Chance that a lift frees two colours instead of one.
+    lift_two: f64 = 0.3, 0.0..=1.0;
+    /// Relative price noise of a lift (each cell's costs scaled by a factor in 1 +- noise).
+    lift_noise: f64 = 0.1, 0.0..=10.0;
+    /// A lift's base is the best routed board half of the time, else one of this many best.
+    lift_elite: usize = 4, 1..=1_000_000;
     /// The pool keeps this many routed boards, and as many ranked ones.
     pool_size: usize = 40, 1..=1_000_000;
     /// A board is routed when it ranks among this many best by estimate as it comes.

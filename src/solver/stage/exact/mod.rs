@@ -209,6 +209,25 @@ pub(crate) fn proven_floor(
     one_colour_floor(n, walls, &members, dist, floor, deadline)
 }
 
+/// The cheapest board [`one_colour`] finds for the queens `members` (rows of `dist`, a queen's
+/// cost of ending on each cell) on the cells `taken` leaves free, until `deadline`: the large
+/// move of the lift search (`super::lift`). `None` beyond [`MAX_N_ONE_COLOUR`], when a colour
+/// does not have `n` queens, or when no board was found in time.
+pub(crate) fn place_colour(
+    n: usize,
+    taken: &[bool],
+    members: &[usize],
+    dist: &[f32],
+    deadline: Instant,
+) -> Option<ExactBoard> {
+    if n == 0 || n > MAX_N_ONE_COLOUR || members.len() != n {
+        return None;
+    }
+    one_colour(n, taken, members, dist, 1, deadline)
+        .into_iter()
+        .next()
+}
+
 /// Whether [`best_boards`] lists every N-Queens board (several colours, at most
 /// [`MAX_CELLS_COLOURS`] cells).
 fn lists_every_board(n: usize, colours: usize) -> bool {
