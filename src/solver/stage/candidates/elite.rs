@@ -3,7 +3,7 @@
 
 use super::{colour_errors, faulty_colours, Annealer, Made, Pool};
 use crate::solver::stage::assign;
-use crate::solver::stage::lift::{lift, lift_colours, LiftMove};
+use crate::solver::stage::lift::{lift, lift_colours, recombine, LiftMove};
 use crate::solver::stage::route::Simulator;
 use rand::Rng;
 use std::time::{Duration, Instant};
@@ -30,9 +30,9 @@ impl Annealer<'_> {
         } else {
             rng.random_range(0..elite)
         };
-        let base = pool.top[pick].targets.clone();
+        let mut base = pool.top[pick].targets.clone();
         let faulty = faulty_colours(&problem.queens, n, &base, problem.colours);
-        let lifted = LiftMove {
+        let mut lifted = LiftMove {
             colours: lift_colours(
                 problem.colours,
                 &faulty,
@@ -42,6 +42,16 @@ impl Annealer<'_> {
             ),
             noise: p.lift_noise,
         };
+        if elite >= 2 && problem.colours >= 2 && rng.random_bool(p.lift_cross) {
+            // recombination: a colour of another elite board, the colours in its way lifted
+            let other = (pick + rng.random_range(1..elite)) % elite;
+            let colour = rng.random_range(0..problem.colours);
+            let (child, conflicts) = recombine(problem, &base, &pool.top[other].targets, colour);
+            if conflicts.len() <= 2 {
+                base = child;
+                lifted.colours = conflicts;
+            }
+        }
         let table = match problem.tables.len() {
             t if t > 1 && problem.colours >= p.exact_pieces_colours => t - 1,
             _ => 0,

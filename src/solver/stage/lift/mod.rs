@@ -88,6 +88,32 @@ fn noisy_rows(
     rows
 }
 
+/// Recombination of two elite boards: `a` with the cells of `colour` taken from `b` (the
+/// colour's queens matched to them later), and the other colours of `a` that now share a cell
+/// with it — they are the colours to lift, so that the child is a board again (none: the
+/// child is a board as it is). Colours are sub-boards that only have to be disjoint, so a
+/// colour of one board fits any other board whose remaining colours avoid its cells.
+pub(crate) fn recombine(
+    problem: &Problem,
+    a: &[usize],
+    b: &[usize],
+    colour: usize,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut child = a.to_vec();
+    let mut theirs = vec![false; problem.cells()];
+    for q in (0..a.len()).filter(|&q| problem.colour[q] == colour) {
+        child[q] = b[q];
+        theirs[b[q]] = true;
+    }
+    let mut conflicts: Vec<usize> = (0..a.len())
+        .filter(|&q| problem.colour[q] != colour && theirs[a[q]])
+        .map(|q| problem.colour[q])
+        .collect();
+    conflicts.sort_unstable();
+    conflicts.dedup();
+    (child, conflicts)
+}
+
 /// The colours a lift frees: one colour, or with chance `two` two different ones (when the
 /// board has two), the first drawn from `faulty` (the base's colours with errors) with chance
 /// `faulty_chance`.

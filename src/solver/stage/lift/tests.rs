@@ -146,3 +146,60 @@ fn noisy_rows_scale_cells_alike() {
     }
     assert_eq!(noisy_rows(&dist, nn, &[1], 0.0, &mut rng), dist[nn..2 * nn]);
 }
+
+/// Recombination takes one colour from the other board and names exactly the colours in its
+/// way; lifting them makes a valid board again that keeps the rest of the first board.
+#[test]
+fn recombined_boards_are_valid_after_their_lift() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut made = 0;
+    for case_no in 0..40 {
+        let n = rng.random_range(8..=12);
+        let colours = rng.random_range(2..=3);
+        let Some((problem, a)) = case(n, colours, &mut rng) else {
+            continue;
+        };
+        // another board: a noisy lift of every colour of the first
+        let all = LiftMove {
+            colours: (0..colours).collect(),
+            noise: 1.0,
+        };
+        let end = Instant::now() + Duration::from_secs(5);
+        let Some(b) = lift(&problem, problem.walls_only(), &a, &all, end, &mut rng) else {
+            continue;
+        };
+        let colour = rng.random_range(0..colours);
+        let (child, conflicts) = recombine(&problem, &a, &b, colour);
+        let theirs: Vec<usize> = (0..a.len())
+            .filter(|&q| problem.colour[q] == colour)
+            .map(|q| b[q])
+            .collect();
+        for q in 0..a.len() {
+            let c = problem.colour[q];
+            assert_eq!(child[q], if c == colour { b[q] } else { a[q] });
+        }
+        for c in (0..colours).filter(|&c| c != colour) {
+            let in_the_way = (0..a.len()).any(|q| problem.colour[q] == c && theirs.contains(&a[q]));
+            assert_eq!(conflicts.contains(&c), in_the_way, "case {case_no}");
+        }
+        assert!(!conflicts.contains(&colour));
+        let mv = LiftMove {
+            colours: conflicts.clone(),
+            noise: 0.1,
+        };
+        let Some(cells) = lift(&problem, problem.walls_only(), &child, &mv, end, &mut rng) else {
+            continue;
+        };
+        let mut grid = vec![0i8; n * n];
+        for (q, &cell) in cells.iter().enumerate() {
+            assert_eq!(grid[cell], 0, "case {case_no}: two targets on one cell");
+            grid[cell] = problem.colour[q] as i8 + 1;
+            if !conflicts.contains(&problem.colour[q]) {
+                assert_eq!(cell, child[q], "case {case_no}: a kept queen moved");
+            }
+        }
+        assert_eq!(errors(n, colours, &grid), 0, "case {case_no}");
+        made += 1;
+    }
+    assert!(made >= 10, "only {made} recombined boards");
+}
