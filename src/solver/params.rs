@@ -403,7 +403,7 @@ params! {
     lift_elite: usize = 4, 1..=1_000_000;
     /// Chance that a lift first takes one colour from another elite board (recombination)
     /// and lifts only the colours that then share a cell with it (at most two).
-    lift_cross: f64 = 0.0, 0.0..=1.0;
+    lift_cross: f64 = 0.3, 0.0..=1.0;
     /// The pool keeps this many routed boards, and as many ranked ones.
     pool_size: usize = 40, 1..=1_000_000;
     /// A board is routed when it ranks among this many best by estimate as it comes.
