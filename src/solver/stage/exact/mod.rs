@@ -38,8 +38,8 @@ use crate::solver::budget::Budget;
 use crate::solver::params::Params;
 use crate::solver::problem::Problem;
 use colours::several_colours;
-pub(crate) use one_colour::Floor;
 use one_colour::{one_colour, one_colour_floor};
+pub(crate) use one_colour::{place_colour, Floor};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 use std::collections::BinaryHeap;
@@ -207,25 +207,6 @@ pub(crate) fn proven_floor(
     }
     let members: Vec<usize> = (0..n).collect();
     one_colour_floor(n, walls, &members, dist, floor, deadline)
-}
-
-/// The cheapest board [`one_colour`] finds for the queens `members` (rows of `dist`, a queen's
-/// cost of ending on each cell) on the cells `taken` leaves free, until `deadline`: the large
-/// move of the lift search (`super::lift`). `None` beyond [`MAX_N_ONE_COLOUR`], when a colour
-/// does not have `n` queens, or when no board was found in time.
-pub(crate) fn place_colour(
-    n: usize,
-    taken: &[bool],
-    members: &[usize],
-    dist: &[f32],
-    deadline: Instant,
-) -> Option<ExactBoard> {
-    if n == 0 || n > MAX_N_ONE_COLOUR || members.len() != n {
-        return None;
-    }
-    one_colour(n, taken, members, dist, 1, deadline)
-        .into_iter()
-        .next()
 }
 
 /// Whether [`best_boards`] lists every N-Queens board (several colours, at most
