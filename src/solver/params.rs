@@ -389,6 +389,33 @@ params! {
     /// picking any colour): the 42 seeds of 1-100 with C >= 4 0.981, the first 50 held-out
     /// seeds 1001-1200 with C >= 4 0.988.
     faulty_colour_chance: f64 = 0.8, 0.0..=1.0;
+    /// Chance that a run of the board phase is a lift (stage 3b, `stage/lift/`).
+    /// A lift places a whole colour of an elite routed board again by the exact one-colour
+    /// search; 0 turns the lift search off (the board phase as before). Screened at 10 s on
+    /// the 12 held-out seeds 1201-1265 with N >= 20 (two of each C, one run a setting, each
+    /// sitting against main `3b6cbf1` interleaved; mean per-seed ratio): 0.5 -> 0.987, 0.981,
+    /// 0.982, 0.979 in four sittings; 0.8 -> 0.981 (beside 0.981); 0.3 -> 0.987 (beside 0.979).
+    lift_share: f64 = 0.5, 0.0..=1.0;
+    /// Longest time of one lift in seconds (never more than the run's slice).
+    /// Same screening: 0.1 -> 0.981 / 0.982; 0.3 -> 0.989 (beside 0.981); 0.05 -> 0.989 (beside
+    /// 0.982): a shorter search finds worse boards, a longer one makes too few.
+    lift_time: f64 = 0.1, 0.0..=86400.0;
+    /// Chance that a lift frees two colours instead of one.
+    /// Same screening, beside 0.3 -> 0.982: 0 -> 0.978, 0.6 -> 0.983 (all within the noise of
+    /// one run a seed; 0.3 kept).
+    lift_two: f64 = 0.3, 0.0..=1.0;
+    /// Relative price noise of a lift: each cell's costs scaled by a factor in 1 +- noise.
+    /// Same screening: 0.1 -> 0.981 / 0.982; 0.3 -> 0.998 (beside 0.981); 0.03 -> 0.987
+    /// (beside 0.982).
+    lift_noise: f64 = 0.1, 0.0..=10.0;
+    /// A lift's base is the best routed board half of the time, else one of this many best.
+    /// (not screened: 4 is the multi-start's order of size)
+    lift_elite: usize = 4, 1..=1_000_000;
+    /// Chance that a lift first takes one colour from another elite board (recombination).
+    /// Only the colours that then share a cell with it are lifted (a child needing more than
+    /// two is a plain lift). Same screening, beside 0 -> 0.979: 0.3 -> 0.977 (worst seed 1.004
+    /// against 1.012), 0.7 -> 0.981; within the noise, kept at 0.3 for the diversity.
+    lift_cross: f64 = 0.3, 0.0..=1.0;
     /// The pool keeps this many routed boards, and as many ranked ones.
     pool_size: usize = 40, 1..=1_000_000;
     /// A board is routed when it ranks among this many best by estimate as it comes.

@@ -8,6 +8,7 @@ pub(crate) mod candidates;
 pub(crate) mod exact;
 pub(crate) mod first;
 pub(crate) mod improve;
+pub(crate) mod lift;
 pub(crate) mod reorder;
 pub(crate) mod route;
 pub(crate) mod tables;

@@ -3,15 +3,19 @@
 //!
 //! [`Annealer`] makes one board per call: a whole-board annealing run from the initial board,
 //! a warm restart from the best board, or (iterated local search) a re-plan of one colour of
-//! the best board against the others. Each board is matched ([`assign`]), ranked by the
-//! stayer-aware estimate ([`estimate`]), routed ([`Simulator::evaluate`]) when it ranks among
-//! the best, and kept in the pool, which holds the best few distinct boards (Zobrist hashes).
+//! the best board against the others, or a lift (stage 3b, `elite`): one or two colours of an
+//! elite routed board placed again by the exact one-colour search. Each board is matched
+//! ([`assign`]), ranked by the stayer-aware estimate ([`estimate`]), routed
+//! ([`Simulator::evaluate`]) when it ranks among the best (a lift's always), and kept in the
+//! pool, which holds the best few distinct boards (Zobrist hashes).
 
+mod elite;
 pub(crate) mod estimate;
 mod pool;
 
 use super::anneal::{anneal, reset_colour, Schedule, TargetBoard};
 use super::assign;
+use super::exact::MAX_N_ONE_COLOUR;
 use super::route::Simulator;
 use crate::solver::board::Queen;
 use crate::solver::budget::Budget;
@@ -35,7 +39,7 @@ fn ils_iterations_per_queen(params: &Params, colours: usize) -> f64 {
 
 /// What one annealing run made.
 pub(crate) struct Made {
-    /// `"whole board"`, `"warm restart"` or `"one colour"`.
+    /// `"whole board"`, `"warm restart"`, `"one colour"` or `"lift"`.
     pub(crate) kind: &'static str,
     /// Distance table used.
     pub(crate) table: usize,
@@ -47,10 +51,11 @@ pub(crate) struct Made {
     pub(crate) routed: Option<(f64, Duration)>,
 }
 
-/// Which run comes next: a one-colour re-plan of the best board, a warm restart from it, or
-/// a whole-board run from the initial board.
+/// Which run comes next: a lift of an elite routed board, a one-colour re-plan of the best
+/// board, a warm restart from it, or a whole-board run from the initial board.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
+    Lift,
     OneColour,
     Warm,
     Whole,
@@ -92,8 +97,17 @@ impl<'a> Annealer<'a> {
     }
 
     /// The kind of the next run, and the colours with errors of the best board.
-    fn choose(&self, pool: &Pool) -> (Kind, Vec<usize>) {
+    fn choose(&self, pool: &Pool, rng: &mut impl Rng) -> (Kind, Vec<usize>) {
         let (p, problem) = (&self.params, self.problem);
+        // the lift search shares the board phase once a board is routed (no draw when it is
+        // off, so the other runs see the random stream they saw before it)
+        if p.lift_share > 0.0
+            && !pool.top.is_empty()
+            && problem.n <= MAX_N_ONE_COLOUR
+            && rng.random_bool(p.lift_share)
+        {
+            return (Kind::Lift, Vec::new());
+        }
         // After a few boards from scratch, most runs re-plan one colour of the best routed
         // board against the others (a far smaller search, which leaves the basins where
         // whole-board annealing gets stuck); the rest start again from the initial board.
@@ -138,7 +152,10 @@ impl<'a> Annealer<'a> {
         let (p, problem) = (self.params, self.problem);
         let (n, nq) = (problem.n, problem.queens.len());
         self.runs += 1;
-        let (kind, faulty) = self.choose(pool);
+        let (kind, faulty) = self.choose(pool, rng);
+        if kind == Kind::Lift {
+            return Some(self.lift(pool, sim, slice, deadline, rng));
+        }
         let table = if kind == Kind::OneColour {
             0
         } else {
@@ -168,6 +185,7 @@ impl<'a> Annealer<'a> {
                 };
                 anneal(problem, dist, &pool.ranked[0].1, schedule, rng)
             }
+            Kind::Lift => unreachable!("lifts return above"),
             Kind::Whole => {
                 // Run length adapts: short runs give more diverse boards (best for easy
                 // cases), but a run that ends with errors asks for longer ones (crowded boards).
@@ -188,6 +206,7 @@ impl<'a> Annealer<'a> {
         self.stale = kind == Kind::OneColour && offered.is_none();
         Some(Made {
             kind: match kind {
+                Kind::Lift => "lift",
                 Kind::OneColour => "one colour",
                 Kind::Warm => "warm restart",
                 Kind::Whole => "whole board",

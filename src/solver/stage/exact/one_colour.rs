@@ -42,6 +42,26 @@ pub(super) fn one_colour(
         .collect()
 }
 
+/// The cheapest board [`one_colour`] finds for the queens `members` (rows of `dist`, a queen's
+/// cost of ending on each cell) on the cells `taken` leaves free, until `deadline`: the large
+/// move of the lift search (`crate::solver::stage::lift`). `None` beyond
+/// [`super::MAX_N_ONE_COLOUR`], when a colour does not have `n` queens, or when no board was
+/// found in time.
+pub(crate) fn place_colour(
+    n: usize,
+    taken: &[bool],
+    members: &[usize],
+    dist: &[f32],
+    deadline: Instant,
+) -> Option<ExactBoard> {
+    if n == 0 || n > super::MAX_N_ONE_COLOUR || members.len() != n {
+        return None;
+    }
+    one_colour(n, taken, members, dist, 1, deadline)
+        .into_iter()
+        .next()
+}
+
 /// What a search of one colour's boards below rising caps proved (see
 /// [`one_colour_floor`]).
 #[derive(Clone, Debug, PartialEq)]

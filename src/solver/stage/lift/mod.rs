@@ -1,0 +1,138 @@
+//! The lift search (stage 3b): large moves on whole colours of an elite board.
+//!
+//! Annealing and its one-colour re-plans change a board a few queens at a time and settle in
+//! one basin; re-solving a band of rows exactly changes nothing (with the other rows fixed, an
+//! N-Queens band has almost no freedom). A lift frees a whole colour (or two) of a routed
+//! elite board — every other colour keeps its cells — and places it again with the exact
+//! one-colour branch and bound of [`super::exact`] on the cells the others leave, priced by a
+//! distance table whose cells carry random price noise (so that lifts of the same colour of
+//! the same board reach different boards). With two colours lifted, they are placed one
+//! after the other in a random order. The caller matches the result and routes it: a lift is
+//! accepted when its routed board ranks in the pool, and the best routed board is the base
+//! of the next lifts (see `docs/solver.md`, "Lift search").
+
+#[cfg(test)]
+mod tests;
+
+use super::exact::place_colour;
+use crate::solver::board::by_colour;
+use crate::solver::problem::Problem;
+use rand::Rng;
+use std::time::Instant;
+
+/// What to lift from a base board and how to place it again.
+#[derive(Clone, Debug)]
+pub(crate) struct LiftMove {
+    /// The colours freed, placed again in this order.
+    pub(crate) colours: Vec<usize>,
+    /// Relative price noise: each free cell's costs are scaled by a factor drawn uniformly in
+    /// `1 ± noise` (0: the cheapest board the search finds on the true table).
+    pub(crate) noise: f64,
+}
+
+/// The target cells of `base` (one per queen of `problem`) with the colours of `lift` placed
+/// again by the one-colour search on `dist` (`q * n² + cell`) until `deadline` (shared equally
+/// by the lifted colours); every other queen keeps its cell. `None` when a colour found no
+/// board on the cells left (or in time). The lifted colours' queens are matched to their new
+/// cells by the noisy prices: the caller re-matches them on the true table.
+pub(crate) fn lift(
+    problem: &Problem,
+    dist: &[f32],
+    base: &[usize],
+    lift: &LiftMove,
+    deadline: Instant,
+    rng: &mut impl Rng,
+) -> Option<Vec<usize>> {
+    let (n, nn) = (problem.n, problem.cells());
+    let members = by_colour(&problem.queens);
+    let mut taken = problem.walls.clone();
+    for (q, &cell) in base.iter().enumerate() {
+        if !lift.colours.contains(&problem.colour[q]) {
+            taken[cell] = true;
+        }
+    }
+    let mut cells = base.to_vec();
+    for (k, &colour) in lift.colours.iter().enumerate() {
+        let group = members.get(colour)?;
+        let now = Instant::now();
+        let end = now + deadline.saturating_duration_since(now) / (lift.colours.len() - k) as u32;
+        let prices = noisy_rows(dist, nn, group, lift.noise, rng);
+        let local: Vec<usize> = (0..group.len()).collect();
+        let board = place_colour(n, &taken, &local, &prices, end)?;
+        for (i, &q) in group.iter().enumerate() {
+            cells[q] = board.cells[i];
+            taken[board.cells[i]] = true;
+        }
+    }
+    Some(cells)
+}
+
+/// The rows of `dist` of the queens `group`, in that order, each cell's costs scaled by one
+/// factor per cell drawn in `1 ± noise` (a queen that stays keeps cost 0: staying is what
+/// the routing likes best).
+fn noisy_rows(
+    dist: &[f32],
+    nn: usize,
+    group: &[usize],
+    noise: f64,
+    rng: &mut impl Rng,
+) -> Vec<f32> {
+    let factors: Vec<f32> = (0..nn)
+        .map(|_| (1.0 + noise * (2.0 * rng.random::<f64>() - 1.0)).max(0.0) as f32)
+        .collect();
+    let mut rows = Vec::with_capacity(group.len() * nn);
+    for &q in group {
+        let row = &dist[q * nn..(q + 1) * nn];
+        rows.extend(row.iter().zip(&factors).map(|(d, f)| d * f));
+    }
+    rows
+}
+
+/// Recombination of two elite boards: `a` with the cells of `colour` taken from `b` (the
+/// colour's queens matched to them later), and the other colours of `a` that now share a cell
+/// with it — they are the colours to lift, so that the child is a board again (none: the
+/// child is a board as it is). Colours are sub-boards that only have to be disjoint, so a
+/// colour of one board fits any other board whose remaining colours avoid its cells.
+pub(crate) fn recombine(
+    problem: &Problem,
+    a: &[usize],
+    b: &[usize],
+    colour: usize,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut child = a.to_vec();
+    let mut theirs = vec![false; problem.cells()];
+    for q in (0..a.len()).filter(|&q| problem.colour[q] == colour) {
+        child[q] = b[q];
+        theirs[b[q]] = true;
+    }
+    let mut conflicts: Vec<usize> = (0..a.len())
+        .filter(|&q| problem.colour[q] != colour && theirs[a[q]])
+        .map(|q| problem.colour[q])
+        .collect();
+    conflicts.sort_unstable();
+    conflicts.dedup();
+    (child, conflicts)
+}
+
+/// The colours a lift frees: one colour, or with chance `two` two different ones (when the
+/// board has two), the first drawn from `faulty` (the base's colours with errors) with chance
+/// `faulty_chance`.
+pub(crate) fn lift_colours(
+    colours: usize,
+    faulty: &[usize],
+    faulty_chance: f64,
+    two: f64,
+    rng: &mut impl Rng,
+) -> Vec<usize> {
+    let first = if !faulty.is_empty() && rng.random_bool(faulty_chance) {
+        faulty[rng.random_range(0..faulty.len())]
+    } else {
+        rng.random_range(0..colours)
+    };
+    let mut lifted = vec![first];
+    if colours >= 2 && rng.random_bool(two) {
+        let other = (first + rng.random_range(1..colours)) % colours;
+        lifted.push(other);
+    }
+    lifted
+}

@@ -1,0 +1,205 @@
+use super::*;
+use crate::solver::board::Board;
+use crate::solver::score::errors;
+use crate::solver::stage::exact::colour_by_colour;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::time::Duration;
+
+/// A random board of side `n` with `colours` colours, its problem (walls-only table) and an
+/// error-free base board made colour by colour; `None` when the colours find no room.
+fn case(n: usize, colours: usize, rng: &mut impl Rng) -> Option<(Problem, Vec<usize>)> {
+    let board = Board::random(n, colours, 0.05, rng);
+    let problem = Problem::with_walls_only(&board);
+    let far = Instant::now() + Duration::from_secs(60);
+    let base = colour_by_colour(
+        n,
+        &problem.walls,
+        &problem.queens,
+        problem.walls_only(),
+        far,
+    );
+    let cells = base.into_iter().next()?.cells;
+    Some((problem, cells))
+}
+
+/// Σ path cost of the queens of `colour` on `cells` (the matching's cost on `dist`).
+fn colour_cost(problem: &Problem, cells: &[usize], colour: usize) -> f64 {
+    let nn = problem.cells();
+    (0..cells.len())
+        .filter(|&q| problem.colour[q] == colour)
+        .map(|q| f64::from(problem.walls_only()[q * nn + cells[q]]))
+        .sum()
+}
+
+/// A lifted board keeps every other colour's cells, puts the lifted colours on free, distinct
+/// cells off the walls, and leaves no error.
+#[test]
+fn a_lift_keeps_the_others_and_places_valid_colours() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(38);
+    let mut made = 0;
+    for case_no in 0..40 {
+        let n = rng.random_range(8..=13);
+        let colours = rng.random_range(1..=3);
+        let Some((problem, base)) = case(n, colours, &mut rng) else {
+            continue;
+        };
+        let lifted = lift_colours(colours, &[], 0.0, 0.5, &mut rng);
+        let mv = LiftMove {
+            colours: lifted.clone(),
+            noise: rng.random_range(0.0..0.5),
+        };
+        let end = Instant::now() + Duration::from_secs(5);
+        let Some(cells) = lift(&problem, problem.walls_only(), &base, &mv, end, &mut rng) else {
+            continue;
+        };
+        let mut grid = vec![0i8; n * n];
+        for (q, &cell) in cells.iter().enumerate() {
+            assert!(!problem.walls[cell], "case {case_no}: a target on a wall");
+            assert_eq!(grid[cell], 0, "case {case_no}: two targets on one cell");
+            grid[cell] = problem.colour[q] as i8 + 1;
+            if !lifted.contains(&problem.colour[q]) {
+                assert_eq!(cell, base[q], "case {case_no}: a kept queen moved");
+            }
+        }
+        assert_eq!(errors(n, colours, &grid), 0, "case {case_no}");
+        made += 1;
+    }
+    assert!(made >= 20, "only {made} lifts in 40 cases");
+}
+
+/// Without noise and with time for the search to finish, a lifted colour never costs more
+/// than it did on the base board (the base's own board of that colour is one of the boards
+/// searched): a lift's best response is never worse.
+#[test]
+fn a_lift_without_noise_never_costs_more() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut checked = 0;
+    for case_no in 0..30 {
+        let n = rng.random_range(6..=10);
+        let colours = rng.random_range(1..=3);
+        let Some((problem, base)) = case(n, colours, &mut rng) else {
+            continue;
+        };
+        let colour = rng.random_range(0..colours);
+        let mv = LiftMove {
+            colours: vec![colour],
+            noise: 0.0,
+        };
+        let end = Instant::now() + Duration::from_secs(30);
+        let cells = lift(&problem, problem.walls_only(), &base, &mv, end, &mut rng)
+            .expect("the base's own board is still there");
+        let (before, after) = (
+            colour_cost(&problem, &base, colour),
+            colour_cost(&problem, &cells, colour),
+        );
+        assert!(after <= before + 1e-3, "case {case_no}: {after} > {before}");
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} cases");
+}
+
+/// The colours to lift: one or two, distinct, in range; a base with errors mostly lifts a
+/// colour that has them.
+#[test]
+fn lift_colours_are_distinct_and_prefer_faulty_ones() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let (mut two, mut faulty_first) = (0, 0);
+    for _ in 0..1000 {
+        let lifted = lift_colours(5, &[3], 0.8, 0.3, &mut rng);
+        assert!(!lifted.is_empty() && lifted.len() <= 2);
+        assert!(lifted.iter().all(|&c| c < 5));
+        if lifted.len() == 2 {
+            assert_ne!(lifted[0], lifted[1]);
+            two += 1;
+        }
+        faulty_first += usize::from(lifted[0] == 3);
+    }
+    assert!(
+        (200..400).contains(&two),
+        "{two} of 1000 lifted two colours"
+    );
+    assert!(
+        faulty_first >= 750,
+        "{faulty_first} of 1000 lifted the faulty colour"
+    );
+    assert_eq!(lift_colours(1, &[], 0.8, 1.0, &mut rng), vec![0]);
+}
+
+/// Price noise scales each cell by one factor for every queen, and keeps zero costs zero.
+#[test]
+fn noisy_rows_scale_cells_alike() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let nn = 16;
+    let dist: Vec<f32> = (0..3 * nn).map(|i| (i % 7) as f32).collect();
+    let rows = noisy_rows(&dist, nn, &[2, 0], 0.2, &mut rng);
+    assert_eq!(rows.len(), 2 * nn);
+    for cell in 0..nn {
+        let (a, b) = (dist[2 * nn + cell], dist[cell]);
+        if a > 0.0 && b > 0.0 {
+            let (fa, fb) = (rows[cell] / a, rows[nn + cell] / b);
+            assert!((fa - fb).abs() < 1e-5 && (0.8..=1.2).contains(&fa));
+        }
+        if a == 0.0 {
+            assert_eq!(rows[cell], 0.0);
+        }
+    }
+    assert_eq!(noisy_rows(&dist, nn, &[1], 0.0, &mut rng), dist[nn..2 * nn]);
+}
+
+/// Recombination takes one colour from the other board and names exactly the colours in its
+/// way; lifting them makes a valid board again that keeps the rest of the first board.
+#[test]
+fn recombined_boards_are_valid_after_their_lift() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut made = 0;
+    for case_no in 0..40 {
+        let n = rng.random_range(8..=12);
+        let colours = rng.random_range(2..=3);
+        let Some((problem, a)) = case(n, colours, &mut rng) else {
+            continue;
+        };
+        // another board: a noisy lift of every colour of the first
+        let all = LiftMove {
+            colours: (0..colours).collect(),
+            noise: 1.0,
+        };
+        let end = Instant::now() + Duration::from_secs(5);
+        let Some(b) = lift(&problem, problem.walls_only(), &a, &all, end, &mut rng) else {
+            continue;
+        };
+        let colour = rng.random_range(0..colours);
+        let (child, conflicts) = recombine(&problem, &a, &b, colour);
+        let theirs: Vec<usize> = (0..a.len())
+            .filter(|&q| problem.colour[q] == colour)
+            .map(|q| b[q])
+            .collect();
+        for q in 0..a.len() {
+            let c = problem.colour[q];
+            assert_eq!(child[q], if c == colour { b[q] } else { a[q] });
+        }
+        for c in (0..colours).filter(|&c| c != colour) {
+            let in_the_way = (0..a.len()).any(|q| problem.colour[q] == c && theirs.contains(&a[q]));
+            assert_eq!(conflicts.contains(&c), in_the_way, "case {case_no}");
+        }
+        assert!(!conflicts.contains(&colour));
+        let mv = LiftMove {
+            colours: conflicts.clone(),
+            noise: 0.1,
+        };
+        let Some(cells) = lift(&problem, problem.walls_only(), &child, &mv, end, &mut rng) else {
+            continue;
+        };
+        let mut grid = vec![0i8; n * n];
+        for (q, &cell) in cells.iter().enumerate() {
+            assert_eq!(grid[cell], 0, "case {case_no}: two targets on one cell");
+            grid[cell] = problem.colour[q] as i8 + 1;
+            if !conflicts.contains(&problem.colour[q]) {
+                assert_eq!(cell, child[q], "case {case_no}: a kept queen moved");
+            }
+        }
+        assert_eq!(errors(n, colours, &grid), 0, "case {case_no}");
+        made += 1;
+    }
+    assert!(made >= 10, "only {made} recombined boards");
+}
