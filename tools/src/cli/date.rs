@@ -93,8 +93,14 @@ mod tests {
         assert_eq!(rfc3339(at(951_782_400)), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(at(4_107_542_399)), "2100-02-28T23:59:59Z");
         assert_eq!(rfc3339(at(-1)), "1969-12-31T23:59:59Z");
-        assert_eq!(rfc3339(UNIX_EPOCH - Duration::from_millis(1)), "1969-12-31T23:59:59Z");
-        assert_eq!(rfc3339(UNIX_EPOCH + Duration::from_millis(1999)), "1970-01-01T00:00:01Z");
+        assert_eq!(
+            rfc3339(UNIX_EPOCH - Duration::from_millis(1)),
+            "1969-12-31T23:59:59Z"
+        );
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_millis(1999)),
+            "1970-01-01T00:00:01Z"
+        );
         assert_eq!(rfc3339(at(FIRST_SECOND - 5)), "0000-01-01T00:00:00Z");
         assert_eq!(rfc3339(at(LAST_SECOND + 5)), "9999-12-31T23:59:59Z");
     }

@@ -74,7 +74,8 @@ pub(crate) enum Floor {
 }
 
 /// How far above the proven floor the first cap of [`one_colour_floor`] lies, as a share of
-/// the floor (at least [`FIRST_STEP_MIN`]); every cap searched in full doubles the step.
+/// the floor (at least [`FIRST_STEP_MIN`]); after each cap searched in full, [`next_step`]
+/// picks the next step.
 ///
 /// Measured with `--bound` on the 43 seeds of 1–100 with N 13–22 (mean bound / 10 s score,
 /// one niced run each, the machine shared): share 0.05: 0.8398, 0.01: 0.8422, 0.002: 0.8469,
@@ -84,6 +85,19 @@ pub(crate) enum Floor {
 const FIRST_STEP_SHARE: f64 = 0.0005;
 /// See [`FIRST_STEP_SHARE`].
 const FIRST_STEP_MIN: f64 = 0.01;
+/// Share of the time left that [`next_step`] aims the next capped search at: a search after
+/// one that took more than half the time left cannot finish, so the last one should take
+/// nearly all of it, less a margin for the fit's error. `--bound`, one run each (2026-11-26,
+/// machine shared), shares 0.7 / 0.85 / 0.9 / 0.95: seed 90 28.81 / 28.85 / 28.86 / 28.86,
+/// 3 25.30 / 25.33 / 25.28 / 25.35, 2 199.54 / 199.56 / 199.55 / 199.57, 9 104.07 / 104.15 /
+/// 104.19 / 104.19, 10 106.19 / 106.33 / 106.36 / 106.39. `--bound-time 10`, shares 0.3 /
+/// 0.5 / 0.7 / 0.85 / 0.9 / 0.95: seed 10 108.60 / 109.01 / 109.10 / 109.14 / 109.17 /
+/// 109.23; 3 25.78 / 25.88 / 25.88 / 25.78 / – / 25.88; 17 153.16 / 153.40 / 153.40 /
+/// 153.31 / – / 153.34; 9 (0.85–0.95) 106.25 / 106.61 / 106.34. Differences of a few
+/// hundredths are the noise of searches cut by the clock.
+const NEXT_CAP_SHARE: f64 = 0.95;
+/// Capped searches shorter than this (seconds) are too quick to time: [`next_step`] doubles.
+const NEXT_CAP_TIMED: f64 = 0.002;
 
 /// A proven lower bound on the cost of every board of one colour, raised until `deadline`:
 /// the branch and bound of [`one_colour`] with a cap (boards at or above it are pruned, like
@@ -107,8 +121,10 @@ pub(super) fn one_colour_floor(
     };
     let mut floor = floor.max(search.root);
     let mut step = (floor.abs() * FIRST_STEP_SHARE).max(FIRST_STEP_MIN);
+    let mut last = None;
     loop {
         let cap = floor + step;
+        let started = Instant::now();
         if !search.run(cap) {
             return Floor::AtLeast(floor);
         }
@@ -122,8 +138,37 @@ pub(super) fn one_colour_floor(
         // every board through the search's tree, which holds them all, costs at least the cap
         // (less the pruning's 10⁻⁹)
         floor = cap - 1e-9;
-        step *= 2.0;
+        let now = Instant::now();
+        let took = now.duration_since(started).as_secs_f64();
+        let left = deadline.saturating_duration_since(now).as_secs_f64();
+        step = next_step(step, last, (cap, took), left);
+        last = Some((cap, took));
     }
+}
+
+/// The step from the cap `done.0` just searched in full (in `done.1` seconds, with `left`
+/// seconds to go) to the next cap; `step` is the last step, `last` the cap searched before
+/// and its time. A capped search's time grows about exponentially with its cap (seed 10,
+/// N = 21: about ×10 per 0.3 above the floor), so plain doubling often starts a search that
+/// cannot finish and wastes most of the time left. Fitted on the last two searches, the next
+/// cap is the one expected to take [`NEXT_CAP_SHARE`] of the time left, kept between a
+/// quarter and four times the last step. Doubling while the searches are too quick to time
+/// ([`NEXT_CAP_TIMED`]) or the fit makes no sense. Any step keeps the floor sound: only caps
+/// searched in full raise it.
+fn next_step(step: f64, last: Option<(f64, f64)>, done: (f64, f64), left: f64) -> f64 {
+    let Some((cap0, took0)) = last else {
+        return step * 2.0;
+    };
+    let (cap1, took1) = done;
+    if took0 < NEXT_CAP_TIMED || took1 <= took0 || cap1 <= cap0 {
+        return step * 2.0;
+    }
+    let rate = (took1 / took0).ln() / (cap1 - cap0);
+    let ahead = (left * NEXT_CAP_SHARE / took1).ln() / rate;
+    if ahead.is_nan() {
+        return step * 2.0;
+    }
+    ahead.clamp(step / 4.0, step * 4.0)
 }
 
 /// Columns attacked in the current row by the queens placed so far: straight down, and
@@ -359,6 +404,20 @@ mod tests {
         (0..listed.masks.len())
             .map(|i| permutations(n, &mut listed.cells(i), 0, dist))
             .fold(f64::INFINITY, f64::min)
+    }
+
+    #[test]
+    fn the_next_step_doubles_until_timed_then_aims_at_the_time_left() {
+        // no earlier cap, or searches too quick to time: doubling
+        assert_eq!(next_step(0.1, None, (1.0, 0.5), 9.0), 0.2);
+        assert_eq!(next_step(0.1, Some((0.9, 0.001)), (1.0, 0.5), 9.0), 0.2);
+        // ×10 per 0.1 of cap: the share of 2 s left over 0.1 s, 0.1 · log10(20 · share) further
+        let step = next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 2.0);
+        let want = 0.1 * (20.0 * NEXT_CAP_SHARE).log10();
+        assert!((step - want).abs() < 1e-9, "{step} against {want}");
+        // no time left: a quarter of the last step; plenty: at most four times it
+        assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 0.0), 0.025);
+        assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 1e9), 0.4);
     }
 
     #[test]
