@@ -98,6 +98,12 @@ const FIRST_STEP_MIN: f64 = 0.01;
 const NEXT_CAP_SHARE: f64 = 0.95;
 /// Capped searches shorter than this (seconds) are too quick to time: [`next_step`] doubles.
 const NEXT_CAP_TIMED: f64 = 0.002;
+/// With less time than this left (seconds), [`next_step`] doubles: a fitted cap that
+/// overshoots leaves nothing for a smaller one. At the default 0.9 s of `--bound` the fit
+/// lowered seed 49 (N 16) from 17.8565 (doubling, 3 runs) to 17.65–17.80 (3 runs); with 1 s
+/// the default bound is the doubling one again, and the 10 s gains above stay (seed 10:
+/// 108.19 doubling, see docs/benchmarks.md 2026-11-26 08:10 UTC).
+const NEXT_CAP_FIT_LEFT: f64 = 1.0;
 
 /// A proven lower bound on the cost of every board of one colour, raised until `deadline`:
 /// the branch and bound of [`one_colour`] with a cap (boards at or above it are pruned, like
@@ -153,14 +159,15 @@ pub(super) fn one_colour_floor(
 /// cannot finish and wastes most of the time left. Fitted on the last two searches, the next
 /// cap is the one expected to take [`NEXT_CAP_SHARE`] of the time left, kept between a
 /// quarter and four times the last step. Doubling while the searches are too quick to time
-/// ([`NEXT_CAP_TIMED`]) or the fit makes no sense. Any step keeps the floor sound: only caps
+/// ([`NEXT_CAP_TIMED`]), with little time left ([`NEXT_CAP_FIT_LEFT`]) or where the fit makes
+/// no sense. Any step keeps the floor sound: only caps
 /// searched in full raise it.
 fn next_step(step: f64, last: Option<(f64, f64)>, done: (f64, f64), left: f64) -> f64 {
     let Some((cap0, took0)) = last else {
         return step * 2.0;
     };
     let (cap1, took1) = done;
-    if took0 < NEXT_CAP_TIMED || took1 <= took0 || cap1 <= cap0 {
+    if took0 < NEXT_CAP_TIMED || took1 <= took0 || cap1 <= cap0 || left < NEXT_CAP_FIT_LEFT {
         return step * 2.0;
     }
     let rate = (took1 / took0).ln() / (cap1 - cap0);
@@ -415,8 +422,10 @@ mod tests {
         let step = next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 2.0);
         let want = 0.1 * (20.0 * NEXT_CAP_SHARE).log10();
         assert!((step - want).abs() < 1e-9, "{step} against {want}");
-        // no time left: a quarter of the last step; plenty: at most four times it
-        assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 0.0), 0.025);
+        // under a second left: doubling; little more than the last search: a quarter of the
+        // last step; plenty: at most four times it
+        assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 0.5), 0.2);
+        assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 1.0), 1.0), 0.025);
         assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 1e9), 0.4);
     }
 
