@@ -260,7 +260,7 @@ fn a_time_limit_message_says_what_is_wrong_with_it() {
             }
         }
     }
-    // the largest accepted value is taken (it fails later for another reason or answers)
+    // the largest value is accepted: the board is answered
     let out = nqueens(&["complete", "--time-limit=1e9"], "4 0\n");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
