@@ -101,8 +101,10 @@ const NEXT_CAP_TIMED: f64 = 0.002;
 /// With less time than this left (seconds), [`next_step`] doubles: a fitted cap that
 /// overshoots leaves nothing for a smaller one. At the default 0.9 s of `--bound` the fit
 /// lowered seed 49 (N 16) from 17.8565 (doubling, 3 runs) to 17.65–17.80 (3 runs); with 1 s
-/// the default bound is the doubling one again, and the 10 s gains above stay (seed 10:
-/// 108.19 doubling, see docs/benchmarks.md 2026-11-26 08:10 UTC).
+/// the default bound is the doubling one again (seed 49: 17.8565, 3 runs; seeds 1–100: none
+/// below `testcases/bound_1-100.tsv`), so the 0.9 s columns of [`NEXT_CAP_SHARE`] describe
+/// the fit before this rule; the 10 s gains stay (seed 10: 108.1868 doubling, 109.2286
+/// fitted; docs/benchmarks.md, 2026-11-26, 08:00–08:04 UTC).
 const NEXT_CAP_FIT_LEFT: f64 = 1.0;
 
 /// A proven lower bound on the cost of every board of one colour, raised until `deadline`:
