@@ -244,10 +244,13 @@ mod tests {
         // one colour: capped one second after the search starts
         assert_eq!(b.exact_end(true, started), started + Duration::from_secs(1));
         // at 1 s with one colour the lift search shares the exact search's work: the search
-        // stops at `exact_share_one_colour` of the 0.7 s, before the board phase's end
+        // stops at `exact_share_one_colour` of the 0.7 s, before half of it
         let (short, started) = budget(1.0);
         let end = short.exact_end(true, started);
-        assert_eq!(end, started + short.compute.mul_f64(p.exact_share_one_colour));
+        assert_eq!(
+            end,
+            started + short.compute.mul_f64(p.exact_share_one_colour)
+        );
         assert!(end < started + short.compute.mul_f64(0.5));
         assert!(b.multi_start(2) && !b.multi_start(1));
         // the 1 s limit's 0.7 s runs it; half a second's 0.35 s does not
