@@ -38,7 +38,11 @@
 macro_rules! diag {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        // one write of the whole message: standard error is unbuffered, and `writeln!` on it
+        // writes each piece of the format apart, so another process writing to the same pipe
+        // (a harness's own line) could land inside one of ours
+        let message = format!("{}\n", format_args!($($arg)*));
+        let _ = std::io::stderr().write_all(message.as_bytes());
     }};
 }
 
