@@ -54,8 +54,9 @@ fn elapsed_ms(stderr: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
-/// The harness's line is found even where another writer's text surrounds it (seen once in
-/// CI: the solver's `[DATA]` lines, then written a piece at a time, shared the pipe with it).
+/// The harness's line is found even where another writer's text surrounds it (seen once in a
+/// local run of `.ci/run`: the solver's `[DATA]` lines, then written a piece at a time, shared
+/// the pipe with it).
 #[test]
 fn the_elapsed_time_is_found_inside_other_text() {
     assert_eq!(
