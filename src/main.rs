@@ -5,7 +5,7 @@ use queenattack::solver::board::{quote, Board, MAX_COLOURS, MAX_N};
 use queenattack::solver::checkpoint::Checkpoint;
 use queenattack::solver::input::BoardText;
 use queenattack::solver::lower_bound::{lower_bound_within, LowerBound, ProofStop};
-use queenattack::solver::{solve_with_stats, Options, Params, RunStats, Solution, Stop};
+use queenattack::solver::{solve_threads, Options, Params, RunStats, Solution, Stop, MAX_THREADS};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -37,6 +37,12 @@ struct Cli {
     /// Seed of the random generator, for reproducible runs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Independent runs side by side, one thread each (run i is the run of --seed + i), the
+    /// best answer printed; 1..=64. The contest allows one; more is for tables of best-known
+    /// answers on a machine with cores to spare (every run keeps the time limit, so more
+    /// threads than free cores makes each run weaker).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    threads: u16,
     /// Print progress on stderr: phase, boards found, best score so far.
     #[arg(long)]
     verbose: bool,
@@ -250,7 +256,16 @@ fn main() -> ExitCode {
         checkpoint: Some(&CHECKPOINT),
     };
     let mut stats = RunStats::default();
-    let solution = solve_with_stats(&board, options, started, &mut stats);
+    let (solution, scores) =
+        solve_threads(&board, options, cli.threads.into(), started, &mut stats);
+    if cli.verbose && scores.len() > 1 {
+        let scores: Vec<String> = scores.iter().map(|s| format!("{s:.4}")).collect();
+        queenattack::diag!(
+            "threads (--seed {} on): scores {}",
+            cli.seed,
+            scores.join(", ")
+        );
+    }
     if cli.verbose {
         queenattack::diag!(
             "[{:6.3}s] final: {} moves, {} errors, score {:.4}, stop: {:?}",

@@ -20,7 +20,8 @@
 //! 6. reordering (`stage/reorder.rs`);
 //! 7. the post-optimiser (`stage/improve`, on several boards `improve/multistart.rs`).
 //!
-//! The orchestrator (`solve.rs`) runs them as phases under one `Budget`. Beside it, also
+//! The orchestrator (`solve.rs`) runs them as phases under one `Budget`; `threads.rs` runs
+//! several independent runs of it side by side (`--threads`). Beside it, also
 //! above the stages, [`lower_bound`]: the certified lower bound on any answer's score
 //! (`--bound`), whose error-free case runs stage 2's one-colour search as a proof.
 
@@ -36,11 +37,13 @@ mod problem;
 pub mod score;
 mod solve;
 mod stage;
+mod threads;
 
 pub use answer::{RunStats, Solution, Stop};
 pub use params::{ParamError, ParamLine, Params};
 pub use solve::{solve, solve_with_stats};
 pub use stage::improve::improve;
+pub use threads::{solve_threads, MAX_THREADS};
 
 /// Solver settings.
 #[derive(Clone, Copy, Debug)]

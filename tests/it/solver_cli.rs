@@ -136,6 +136,43 @@ fn same_seed_same_small_answer() {
 }
 
 #[test]
+fn threads_print_the_best_of_their_runs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
+    let text = std::fs::read_to_string(dir.join("6.in")).expect("testcases/6.in exists");
+    let input = Input::parse(&text).expect("official input parses");
+    let out = run(
+        &[
+            "--time-limit",
+            "1",
+            "--threads",
+            "2",
+            "--seed",
+            "4",
+            "--verbose",
+        ],
+        text.as_bytes(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let verdict = judge(&input, &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(verdict.error(), None);
+    let log = String::from_utf8_lossy(&out.stderr);
+    let line = log
+        .lines()
+        .find_map(|l| l.strip_prefix("threads (--seed 4 on): scores "))
+        .unwrap_or_else(|| panic!("no threads line: {log}"));
+    let scores: Vec<f64> = line.split(", ").map(|s| s.parse().unwrap()).collect();
+    assert_eq!(scores.len(), 2, "{line}");
+    let best = scores.iter().cloned().fold(f64::INFINITY, f64::min);
+    // the line rounds to 4 decimals
+    assert!(
+        (verdict.score - best).abs() < 1e-4,
+        "{} against {line}",
+        verdict.score
+    );
+    assert_eq!(data_value(&log, "runs").as_deref(), Some("2"), "{log}");
+}
+
+#[test]
 fn malformed_input_is_refused_with_exit_code_2() {
     for bad in [
         "",
@@ -160,10 +197,18 @@ fn malformed_input_is_refused_with_exit_code_2() {
 fn bad_options_are_refused() {
     let out = run(&["--time-limit", "-1"], b"");
     assert_eq!(out.status.code(), Some(2));
+    for threads in ["0", "65", "two"] {
+        let out = run(
+            &["--threads", threads],
+            b"4 1 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0",
+        );
+        assert_eq!(out.status.code(), Some(2), "--threads {threads}");
+        assert!(out.stdout.is_empty(), "--threads {threads}");
+    }
     let out = run(&["--help"], b"");
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
-    for option in ["--time-limit", "--seed", "--verbose"] {
+    for option in ["--time-limit", "--seed", "--verbose", "--threads"] {
         assert!(help.contains(option), "{option} missing from --help");
     }
 }
@@ -252,8 +297,11 @@ fn a_signal_writes_the_best_answer_so_far_and_exits_130() {
     let runs: Vec<_> = ["INT", "TERM", "HUP"]
         .into_iter()
         .map(|signal| {
+            // one of them on two threads, which offer their answers to the same checkpoint
+            let threads = if signal == "HUP" { "2" } else { "1" };
             let mut child = Command::new(env!("CARGO_BIN_EXE_queenattack"))
                 .args(["--time-limit", "30", "--param", "first_run=0.5"])
+                .args(["--threads", threads])
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
