@@ -260,8 +260,9 @@ fn main() -> ExitCode {
         solve_threads(&board, options, cli.threads.into(), started, &mut stats);
     if cli.verbose && scores.len() > 1 {
         let scores: Vec<String> = scores.iter().map(|s| format!("{s:.4}")).collect();
+        let last = cli.seed.wrapping_add(scores.len() as u64 - 1);
         queenattack::diag!(
-            "threads (--seed {} on): scores {}",
+            "threads, --seed {} to {last}: scores {}",
             cli.seed,
             scores.join(", ")
         );

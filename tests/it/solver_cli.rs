@@ -158,7 +158,7 @@ fn threads_print_the_best_of_their_runs() {
     let log = String::from_utf8_lossy(&out.stderr);
     let line = log
         .lines()
-        .find_map(|l| l.strip_prefix("threads (--seed 4 on): scores "))
+        .find_map(|l| l.strip_prefix("threads, --seed 4 to 5: scores "))
         .unwrap_or_else(|| panic!("no threads line: {log}"));
     let scores: Vec<f64> = line.split(", ").map(|s| s.parse().unwrap()).collect();
     assert_eq!(scores.len(), 2, "{line}");
