@@ -101,6 +101,16 @@ Ctrl-C, SIGTERM or a closed terminal write the best answer completed so far and 
 Exit codes: 0 answer printed, 1 the answer could not be written, 2 bad option or bad input,
 130 stopped by a signal.";
 
+/// The `--verbose` line of a run on several threads: the seeds they ran and their scores.
+fn log_threads(seed: u64, scores: &[f64]) {
+    let last = seed.wrapping_add(scores.len() as u64 - 1);
+    let scores: Vec<String> = scores.iter().map(|s| format!("{s:.4}")).collect();
+    queenattack::diag!(
+        "threads, --seed {seed} to {last}: scores {}",
+        scores.join(", ")
+    );
+}
+
 /// The parameters of this run: the defaults with `overrides` (`NAME=VALUE`) applied.
 fn params(overrides: &[String]) -> Result<Params, queenattack::solver::ParamError> {
     let mut params = Params::default();
@@ -259,13 +269,7 @@ fn main() -> ExitCode {
     let (solution, scores) =
         solve_threads(&board, options, cli.threads.into(), started, &mut stats);
     if cli.verbose && scores.len() > 1 {
-        let scores: Vec<String> = scores.iter().map(|s| format!("{s:.4}")).collect();
-        let last = cli.seed.wrapping_add(scores.len() as u64 - 1);
-        queenattack::diag!(
-            "threads, --seed {} to {last}: scores {}",
-            cli.seed,
-            scores.join(", ")
-        );
+        log_threads(cli.seed, &scores);
     }
     if cli.verbose {
         queenattack::diag!(
