@@ -8,7 +8,10 @@
 //! placed so far attacks (forward checking), and the cheapest such cell of every remaining row
 //! is added to the bound. Complete boards are matched exactly (Hungarian method).
 
+mod beam;
+
 use super::{matching, potentials, Best, ExactBoard, CLOCK_EVERY};
+use ahash::AHashSet;
 use std::time::Instant;
 
 /// The best `keep` boards of one colour (see [`super::best_boards`]).
@@ -27,7 +30,7 @@ pub(super) fn one_colour(
         return Vec::new(); // some row has no cell a queen can reach
     };
     // a search cut by the deadline keeps what it found
-    search.run(f64::INFINITY);
+    search.anytime();
     search
         .best
         .into_sorted()
@@ -221,6 +224,9 @@ struct OneColour<'a> {
     best: Best<Vec<usize>>,
     /// The cell chosen in each row so far.
     cells: Vec<usize>,
+    /// The boards offered to `best` (row-major cells): the beams and the depth-first
+    /// search meet the same boards.
+    offered: AHashSet<Vec<usize>>,
     nodes: u32,
     deadline: Instant,
     out_of_time: bool,
@@ -280,6 +286,7 @@ impl<'a> OneColour<'a> {
             order,
             best: Best::new(keep),
             cells: Vec::with_capacity(n),
+            offered: AHashSet::new(),
             nodes: 0,
             deadline,
             out_of_time: false,
@@ -378,7 +385,7 @@ impl<'a> OneColour<'a> {
             return;
         }
         let (cost, assigned) = matching(self.members, &self.cells, self.dist, nn);
-        if cost < threshold {
+        if cost < threshold && self.offered.insert(self.cells.clone()) {
             self.best.offer(cost, assigned);
         }
     }
@@ -407,7 +414,7 @@ mod tests {
     }
 
     /// The least cost over every N-Queens board avoiding `walls`, by listing them all.
-    fn brute_minimum(n: usize, walls: &[bool], dist: &[f32]) -> f64 {
+    pub(super) fn brute_minimum(n: usize, walls: &[bool], dist: &[f32]) -> f64 {
         let far = Instant::now() + Duration::from_secs(3600);
         let listed = all_boards(n, walls, far).expect("no deadline");
         (0..listed.masks.len())
