@@ -197,16 +197,27 @@ impl Bests {
     }
 
     /// Reads the bests file at `path` (a missing file reads as empty, with `about`), lets
-    /// `change` update it and writes it back, all under an exclusive lock (`flock` on
-    /// `PATH.lock`, created beside it and left there): concurrent updates of one file, from
-    /// runs on one machine or on a shared folder whose file system honours `flock`, each see
-    /// the others' entries, so none is lost.
+    /// `change` update it and writes it back, all under the file's lock ([`Bests::lock`]):
+    /// concurrent updates of one file each see the others' entries, so none is lost.
     pub fn update_locked<R>(
         path: &Path,
         about: &str,
         side: Side,
         change: impl FnOnce(&mut Bests) -> Result<R, String>,
     ) -> Result<R, String> {
+        let lock = Bests::lock(path)?;
+        let mut bests = Bests::load_or_new(path, about, side)?;
+        let answer = change(&mut bests)?;
+        bests.save(path)?;
+        drop(lock);
+        Ok(answer)
+    }
+
+    /// Takes the exclusive lock of the table at `path` (`flock` on `PATH.lock`, created beside
+    /// it, folders included, and left there), waiting for it; held until the returned file is
+    /// dropped. Runs on one machine, or on a shared folder whose file system honours `flock`,
+    /// update the table one at a time.
+    pub fn lock(path: &Path) -> Result<fs::File, String> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(parent)
                 .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
@@ -227,26 +238,25 @@ impl Bests {
             use std::os::fd::AsRawFd;
             // SAFETY: `flock` on a descriptor we own; released when `lock` is dropped.
             if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) } == 0 {
-                break;
+                return Ok(lock);
             }
             let e = std::io::Error::last_os_error();
             if e.kind() != std::io::ErrorKind::Interrupted {
                 return Err(format!("cannot lock {}: {e}", lock_path.display()));
             }
         }
-        let mut bests = if path.exists() {
-            Bests::load_side(path, side)?
-        } else {
-            Bests {
-                about: about.to_string(),
-                side,
-                ..Bests::default()
-            }
-        };
-        let answer = change(&mut bests)?;
-        bests.save(path)?;
-        drop(lock);
-        Ok(answer)
+    }
+
+    /// The table at `path`, or an empty one with `about` when there is no file.
+    pub fn load_or_new(path: &Path, about: &str, side: Side) -> Result<Bests, String> {
+        if path.exists() {
+            return Bests::load_side(path, side);
+        }
+        Ok(Bests {
+            about: about.to_string(),
+            side,
+            ..Bests::default()
+        })
     }
 
     /// The best score of `seed`, if known.

@@ -182,15 +182,64 @@ fn limit_file_size(cmd: &mut Command, cap: u64) {
     }
 }
 
+/// Why [`run_solver`] gave no outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The seed's own failure: its files, or a solver that cannot be started (a missing
+    /// program). The seed is reported so and the run goes on.
+    Seed(String),
+    /// `tester`'s: a thread or process it needs could not start (a limit on processes or
+    /// memory, `ulimit -u`, `ulimit -v`). No verdict on the seed: the run stops.
+    Tester(String),
+}
+
+pub use super::guardian::RESOURCE_HINT;
+
+/// Whether an error starting a process or a thread is a lack of resources (`EAGAIN`: too many
+/// processes; `ENOMEM`), which is `tester`'s failure, not the solver's.
+fn out_of_resources(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EAGAIN | libc::ENOMEM))
+        || e.kind() == std::io::ErrorKind::OutOfMemory
+}
+
+/// Starts a thread named `name` running `work`; a thread that cannot start is an error, not a
+/// panic (`std::thread::spawn` panics).
+pub fn start_thread<T: Send + 'static>(
+    name: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<std::thread::JoinHandle<T>, String> {
+    std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn(work)
+        .map_err(|e| format!("cannot start a thread ({name}): {e}; {RESOURCE_HINT}"))
+}
+
 /// Writes `input` to the child's stdin pipe on a thread, as the official tester does (every
 /// line, then a flush), and hands the pipe back open: the caller closes it once the solver has
 /// ended. A solver that never reads makes the write fail (broken pipe) once it is gone.
-fn feed(child: &mut Child, input: Vec<u8>) -> Option<std::thread::JoinHandle<ChildStdin>> {
-    let mut pipe = child.stdin.take()?;
-    Some(std::thread::spawn(move || {
+fn feed(
+    child: &mut Child,
+    input: Vec<u8>,
+) -> Result<Option<std::thread::JoinHandle<ChildStdin>>, String> {
+    let Some(mut pipe) = child.stdin.take() else {
+        return Ok(None);
+    };
+    start_thread("solver input", move || {
         let _ = pipe.write_all(&input).and_then(|()| pipe.flush());
         pipe
-    }))
+    })
+    .map(Some)
+}
+
+/// Ends a solver that was started but cannot be watched (its threads did not start): kills its
+/// group, reaps it and forgets it.
+fn abandon(pid: u32) {
+    kill_group(pid);
+    // SAFETY: reaps our own child, whose exit status nobody else waits for now.
+    unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
+    reaper::active()
+        .get_or_insert_with(Default::default)
+        .remove(&pid);
 }
 
 /// Runs `solver` with the contents of `stdin` on its standard input (a pipe kept open until it
@@ -205,20 +254,21 @@ pub fn run_solver(
     limit: Duration,
     cap: u64,
     marker: &str,
-) -> Result<RunOutcome, String> {
+) -> Result<RunOutcome, Failure> {
     let [stdin, stdout, stderr] = files;
     // New files: a symbolic link planted at a seed's file is replaced, never written through.
     let create = |p: &Path| {
-        super::replace::create_fresh(p).map_err(|e| format!("cannot create {}: {e}", p.display()))
+        super::replace::create_fresh(p)
+            .map_err(|e| Failure::Seed(format!("cannot create {}: {e}", p.display())))
     };
     let mut cmd = solver.command();
-    let input =
-        std::fs::read(stdin).map_err(|e| format!("cannot read {}: {e}", stdin.display()))?;
+    let input = std::fs::read(stdin)
+        .map_err(|e| Failure::Seed(format!("cannot read {}: {e}", stdin.display())))?;
     let out = create(stdout)?;
     // The size is watched and the file cut through this handle, never by its name again.
     let out_watch = out
         .try_clone()
-        .map_err(|e| format!("cannot watch {}: {e}", stdout.display()))?;
+        .map_err(|e| Failure::Seed(format!("cannot watch {}: {e}", stdout.display())))?;
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::from(out))
         .stderr(Stdio::from(create(stderr)?))
@@ -230,28 +280,43 @@ pub fn run_solver(
     let mut child = {
         // Registered before any sweep can see it, so no sweep reaps it.
         let mut active = reaper::active();
-        let child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start `{}`: {e}", solver.describe()))?;
+        let child = cmd.spawn().map_err(|e| {
+            let message = format!("cannot start `{}`: {e}", solver.describe());
+            if out_of_resources(&e) {
+                Failure::Tester(format!("{message}; {RESOURCE_HINT}"))
+            } else {
+                Failure::Seed(message)
+            }
+        })?;
         active
             .get_or_insert_with(Default::default)
             .insert(child.id());
         child
     };
     let pid = child.id();
-    let feeder = feed(&mut child, input);
+    let feeder = feed(&mut child, input).map_err(|e| {
+        abandon(pid);
+        Failure::Tester(e)
+    })?;
     let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || watch(child, tx));
+    // The child moves into the watcher; should the watcher not start, it is ended by its pid.
+    start_thread("solver watcher", move || watch(child, tx)).map_err(|e| {
+        abandon(pid);
+        Failure::Tester(e)
+    })?;
     let written = || out_watch.metadata().map_or(0, |m| m.len());
     let mut stopped = None;
     let (status, exited) = loop {
         match rx.recv_timeout(POLL) {
             Ok(done) => break done,
             Err(mpsc::RecvTimeoutError::Disconnected) => {
+                // Its watcher may have reaped it: its pid is not ours to kill any more.
                 reaper::active()
                     .get_or_insert_with(Default::default)
                     .remove(&pid);
-                return Err("the solver's watcher thread stopped".to_string());
+                return Err(Failure::Tester(
+                    "the thread watching the solver stopped".to_string(),
+                ));
             }
             Err(mpsc::RecvTimeoutError::Timeout) if stopped.is_none() => {
                 stopped = if reaper::interrupted().is_some() {
@@ -279,7 +344,7 @@ pub fn run_solver(
     if let Some(feeder) = feeder.filter(|f| f.is_finished()) {
         drop(feeder.join());
     }
-    let status = status.map_err(|e| format!("cannot wait for the solver: {e}"))?;
+    let status = status.map_err(|e| Failure::Seed(format!("cannot wait for the solver: {e}")))?;
     let wall = exited.saturating_duration_since(start);
     if written() >= cap {
         // Stopped within a poll of reaching the cap: keep exactly `cap` bytes.

@@ -18,6 +18,10 @@ use std::time::{Duration, Instant};
 
 use super::proctable::{has_marker, processes};
 
+/// The hint added to a failure to start a process or a thread (`EAGAIN`, `ENOMEM`): the
+/// guardian is the first process `tester run` starts, so the first to meet such a limit.
+pub const RESOURCE_HINT: &str = "a limit on processes or memory (`ulimit -u`, `ulimit -v`)?";
+
 /// The guardian's pid (0: none), so that the end-of-run sweep does not take it for a leftover.
 static GUARDIAN: AtomicI32 = AtomicI32::new(0);
 
@@ -52,8 +56,9 @@ pub fn start() -> Result<(), String> {
     // SAFETY: this process has a single thread (checked above), so the child may run any code.
     match unsafe { libc::fork() } {
         -1 => Err(format!(
-            "cannot start the guardian: {}",
-            std::io::Error::last_os_error()
+            "cannot start the guardian: {}; {}",
+            std::io::Error::last_os_error(),
+            RESOURCE_HINT
         )),
         0 => {
             // SAFETY: closes our copy of the write end; the parent keeps its own.

@@ -86,6 +86,18 @@ impl Replacement {
         })
     }
 
+    /// Writes the new file's bytes to the disk (`fsync`), so that once renamed it survives a
+    /// power cut whole.
+    pub fn sync(&mut self) -> io::Result<()> {
+        self.file.flush()?;
+        self.file.sync_all()
+    }
+
+    /// The path this file will replace.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Flushes the new file and renames it over the path.
     pub fn commit(mut self) -> io::Result<()> {
         self.file.flush()?;

@@ -79,3 +79,133 @@ fn bounds_are_recorded_checked_and_shown_as_gaps() {
     let text = run(&dir, "r4", &fixture("data.sh"), &[]);
     assert!(!text.contains("mean gap"), "{text}");
 }
+
+/// The cell of `column` (counted from the right, 0 = last) on the table line of `seed`.
+fn cell(text: &str, seed: &str, from_right: usize) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(seed))
+        .unwrap_or_else(|| panic!("no line for seed {seed}: {text}"));
+    line.split_whitespace()
+        .rev()
+        .nth(from_right)
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn case9_a_bound_above_a_judged_score_is_named_and_left_out_of_the_gaps() {
+    let dir = scratch("bounds_impossible");
+    // The no-move answers score 128 (seed 1) and 8430 (seed 2): 1e308 is no lower bound of
+    // seed 1, 100 is one of seed 2.
+    let bounds = dir.join("b.json");
+    std::fs::write(
+        &bounds,
+        r#"{"bounds": [{"seed": 1, "bound": 1e308, "source": "wrong"},
+                       {"seed": 2, "bound": 100, "source": "right"}]}"#,
+    )
+    .unwrap();
+    let b = bounds.to_str().unwrap();
+    let warning = "seed 1: the bound 1e308 is above the judged score 128: impossible";
+    let text = run(&dir, "r1", &fixture("data.sh"), &["--bounds", b]);
+    assert_eq!(cell(&text, "1", 0), "!", "{text}");
+    let gap2 = cell(&text, "2", 0);
+    assert_eq!(gap2, "98.81", "{text}");
+    assert!(text.contains(warning), "{text}");
+    assert!(
+        text.contains(
+            "mean gap to the bound: 98.814 %  (over the 1 ok seeds with a bound; 1 \
+                       impossible bound left out)"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("inf") && !text.contains("-498"), "{text}");
+    let out = tester()
+        .current_dir(&dir)
+        .args(["rescore", "r1", "--bounds", b])
+        .output()
+        .unwrap();
+    let text = ok_text(&out) + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains(warning) && text.contains("mean gap to the bound: 98.814 %"),
+        "{text}"
+    );
+    run(&dir, "r2", &fixture("data.sh"), &[]);
+    let compare = |extra: &[&str]| {
+        let out = tester()
+            .current_dir(&dir)
+            .arg("compare")
+            .args(extra)
+            .output()
+            .unwrap();
+        ok_text(&out) + &String::from_utf8_lossy(&out.stderr)
+    };
+    let text = compare(&["r1", "r2", "--bounds", b]);
+    assert!(text.contains(&format!("r1: {warning}")), "{text}");
+    assert!(text.contains(&format!("r2: {warning}")), "{text}");
+    assert!(
+        text.contains(
+            "mean gap to the bound (100 * (score - bound) / score): A 98.814 % (1 seeds)"
+        ),
+        "{text}"
+    );
+    // A merged run keeps the bound in its results.json; compare meets it there, without
+    // --bounds, and checks it all the same.
+    let out = tester()
+        .current_dir(&dir)
+        .args(["merge", "r1", "--out", "m", "--bounds", b])
+        .output()
+        .unwrap();
+    let text = ok_text(&out) + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains(warning), "{text}");
+    let text = compare(&["m", "r2"]);
+    assert!(text.contains(&format!("m: {warning}")), "{text}");
+    assert!(!text.contains("inf %") && !text.contains("-498"), "{text}");
+}
+
+#[test]
+fn bounds_that_are_no_numbers_are_named_and_a_huge_one_is_readable() {
+    let dir = scratch("bounds_no_numbers");
+    for (printed, said) in [
+        (
+            "nan",
+            "[DATA] bound = nan is not a number >= 0: not recorded",
+        ),
+        (
+            "inf",
+            "[DATA] bound = inf is not a number >= 0: not recorded",
+        ),
+        (
+            "16.7 junk",
+            "[DATA] bound = 16.7 junk is not a number >= 0: not recorded",
+        ),
+        (
+            "1e308",
+            "[DATA] bound = 1e308 is not below the score 128: not recorded",
+        ),
+    ] {
+        let solver = format!("echo '[DATA] bound = {printed}' >&2; echo 0");
+        let out = tester()
+            .current_dir(&dir)
+            .args([
+                "run",
+                "--seeds",
+                "1",
+                "--quiet",
+                "--no-build",
+                "--force",
+                "--out",
+                "r",
+            ])
+            .args(["--exec", &solver, "--update-bounds", "--bounds", "b.json"])
+            .output()
+            .unwrap();
+        let text = ok_text(&out) + &String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.contains(&format!("seed 1: {said}")),
+            "{printed}: {text}"
+        );
+        assert!(text.contains("bounds: 0 raised"), "{printed}: {text}");
+        assert!(!text.contains("10000000000"), "{printed}: {text}");
+    }
+}

@@ -4,6 +4,7 @@
 //! a module. `cargo test --test it MODULE::` runs one of them.
 
 mod best_answers;
+mod bests_updates;
 mod bounded;
 mod bounds;
 mod cli;
@@ -13,6 +14,7 @@ mod daily_loop;
 mod faults;
 mod fuzz;
 mod hostile_gif;
+mod hostile_limits;
 mod hostile_processes;
 mod hostile_report;
 mod hostile_writes;

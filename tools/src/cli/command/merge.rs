@@ -285,7 +285,10 @@ pub fn run(args: &Args) -> Result<i32, String> {
         .filter_map(|s| results.get(s).map(|(r, _)| r.clone()))
         .collect();
     let (_, bests) = load_bests(args.bests.as_deref())?;
-    set_bounds(&mut merged, load_bounds(args.bounds.as_deref())?.1.as_ref());
+    let bounds = load_bounds(args.bounds.as_deref())?.1;
+    for warning in set_bounds(&mut merged, bounds.as_ref()) {
+        crate::cli::quote::warn("tester merge", &warning);
+    }
     let mut info = parts[0].info.clone();
     info.seeds = seeds;
     info.shard = None;

@@ -148,7 +148,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
         }
         results.push(new);
     }
-    set_bounds(&mut results, bounds.as_ref());
+    for warning in set_bounds(&mut results, bounds.as_ref()) {
+        crate::cli::quote::warn("tester rescore", &warning);
+    }
     let no_output: Vec<u64> = results
         .iter()
         .filter(|r| {

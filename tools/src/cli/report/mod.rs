@@ -10,6 +10,9 @@ use super::quote::printable;
 use crate::input::Input;
 use crate::judge::judge;
 
+mod bounds;
+pub use bounds::{bound_fits, readable, set_bounds};
+
 /// The `[DATA]` values of one seed, by key: numbers as JSON numbers, anything else a string
 /// (read by `read_data` of `features.rs`). Defined here, beside the result that holds it, so
 /// that this module needs nothing from `features`.
@@ -280,49 +283,6 @@ impl SeedResult {
     }
 }
 
-impl SeedResult {
-    /// The share of the score its lower bound does not certify, `(score − bound) / score`:
-    /// 0 for a proven optimum, `None` for a failed run or a seed without a bound. Negative
-    /// only if the bound is wrong (above a judged score).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tools::cli::report::SeedResult;
-    /// use tools::gen::{generate, Ranges};
-    ///
-    /// let input = generate(1, &Ranges::default()).input;
-    /// let mut r = SeedResult::judged(1, &input, None, "0\n");
-    /// assert_eq!(r.gap(), None);
-    /// r.bound = Some(r.score * 0.75);
-    /// assert!((r.gap().unwrap() - 0.25).abs() < 1e-12);
-    /// ```
-    pub fn gap(&self) -> Option<f64> {
-        let bound = self.bound?;
-        (self.status == Status::Ok).then(|| {
-            if self.score > 0.0 {
-                (self.score - bound) / self.score
-            } else {
-                0.0
-            }
-        })
-    }
-}
-
-/// Sets each result's [`SeedResult::bound`] from the bounds file `bounds` (a seed the file
-/// does not list keeps the bound it had, e.g. read from `results.json`).
-pub fn set_bounds<'a>(
-    results: impl IntoIterator<Item = &'a mut SeedResult>,
-    bounds: Option<&Bests>,
-) {
-    let Some(bounds) = bounds else { return };
-    for r in results {
-        if let Some(b) = bounds.score(r.seed) {
-            r.bound = Some(b);
-        }
-    }
-}
-
 /// The N bands of the summary.
 pub const N_BANDS: [(usize, usize); 4] = [(8, 12), (13, 18), (19, 24), (25, 30)];
 
@@ -448,14 +408,15 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
                 .map_or_else(|| "-".to_string(), |ms| ms.to_string()),
             best,
             opt(r.relative(bests), 2),
-            opt(r.gap().map(|g| 100.0 * g), 2),
+            r.gap_cell(),
         );
     }
     if results.iter().any(|r| r.bound.is_some()) {
         let _ = writeln!(
             s,
             "gap% = 100 * (score - bound) / score against the bounds file's certified lower bound \
-             (0: proven optimal; - : no bound or a failed run)"
+             (0: proven optimal; - : no bound or a failed run; ! : a bound above the score, \
+             impossible, left out of every mean gap)"
         );
     }
     if bests.is_some() {
@@ -516,8 +477,9 @@ pub fn summary(results: &[SeedResult], bests: Option<&Bests>) -> String {
         let with = results.iter().filter(|r| r.gap().is_some()).count();
         let _ = writeln!(
             s,
-            "mean gap to the bound: {:.3} %  (over the {with} ok seeds with a bound)",
-            100.0 * gap
+            "mean gap to the bound: {:.3} %  (over the {with} ok seeds with a bound{})",
+            100.0 * gap,
+            bounds::left_out(results)
         );
     }
     let _ = writeln!(

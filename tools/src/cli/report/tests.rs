@@ -129,7 +129,7 @@ fn gaps_come_from_the_bounds_file() {
         result(3, 8, 2, Status::Ok, 7.0),
         result(2, 8, 2, Status::Crash, -1.0),
     ];
-    set_bounds(&mut rs, Some(&bounds));
+    assert_eq!(set_bounds(&mut rs, Some(&bounds)), Vec::<String>::new());
     assert_eq!(rs[0].gap(), Some(0.0));
     assert_eq!(rs[1].gap(), Some(0.75));
     assert_eq!(rs[2].gap(), None, "seed 3 has no bound");

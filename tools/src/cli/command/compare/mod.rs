@@ -333,12 +333,14 @@ impl Comparison {
     }
 
     /// Mean [`SeedResult::gap`] of run `i` over the seeds every run has and that have a bound
-    /// (`None` if none has), and how many seeds that is.
+    /// (`None` if none has), and how many seeds that is. A seed whose bound is impossible for
+    /// any run (above its score) counts for none, so every run's mean covers the same seeds.
     pub fn gap(&self, i: usize) -> Option<(f64, usize)> {
         let gaps: Vec<f64> = self
             .rows
             .iter()
             .filter(|r| r.in_all())
+            .filter(|r| !r.results.iter().flatten().any(SeedResult::bound_impossible))
             .filter_map(|r| r.results[i].as_ref()?.gap())
             .collect();
         (!gaps.is_empty()).then(|| (gaps.iter().sum::<f64>() / gaps.len() as f64, gaps.len()))
@@ -422,13 +424,20 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
         select::filter_runs(&mut runs, filter)?;
     }
     let official = runs.iter().all(|r| r.official);
-    if official {
-        let (_, bounds) = load_bounds(args.bounds.as_deref())?;
-        for run in &mut runs {
-            set_bounds(run.results.values_mut(), bounds.as_ref());
-        }
-    } else if args.bounds.is_some() {
+    if !official && args.bounds.is_some() {
         return Err("--bounds needs runs on the official cases (no --n/--c/--p)".into());
+    }
+    let bounds = if official {
+        load_bounds(args.bounds.as_deref())?.1
+    } else {
+        None
+    };
+    for run in &mut runs {
+        // Checked against every score they meet, a file's bounds and those results.json kept.
+        for warning in set_bounds(run.results.values_mut(), bounds.as_ref()) {
+            let run = crate::cli::quote::printable(&run.dir.display().to_string(), 200);
+            crate::cli::quote::warn("tester compare", &format!("{run}: {warning}"));
+        }
     }
     let (mut path, mut bests, mut note) = (None, None, None);
     if !args.no_bests {

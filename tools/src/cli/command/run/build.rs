@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::cli::exec::{die_with_tester, exited_unreaped, kill_group};
+use crate::cli::exec::{die_with_tester, exited_unreaped, kill_group, start_thread};
 use crate::cli::reaper::{self, Target, MARKER_VAR};
 
 /// The most build output kept and shown when the build fails (its end), in bytes.
@@ -33,7 +33,8 @@ const DRAIN: Duration = Duration::from_secs(2);
 /// Why the build step stops the run: the exit code of `tester run` and the message for stderr.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuildFailure {
-    /// 3 when the build failed, 128 + the signal when `tester` was interrupted during it.
+    /// 3 when the build failed, 128 + the signal when `tester` was interrupted during it, 2
+    /// when `tester` could not start the thread that reads its output.
     pub code: i32,
     /// What happened, with the end of the build's output when it failed.
     pub message: String,
@@ -93,13 +94,16 @@ fn pipe() -> std::io::Result<(File, OwnedFd)> {
     unsafe { Ok((File::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))) }
 }
 
+/// The tail being read and the news of its end, from [`read_tail`].
+type TailReader = (Arc<Mutex<Tail>>, mpsc::Receiver<()>);
+
 /// Reads `from` to its end on a thread into a shared [`Tail`]; the receiver hears when the end
-/// came.
-fn read_tail(mut from: File) -> (Arc<Mutex<Tail>>, mpsc::Receiver<()>) {
+/// came. A thread that cannot start is an error.
+fn read_tail(mut from: File) -> Result<TailReader, String> {
     let tail = Arc::new(Mutex::new(Tail::default()));
     let (tx, rx) = mpsc::channel();
     let shared = Arc::clone(&tail);
-    std::thread::spawn(move || {
+    start_thread("build output", move || {
         let mut buf = vec![0u8; 64 << 10];
         loop {
             match from.read(&mut buf) {
@@ -113,8 +117,8 @@ fn read_tail(mut from: File) -> (Arc<Mutex<Tail>>, mpsc::Receiver<()>) {
             }
         }
         let _ = tx.send(());
-    });
-    (tail, rx)
+    })?;
+    Ok((tail, rx))
 }
 
 /// Runs the build command with `sh -c` in the current folder and waits for it, ending it early
@@ -125,10 +129,7 @@ pub fn build(command: &str, quiet: bool) -> Result<(), BuildFailure> {
         crate::diag!("tester run: build `{command}` ...");
     }
     let start = Instant::now();
-    let (status, signal, tail) = run(command).map_err(|e| BuildFailure {
-        code: 3,
-        message: format!("tester run: build `{command}`: cannot start sh: {e}"),
-    })?;
+    let (status, signal, tail) = run(command)?;
     if let Some(signal) = signal {
         return Err(BuildFailure {
             code: 128 + signal,
@@ -165,22 +166,30 @@ pub fn build(command: &str, quiet: bool) -> Result<(), BuildFailure> {
 }
 
 /// Starts `sh -c command` and waits for it: its exit status, the signal that interrupted
-/// `tester` meanwhile (the build is then killed), and the end of its output.
-fn run(command: &str) -> std::io::Result<(ExitStatus, Option<i32>, Tail)> {
-    let (reader, writer) = pipe()?;
+/// `tester` meanwhile (the build is then killed), and the end of its output. The build not
+/// starting is exit code 3; `tester`'s own thread not starting, 2.
+fn run(command: &str) -> Result<(ExitStatus, Option<i32>, Tail), BuildFailure> {
+    let failed = |code, what: String| BuildFailure {
+        code,
+        message: format!("tester run: build `{command}`: {what}"),
+    };
+    let cannot_start = |e: std::io::Error| failed(3, format!("cannot start sh: {e}"));
+    let (reader, writer) = pipe().map_err(cannot_start)?;
+    // The reader starts first: a thread that cannot start leaves nothing running.
+    let (tail, done) = read_tail(reader).map_err(|e| failed(2, e))?;
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg(command)
         .stdin(Stdio::null())
-        .stdout(Stdio::from(writer.try_clone()?))
+        .stdout(Stdio::from(writer.try_clone().map_err(cannot_start)?))
         .stderr(Stdio::from(writer))
         .env(MARKER_VAR, reaper::build_marker())
         .process_group(0);
     die_with_tester(&mut cmd);
-    let mut child = cmd.spawn()?;
+    let spawned = cmd.spawn();
     // The command holds our copies of the write end: dropped, the pipe ends with the build.
     drop(cmd);
-    let (tail, done) = read_tail(reader);
+    let mut child = spawned.map_err(cannot_start)?;
     let pid = child.id();
     let mut signal = None;
     while !exited_unreaped(pid, false) {
@@ -194,7 +203,9 @@ fn run(command: &str) -> std::io::Result<(ExitStatus, Option<i32>, Tail)> {
     }
     // What the build left in its group, then what left the group, ends with it.
     kill_group(pid);
-    let status = child.wait()?;
+    let status = child
+        .wait()
+        .map_err(|e| failed(3, format!("cannot wait for sh: {e}")))?;
     reaper::sweep(Target::Seed(&reaper::build_marker()));
     let _ = done.recv_timeout(DRAIN);
     let tail = std::mem::take(&mut *tail.lock().unwrap_or_else(|e| e.into_inner()));

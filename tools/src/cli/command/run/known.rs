@@ -2,15 +2,14 @@
 //! the bounds file (certified lower bounds, higher is better), as read for the report and as
 //! updated by `--update-bests` and `--update-bounds`.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::Args;
+use super::{answers, Args};
 use crate::cli::bests::{load_table, Bests, Side};
 use crate::cli::date;
 use crate::cli::exec::Solver;
-use crate::cli::replace::replace_copy;
-use crate::cli::report::{SeedResult, Status};
+use crate::cli::quote::printable;
+use crate::cli::report::{bound_fits, readable, SeedResult, Status};
 
 /// The `about` text of a bests file created by `--update-bests`.
 const NEW_BESTS_ABOUT: &str = "best known scores, written by `tester run --update-bests`";
@@ -47,58 +46,35 @@ fn table_for(
     let path = path
         .cloned()
         .unwrap_or_else(|| PathBuf::from(format!("testcases/{name}.json")));
-    let table = if path.exists() {
-        Bests::load_side(&path, side)?
-    } else {
-        Bests {
-            about: about.into(),
-            side,
-            ..Bests::default()
-        }
-    };
+    if side == Side::Best {
+        // Refused before any seed runs, not after the run.
+        answers::answers_folder(&path)?;
+    }
+    let table = Bests::load_or_new(&path, about, side)?;
     Ok((Some(path), Some(table)))
 }
 
-/// `--update-bests`: records the run's better scores in the bests file at `path`, under its
-/// lock; returns how many improved.
+/// `--update-bests`: records the run's better scores in the bests file at `path` and their
+/// answers in `best/` beside it, together or not at all (see [`super::answers`]), under the
+/// file's lock. Returns how many improved, and warnings (an update cut short that was
+/// finished, a result whose output no longer judges to its score).
 pub(super) fn update_bests(
     path: &Path,
     results: &[SeedResult],
     solver: &Solver,
     dir: &Path,
-) -> Result<usize, String> {
+) -> Result<(usize, Vec<String>), String> {
     let source = format!("tester run {}: {}", date::today(), solver.describe());
-    Bests::update_locked(path, NEW_BESTS_ABOUT, Side::Best, |bests| {
-        record_run(bests, results, &source, dir, path)
-    })
-}
-
-/// Records every ok result that beats `bests` (the file as it is now, read under its lock) and
-/// copies its output to `best/SEED.out` beside the bests file; returns how many improved.
-fn record_run(
-    bests: &mut Bests,
-    results: &[SeedResult],
-    source: &str,
-    dir: &Path,
-    path: &Path,
-) -> Result<usize, String> {
-    let folder = path.parent().unwrap_or(Path::new("")).join("best");
-    let mut improved = 0;
-    for r in results.iter().filter(|r| r.status == Status::Ok) {
-        if !bests.improve(r.seed, r.score, source) {
-            continue;
-        }
-        improved += 1;
-        fs::create_dir_all(&folder)
-            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-        let (from, to) = (
-            dir.join(format!("{}.out", r.seed)),
-            folder.join(format!("{}.out", r.seed)),
-        );
-        replace_copy(&from, &to)
-            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
-    }
-    Ok(improved)
+    let lock = Bests::lock(path)?;
+    let mut bests = Bests::load_or_new(path, NEW_BESTS_ABOUT, Side::Best)?;
+    let folder = answers::answers_folder(path)?;
+    let mut warnings = answers::recover(path, &mut bests, &folder)?;
+    let staged = answers::stage(&mut bests, results, (dir, &folder), &source)?;
+    let improved = staged.len();
+    warnings.extend(staged.notes.iter().cloned());
+    answers::commit(path, &bests, staged)?;
+    drop(lock);
+    Ok((improved, warnings))
 }
 
 /// The `about` text of a bounds file created by `--update-bounds`.
@@ -124,16 +100,30 @@ pub(super) fn update_bounds(
     let mut warnings = Vec::new();
     let mut claims = Vec::new();
     for r in results.iter().filter(|r| r.status == Status::Ok) {
-        let Some(bound) = r.data.get("bound").and_then(serde_json::Value::as_f64) else {
+        let Some(value) = r.data.get("bound") else {
+            continue;
+        };
+        // `nan`, `inf` and `16.7 junk` are kept as text by the data reader.
+        let Some(bound) = value.as_f64().filter(|b| b.is_finite() && *b >= 0.0) else {
+            let text = value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_string);
+            warnings.push(format!(
+                "seed {}: [DATA] bound = {} is not a number >= 0: not recorded",
+                r.seed,
+                printable(&text, 80)
+            ));
             continue;
         };
         let best = bests.and_then(|b| b.score(r.seed)).unwrap_or(f64::INFINITY);
         let ceiling = r.score.min(best);
         // A printed bound is rounded; a real lower bound never exceeds a reached score.
-        if !bound.is_finite() || bound < 0.0 || bound > ceiling + 1e-9 {
+        if !bound_fits(bound, ceiling) {
             warnings.push(format!(
-                "seed {}: [DATA] bound = {bound} is not below the score {ceiling}: not recorded",
-                r.seed
+                "seed {}: [DATA] bound = {} is not below the score {}: not recorded",
+                r.seed,
+                readable(bound),
+                readable(ceiling)
             ));
             continue;
         }

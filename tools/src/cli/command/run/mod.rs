@@ -3,7 +3,9 @@
 //! Nothing is lost: `results.json` is rewritten (atomically) as seeds finish, SIGINT/SIGTERM/
 //! SIGHUP stop the run cleanly (see [`crate::cli::reaper`]), and `--resume` finishes an interrupted run.
 
+mod answers;
 pub mod build;
+mod kept;
 mod known;
 mod options;
 pub mod project;
@@ -22,7 +24,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::cli::date;
-use crate::cli::exec::{output_cap, run_solver, Ending, Solver};
+use crate::cli::exec::{output_cap, run_solver, Ending, Failure, Solver};
 use crate::cli::features::read_data;
 use crate::cli::progress::Progress;
 use crate::cli::quote::printable;
@@ -60,10 +62,12 @@ fn run_seed(
     let outcome = match outcome {
         Ok(outcome) => outcome,
         // Nothing ran (for example a missing program): report it on the seed, keep going.
-        Err(message) => {
+        Err(Failure::Seed(message)) => {
             let failed = SeedResult::failed(seed, input, p, Status::Crash, message);
             return Ok(Some(failed));
         }
+        // tester itself cannot go on: no verdict on the seed, the run stops.
+        Err(Failure::Tester(message)) => return Err(format!("seed {seed}: {message}")),
     };
     let failed = |status, message| SeedResult::failed(seed, input, p, status, message);
     let mut result = match outcome.ending {
@@ -127,7 +131,8 @@ fn last_line_of(path: &Path) -> String {
 }
 
 /// Readies `dir` for a run of `seeds`: refuses a folder that holds a run (a `results.json`)
-/// unless --resume (returns the finished results and the seed list of that run) or --force
+/// unless --resume (returns the finished results, judged again, see [`kept`], and the seed
+/// list of that run) or --force
 /// (deletes that run's files: its `results.json` and the `SEED.*` files of its seeds, nothing
 /// else), and refuses files of `seeds` that no recorded run wrote.
 fn prepare_folder(
@@ -181,11 +186,16 @@ fn prepare_folder(
             old.info.shard.as_deref().unwrap_or("none")
         ));
     }
-    Ok((old.results, old.info.seeds))
+    // What the earlier run recorded counts only as judged again now.
+    let (kept, warnings) = kept::rejudged(dir, old.results, &args.ranges.ranges());
+    select::warn_all(&warnings);
+    Ok((kept, old.info.seeds))
 }
 
 /// Runs the seeds of `todo` on `jobs` threads into `recorder`; stops early on an interrupt or
-/// on an error that is not a seed's (a file that cannot be written).
+/// on an error that is not a seed's (a file that cannot be written, a thread that cannot
+/// start). Fewer workers than `jobs` when some cannot start (said on stderr); none is an
+/// error.
 fn run_all(
     todo: &[u64],
     args: &Args,
@@ -198,36 +208,121 @@ fn run_all(
     let next = AtomicUsize::new(0);
     let progress = Mutex::new(Progress::new(todo.len()));
     let failure: Mutex<Option<String>> = Mutex::new(None);
-    let workers = jobs.min(todo.len());
-    let working = AtomicUsize::new(workers);
+    let wanted = jobs.min(todo.len());
     std::thread::scope(|scope| {
-        // Saves the results of seeds that finished while every other seed still runs.
-        scope.spawn(|| {
-            while working.load(Ordering::SeqCst) > 0 {
-                std::thread::sleep(Duration::from_millis(100));
-                recorder.save_if_due();
+        let mut workers = Vec::with_capacity(wanted);
+        for k in 0..wanted {
+            let work = || {
+                let (next, failure, progress) = (&next, &failure, &progress);
+                let job = (args, solver, dir, limit);
+                // A panic is a bug of tester: said, and it stops the run instead of hanging it.
+                let run = || run_worker(todo, next, failure, progress, job, recorder);
+                if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+                    let what = panic_text(panic.as_ref());
+                    lock(failure).get_or_insert(format!(
+                        "a worker thread of tester panicked ({what}): a bug, please report it"
+                    ));
+                }
+            };
+            match std::thread::Builder::new()
+                .name(format!("worker {k}"))
+                .spawn_scoped(scope, work)
+            {
+                Ok(worker) => workers.push(worker),
+                Err(e) => {
+                    refused_workers(workers.len(), wanted, &e, &failure);
+                    break;
+                }
             }
-        });
-        for _ in 0..workers {
-            scope.spawn(|| {
-                run_worker(
-                    todo,
-                    &next,
-                    &failure,
-                    &progress,
-                    (args, solver, dir, limit),
-                    recorder,
-                );
-                working.fetch_sub(1, Ordering::SeqCst);
-            });
         }
+        save_while_working(&workers, recorder, dir);
     });
     if !args.quiet {
-        progress.lock().unwrap().finish();
+        lock(&progress).finish();
     }
-    match failure.into_inner().unwrap() {
+    match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(message) => Err(message),
         None => Ok(()),
+    }
+}
+
+/// A lock that a panicking thread left poisoned is still taken: what it guards stays usable
+/// (a counter, the results), and the run must end, not panic in turn.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The message of a panic's payload.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned());
+    printable(&text.unwrap_or_else(|| "no message".into()), 300)
+}
+
+/// Says that only `started` of `wanted` worker threads started (`error`): the run goes on with
+/// them, or, when none started, fails.
+fn refused_workers(
+    started: usize,
+    wanted: usize,
+    error: &std::io::Error,
+    failure: &Mutex<Option<String>>,
+) {
+    let why = format!("{error}; {}", crate::cli::exec::RESOURCE_HINT);
+    if started == 0 {
+        lock(failure).get_or_insert(format!("cannot start a worker thread: {why}"));
+    } else {
+        crate::diag!(
+            "tester run: only {started} of {wanted} worker threads could start, the seeds run \
+             {started} at a time: {why}"
+        );
+    }
+}
+
+/// How long the workers get to stop after a signal before `tester` exits without them (a
+/// worker blocked in a system call that the signal does not end).
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// Saves the results of seeds that finished while the other seeds still run, until every
+/// worker has ended. After a signal the workers get [`STOP_GRACE`] to stop; then `tester`
+/// saves what it can and exits (128 + the signal) without them, so a signal always ends it.
+fn save_while_working(
+    workers: &[std::thread::ScopedJoinHandle<'_, ()>],
+    recorder: &Recorder<'_>,
+    dir: &Path,
+) {
+    let mut signalled: Option<std::time::Instant> = None;
+    while !workers.iter().all(|w| w.is_finished()) {
+        std::thread::sleep(Duration::from_millis(100));
+        recorder.save_if_due();
+        let Some(signal) = reaper::interrupted() else {
+            continue;
+        };
+        if signalled
+            .get_or_insert_with(std::time::Instant::now)
+            .elapsed()
+            < STOP_GRACE
+        {
+            continue;
+        }
+        reaper::sweep(Target::All);
+        let stuck = workers.iter().filter(|w| !w.is_finished()).count();
+        let saved = recorder.save_if_free();
+        crate::diag!(
+            "tester run: interrupted by {}: {stuck} worker thread(s) did not stop within {} s \
+             (blocked in a system call); every solver was stopped; {} `tester run --resume \
+             --out {} ...` (same options) finishes the rest",
+            reaper::signal_name(signal),
+            STOP_GRACE.as_secs(),
+            if saved {
+                "the finished seeds are saved;"
+            } else {
+                "the seeds finished until the last save are kept;"
+            },
+            dir.display()
+        );
+        std::process::exit(128 + signal);
     }
 }
 
@@ -243,7 +338,7 @@ fn run_worker(
 ) {
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= todo.len() || failure.lock().unwrap().is_some() || reaper::interrupted().is_some() {
+        if i >= todo.len() || lock(failure).is_some() || reaper::interrupted().is_some() {
             break;
         }
         match run_seed(todo[i], args, solver, dir, limit) {
@@ -255,10 +350,7 @@ fn run_worker(
                         result.status.as_str(),
                         result.score
                     );
-                    progress
-                        .lock()
-                        .unwrap()
-                        .tick(result.status != Status::Ok, &what);
+                    lock(progress).tick(result.status != Status::Ok, &what);
                 }
                 if args.select.jsonl {
                     select::print_line(&result, recorder.bests);
@@ -267,7 +359,7 @@ fn run_worker(
             }
             Ok(None) => break,
             Err(message) => {
-                failure.lock().unwrap().get_or_insert(message);
+                lock(failure).get_or_insert(message);
             }
         }
     }
@@ -338,8 +430,17 @@ pub fn run(args: &Args) -> Result<i32, String> {
     reaper::sweep(Target::All);
     let signal = reaper::interrupted();
     let (results_file, mut results) = recorder.finish(signal.is_some() || outcome.is_err())?;
-    report::set_bounds(&mut results, bounds.as_ref());
-    outcome?;
+    let bound_warnings = report::set_bounds(&mut results, bounds.as_ref());
+    outcome.map_err(|e| {
+        format!(
+            "{e}\n{} of {} seeds finished, saved in {}: `tester run --resume --out {} ...` \
+             (same options) finishes the rest",
+            results.len(),
+            info.seeds.len(),
+            results_file.display(),
+            dir.display()
+        )
+    })?;
     // Never an error: the run is judged and saved, its report and bests must not be lost.
     let (shown, warnings) = selection.report(results.clone(), args.select.group_by.as_deref());
     let text = select::report(&args.select, &shown, results.len(), bests.as_ref());
@@ -348,13 +449,15 @@ pub fn run(args: &Args) -> Result<i32, String> {
         &format!("{text}results: {}\n", results_file.display()),
     );
     select::warn_all(&warnings);
+    select::warn_all(&bound_warnings);
     if let Some(signal) = signal {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
     }
     if args.update_bests {
         let path = bests_path.expect("set with --update-bests");
-        let improved = known::update_bests(&path, &results, &solver, &dir)?;
+        let (improved, warnings) = known::update_bests(&path, &results, &solver, &dir)?;
+        select::warn_all(&warnings);
         select::emit(
             &args.select,
             &format!("bests: {improved} improved in {}\n", path.display()),

@@ -14,7 +14,9 @@ pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 
 ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged: a --filter or \
 --group-by mistake is found before the first seed runs; one seen only on the seeds' results, a \
 [DATA] key no seed printed or an error on a seed's values, is a warning and the report, \
-results.json and --update-bests are kept); 130 interrupted by \
+results.json and --update-bests are kept; or tester itself cannot go on: a thread or process it \
+needs cannot start, a file it cannot write; results.json then holds the finished seeds and \
+--resume finishes the rest); 130 interrupted by \
 SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (results.json then holds the finished seeds, \
 \"interrupted\": true; --resume finishes the rest; during the build step nothing ran); 3 the \
 build step failed (nothing ran). If tester is killed outright (SIGKILL), its solvers and its \
@@ -59,8 +61,9 @@ pub struct Args {
     /// --shard). A folder that already holds a run is refused unless --resume or --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Finish the run in --out: keep the results of its finished seeds and run only the
-    /// missing ones (same --exec, --time-limit and --n/--c/--p required).
+    /// Finish the run in --out: keep the results of its finished seeds (their outputs judged
+    /// again: a verdict that changed is named and replaced) and run only the missing ones
+    /// (same --exec, --time-limit and --n/--c/--p required).
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Replace the run in --out: delete its results.json and SEED.* files first.
@@ -82,8 +85,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub bests: Option<PathBuf>,
     /// Write every score that beats the bests file back into it, with the source
-    /// `tester run YYYY-MM-DD: CMD`, and keep that output as `best/SEED.out` beside the bests
-    /// file. A missing bests file is created (--bests FILE, else `testcases/bests.json`).
+    /// `tester run YYYY-MM-DD: CMD`, and keep that output (judged again) as `best/SEED.out`
+    /// beside the bests file: the table and its answers change together or not at all. A
+    /// missing bests file is created (--bests FILE, else `testcases/bests.json`); a `best`
+    /// that is a symbolic link is refused.
     #[arg(long)]
     pub update_bests: bool,
     /// Certified lower bounds per seed, for the `gap%` column: `100 · (score − bound) /

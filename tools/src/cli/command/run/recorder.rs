@@ -14,6 +14,9 @@ use crate::cli::runfile::{write_run, RunInfo};
 /// 2000 seeds writes about 600 KB per save.
 const SAVE_EVERY: Duration = Duration::from_secs(1);
 
+/// The results by seed, the time of the last save, and whether a result came since.
+type State = (BTreeMap<u64, SeedResult>, Instant, bool);
+
 /// The results of a run as they come in, written to `results.json` at most every
 /// [`SAVE_EVERY`] and within it of a seed finishing (so a crash of `tester` itself loses
 /// little), and at the end.
@@ -22,7 +25,7 @@ pub(super) struct Recorder<'a> {
     info: &'a RunInfo,
     pub(super) bests: Option<&'a Bests>,
     /// The results, the time of the last save, and whether a result came since.
-    state: Mutex<(BTreeMap<u64, SeedResult>, Instant, bool)>,
+    state: Mutex<State>,
 }
 
 impl<'a> Recorder<'a> {
@@ -41,19 +44,37 @@ impl<'a> Recorder<'a> {
         }
     }
 
+    /// The results, locked; a lock poisoned by a panicking worker is still taken (the map
+    /// stays whole: a result is inserted in one step).
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Adds a finished seed and saves if due (see [`Recorder::save_if_due`]).
     pub(super) fn record(&self, result: SeedResult) {
-        let mut state = self.state.lock().unwrap();
+        let mut state = self.state();
         state.0.insert(result.seed, result);
         state.2 = true;
         drop(state);
         self.save_if_due();
     }
 
+    /// The results, locked, unless another thread holds them (a save is then skipped: the
+    /// main thread tries again within 100 ms, and never waits on a worker that may be stuck).
+    fn try_state(&self) -> Option<std::sync::MutexGuard<'_, State>> {
+        match self.state.try_lock() {
+            Ok(state) => Some(state),
+            Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
     /// Rewrites `results.json` (marked interrupted: the run goes on) if a result came since the
-    /// last save and that save is [`SAVE_EVERY`] old.
+    /// last save and that save is [`SAVE_EVERY`] old (and no other thread holds the results).
     pub(super) fn save_if_due(&self) {
-        let mut state = self.state.lock().unwrap();
+        let Some(mut state) = self.try_state() else {
+            return;
+        };
         if state.2 && state.1.elapsed() >= SAVE_EVERY {
             state.1 = Instant::now();
             state.2 = false;
@@ -81,13 +102,22 @@ impl<'a> Recorder<'a> {
 
     /// Writes `results.json` as it stands, marked interrupted (the run goes on).
     pub(super) fn save(&self) -> Result<(), String> {
-        let state = self.state.lock().unwrap();
+        let state = self.state();
         write_run(self.dir, &self.document(&state.0, true)).map(drop)
+    }
+
+    /// Writes `results.json` as it stands (marked interrupted) unless another thread holds the
+    /// results (one that may never let go); returns whether it wrote.
+    pub(super) fn save_if_free(&self) -> bool {
+        let Some(state) = self.try_state() else {
+            return false;
+        };
+        write_run(self.dir, &self.document(&state.0, true)).is_ok()
     }
 
     /// Writes the final `results.json` and returns the results in seed-list order.
     pub(super) fn finish(&self, interrupted: bool) -> Result<(PathBuf, Vec<SeedResult>), String> {
-        let state = self.state.lock().unwrap();
+        let state = self.state();
         let path = write_run(self.dir, &self.document(&state.0, interrupted))?;
         Ok((path, self.ordered(&state.0)))
     }

@@ -1,0 +1,351 @@
+//! Issue 44, cases 7, 8 and 10: the bests file and its answers `best/SEED.out` change together
+//! or not at all (a failed write, a full disk, an update cut short), nothing enters them
+//! unjudged (`--resume` judges the kept results again), and `best/` is never written through
+//! a link.
+
+use std::fs;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::{scratch, tester};
+use tools::cli::bests::Bests;
+use tools::gen::{generate, Ranges};
+use tools::judge::judge;
+
+/// A bests file whose scores every bundled best answer beats (seeds 1–3).
+const POOR_TABLE: &str = r#"{"about": "poor", "bests": [
+  {"seed": 1, "score": 128, "source": "a"},
+  {"seed": 2, "score": 8430, "source": "a"},
+  {"seed": 3, "score": 1026, "source": "a"}
+]}
+"#;
+
+fn testcases() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testcases")
+}
+
+/// A solver printing the bundled best answer of its seed (read from the run's marker),
+/// followed, for seed 2, by `pad` bytes of empty lines (the judge reads only the moves it
+/// counts, so the score stays).
+fn best_solver(pad: usize) -> String {
+    format!(
+        "s=${{QA_TESTER_RUN##*-}}; cat '{}/best/'$s.out; \
+         if [ $s = 2 ]; then head -c {pad} /dev/zero | tr '\\0' '\\n'; fi",
+        testcases().display()
+    )
+}
+
+/// A fresh folder outside the repository (no `git.patch` is written there) holding a poor
+/// bests file and an empty `best/` folder.
+fn with_poor_table(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qa-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("best")).unwrap();
+    fs::write(dir.join("bests.json"), POOR_TABLE).unwrap();
+    dir
+}
+
+/// `tester run --seeds SEEDS --out r --bests BESTS --update-bests EXTRA` in `dir`.
+fn update_run(dir: &Path, seeds: &str, solver: &str, bests: &Path, extra: &[&str]) -> Command {
+    let mut command = tester();
+    command
+        .current_dir(dir)
+        .args([
+            "run",
+            "--no-project",
+            "--quiet",
+            "--seeds",
+            seeds,
+            "--exec",
+            solver,
+        ])
+        .args(["--out", "r", "--update-bests", "--bests"])
+        .arg(bests)
+        .args(extra);
+    command
+}
+
+fn describe(out: &Output) -> String {
+    format!("{}\n{}", out.status, String::from_utf8_lossy(&out.stderr))
+}
+
+/// The files in `folder`, by name.
+fn names(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Asserts that every answer in `best/` beside `table` judges exactly to the table's score for
+/// its seed, and that `seeds` all have one.
+fn assert_table_and_answers_agree(table: &Path, seeds: &[u64]) {
+    let bests = Bests::load(table).unwrap();
+    let folder = table.parent().unwrap().join("best");
+    for name in names(&folder) {
+        let seed: u64 = name
+            .strip_suffix(".out")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{name} in best/"));
+        let answer = fs::read_to_string(folder.join(&name)).unwrap();
+        let verdict = judge(&generate(seed, &Ranges::default()).input, &answer);
+        assert_eq!(
+            bests.score(seed),
+            Some(verdict.score),
+            "seed {seed}: best/{name} judges {}, the table says {:?}",
+            verdict.score,
+            bests.score(seed)
+        );
+    }
+    for seed in seeds {
+        assert!(
+            folder.join(format!("{seed}.out")).is_file(),
+            "no best/{seed}.out"
+        );
+    }
+}
+
+/// After a failed update: the table as it was, `best/` empty, nothing pending; then, once
+/// writing works again, `--resume` (with the run's `solver`) records both seeds with their
+/// answers.
+fn assert_nothing_changed_then_resume(dir: &Path, table: &Path, failed: &Output, solver: &str) {
+    assert_eq!(failed.status.code(), Some(2), "{}", describe(failed));
+    assert_eq!(fs::read_to_string(table).unwrap(), POOR_TABLE);
+    assert_eq!(
+        names(&table.parent().unwrap().join("best")),
+        Vec::<String>::new()
+    );
+    assert!(!dir.join("bests.json.pending").exists());
+    let out = update_run(dir, "1-2", solver, table, &["--resume"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bests: 2 improved"));
+    assert_table_and_answers_agree(table, &[1, 2]);
+}
+
+#[test]
+fn case7_a_failed_write_changes_neither_the_table_nor_its_answers() {
+    // Files of `tester` limited to 32 KiB (SIGXFSZ ignored: the write fails with EFBIG, as on
+    // a full disk): seed 1's answer fits, seed 2's (64 KiB of padding) does not.
+    let dir = with_poor_table("bests-efbig");
+    let table = dir.join("bests.json");
+    let mut command = update_run(&dir, "1-2", &best_solver(65536), &table, &[]);
+    // SAFETY: `signal` and `setrlimit` are async-signal-safe and touch only the child.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: 32 << 10,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("File too large"),
+        "{}",
+        describe(&out)
+    );
+    assert_nothing_changed_then_resume(&dir, &table, &out, &best_solver(65536));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A 64 KiB tmpfs mounted at a folder, unmounted when dropped.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    /// Mounts it, or says why not (not root, no right to mount here).
+    fn mount(at: &Path) -> Result<Tmpfs, std::io::Error> {
+        fs::create_dir_all(at)?;
+        let target = std::ffi::CString::new(at.to_str().unwrap()).unwrap();
+        // SAFETY: every pointer is a NUL-terminated string that outlives the call.
+        let rc = unsafe {
+            libc::mount(
+                c"tmpfs".as_ptr(),
+                target.as_ptr(),
+                c"tmpfs".as_ptr(),
+                0,
+                c"size=64k".as_ptr().cast(),
+            )
+        };
+        if rc != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(Tmpfs(at.to_path_buf()))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let target = std::ffi::CString::new(self.0.to_str().unwrap()).unwrap();
+        // SAFETY: unmounts the file system this test mounted.
+        unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) };
+    }
+}
+
+#[test]
+fn case7_a_full_disk_changes_neither_the_table_nor_its_answers() {
+    // SAFETY: `geteuid` cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("NOTICE: not root: the full disk (a 64 KiB tmpfs) is not tested");
+        return;
+    }
+    let dir = scratch("bests-full-disk");
+    let disk = match Tmpfs::mount(&dir.join("disk")) {
+        Ok(disk) => disk,
+        Err(e) => {
+            eprintln!("NOTICE: cannot mount a tmpfs ({e}): the full disk is not tested");
+            return;
+        }
+    };
+    fs::create_dir(disk.0.join("best")).unwrap();
+    let table = disk.0.join("bests.json");
+    fs::write(&table, POOR_TABLE).unwrap();
+    fs::File::create(disk.0.join("bests.json.lock")).unwrap();
+    // Filled up to one free page: best/1.out fits, best/2.out no more.
+    let free = || {
+        // SAFETY: `statvfs` writes into the zeroed struct we pass.
+        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+        let path = std::ffi::CString::new(disk.0.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::statvfs(path.as_ptr(), &mut stat) }, 0);
+        stat.f_bavail as usize * stat.f_frsize as usize
+    };
+    fs::write(disk.0.join("fill"), vec![0u8; free() - 4096]).unwrap();
+    assert_eq!(free(), 4096);
+    let out = update_run(&dir, "1-2", &best_solver(0), &table, &[])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("No space left"),
+        "{}",
+        describe(&out)
+    );
+    fs::remove_file(disk.0.join("fill")).unwrap();
+    assert_nothing_changed_then_resume(&dir, &table, &out, &best_solver(0));
+    drop(disk);
+}
+
+#[test]
+fn case7_an_update_cut_short_is_finished_by_the_next_one() {
+    // What a crash while the answers were moved into place leaves: the new table written as
+    // bests.json.pending, seed 1's new answer already moved (it judges 16.707), seed 2's not
+    // (no best/2.out). The next update keeps seed 1 at the score its answer has and seed 2 at
+    // the old entry, and removes the pending table (it was ignored: the table said 128 beside
+    // an answer judging 16.707).
+    let dir = with_poor_table("bests-cut-short");
+    let table = dir.join("bests.json");
+    fs::copy(testcases().join("best/1.out"), dir.join("best/1.out")).unwrap();
+    let judged = |seed: u64| {
+        let answer = fs::read_to_string(testcases().join(format!("best/{seed}.out"))).unwrap();
+        judge(&generate(seed, &Ranges::default()).input, &answer).score
+    };
+    let mut pending = Bests::parse(POOR_TABLE).unwrap();
+    pending.improve(1, judged(1), "new");
+    pending.improve(2, judged(2), "new");
+    fs::write(dir.join("bests.json.pending"), pending.to_json()).unwrap();
+    let out = update_run(&dir, "4", "echo 0", &table, &[])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let bests = Bests::load(&table).unwrap();
+    assert_eq!(bests.seeds[&1].source, "new");
+    assert_eq!(bests.score(2), Some(8430.0));
+    assert!(
+        bests.score(4).is_some(),
+        "the run's own seed is recorded too"
+    );
+    assert!(!dir.join("bests.json.pending").exists());
+    assert_table_and_answers_agree(&table, &[1, 4]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("seed 1: an update cut short had moved its answer"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("seed 2: an update cut short had not moved its answer"),
+        "{stderr}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn case8_resume_judges_the_kept_results_before_they_count() {
+    // A kept result's score edited in results.json (seed 1: 1.0), and a kept output changed
+    // since its run (seed 2 now makes no move, which scores the table's 8430): --resume
+    // --update-bests records what the outputs judge, not what results.json says.
+    let dir = with_poor_table("bests-resume");
+    let table = dir.join("bests.json");
+    let solver = best_solver(0);
+    let out = tester()
+        .current_dir(&dir)
+        .args([
+            "run",
+            "--no-project",
+            "--quiet",
+            "--seeds",
+            "1-2",
+            "--exec",
+            &solver,
+        ])
+        .args(["--out", "r"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let path = dir.join("r/results.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    doc["results"][0]["score"] = serde_json::json!(1.0);
+    fs::write(&path, doc.to_string()).unwrap();
+    fs::write(dir.join("r/2.out"), "0\n").unwrap();
+    let no_move = judge(&generate(2, &Ranges::default()).input, "0\n").score;
+    let out = update_run(&dir, "1-3", &solver, &table, &["--resume"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let bests = Bests::load(&table).unwrap();
+    assert!(
+        (bests.score(1).unwrap() - 16.7067).abs() < 1e-3,
+        "{bests:?}"
+    );
+    assert_eq!(bests.score(2), Some(no_move));
+    assert_table_and_answers_agree(&table, &[1, 3]);
+    // The tables count the judged verdicts too.
+    let doc: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(doc["results"][1]["score"], serde_json::json!(no_move));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let said = "--resume: seed 1: results.json says ok 1, but its output judges ok 16.70";
+    assert!(stderr.contains(said), "{stderr}");
+    assert!(
+        stderr.contains("--resume: seed 2: results.json says ok 286.23"),
+        "{stderr}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn case10_a_best_folder_that_is_a_link_is_refused() {
+    let dir = scratch("bests-linked-folder");
+    fs::create_dir(dir.join("victim")).unwrap();
+    fs::write(dir.join("victim/1.out"), "precious\n").unwrap();
+    std::os::unix::fs::symlink("victim", dir.join("best")).unwrap();
+    let out = update_run(&dir, "1-2", "echo 0", &dir.join("bests.json"), &[])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("best is a symbolic link"), "{stderr}");
+    assert_eq!(
+        fs::read_to_string(dir.join("victim/1.out")).unwrap(),
+        "precious\n"
+    );
+    assert_eq!(names(&dir.join("victim")), ["1.out"]);
+    assert!(!dir.join("r").exists(), "refused before any seed runs");
+}
