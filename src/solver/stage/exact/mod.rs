@@ -10,8 +10,9 @@
 //!   over the N-Queens boards avoiding the walls, with branch and bound on a Lagrangian lower
 //!   bound of the matching cost (queen potentials and column/diagonal weights,
 //!   `potentials`) and forward checking of the rows still open; complete boards are matched
-//!   exactly (Hungarian method) and the best `keep` are kept. On big boards the search is cut
-//!   short by its deadline; its cheapest-first boards are still good ones;
+//!   exactly (Hungarian method) and the best `keep` are kept. Beam searches over the same
+//!   bounds come first (`one_colour::beam`): on big boards the search is cut short by its
+//!   deadline, and the beams' boards are far better than a cut depth-first search's;
 //! * **several colours** for N ≤ 14: every N-Queens board avoiding the walls is listed (a
 //!   cell mask each), every colour is matched to every board (for N ≥ 12 only to the cheapest
 //!   few hundred by a lower bound), a clique search on the disjointness of the boards proves

@@ -7,6 +7,10 @@
 //! first, and every child looks ahead: each row still to fill must keep a cell that no queen
 //! placed so far attacks (forward checking), and the cheapest such cell of every remaining row
 //! is added to the bound. Complete boards are matched exactly (Hungarian method).
+//!
+//! The boards of [`one_colour`] and [`place_colour`] come first from beam searches over the
+//! same bounds ([`beam`]), then from the depth-first search with the time left; the proof of
+//! [`one_colour_floor`] is depth first alone.
 
 mod beam;
 
