@@ -525,6 +525,51 @@ fn bad_usage_is_refused_before_anything_runs() {
         );
         assert!(!out_dir.join("ab.json").exists());
     }
-    let resume = ab(&["--resume", "--out", out_s]);
-    assert_eq!(resume.status.code(), Some(2));
+    // --resume where no A/B is recorded yet starts one (one command line for every host).
+    let mut args = vec![
+        "--base-exec",
+        &ok,
+        "--new-exec",
+        &ok,
+        "--out",
+        out_s,
+        "--no-project",
+    ];
+    args.push("--resume");
+    let resume = ab(&args);
+    assert_eq!(resume.status.code(), Some(1), "{}", both(&resume));
+    assert!(String::from_utf8_lossy(&resume.stderr).contains("a new A/B starts"));
+}
+
+#[test]
+fn the_end_of_one_arm_never_touches_the_other_arms_processes() {
+    let dir = scratch("ab-markers");
+    // A answers after 0.1 s; B's answer waits for a child (`sleep`) that would die if the
+    // clean-up of A's ended seed reached B's processes (then B exits 7: a crash).
+    let script = |name: &str, body: &str| {
+        let path = dir.join(name);
+        fs::write(&path, format!("read n\n{body}\necho 0\n")).unwrap();
+        format!("sh '{}'", path.display())
+    };
+    let quick = script("quick.sh", "sleep 0.1");
+    let slow = script("slow.sh", "sleep 0.6 || exit 7");
+    let out_dir = dir.join("ab");
+    let out = ab(&[
+        "--base-exec",
+        &quick,
+        "--new-exec",
+        &slow,
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--jobs",
+        "4",
+        "--max-pairs",
+        "4",
+        "--time-limit",
+        "10",
+        "--no-project",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", both(&out));
+    let doc = json(&out_dir.join("ab.json"));
+    assert_eq!(doc["verdict"]["failures"]["b"], 0, "{}", both(&out));
 }

@@ -126,3 +126,54 @@ fn with_b_better_by_delta_it_accepts_at_least_one_minus_beta() {
         );
     }
 }
+
+/// Wald's approximation of the mean number of pairs at H0 and at H1 (α = β = 0.05):
+/// `(0.95 · ln 19 − 0.05 · ln 19) / (μ1² / (2σ²)) = 5.30 · σ² / μ1²` (at the 15-pair minimum
+/// at least).
+fn wald_pairs(sigma: f64, sprt: Sprt) -> f64 {
+    let b = 19f64.ln();
+    let drift = sprt.mu1() * sprt.mu1() / (2.0 * sigma * sigma);
+    ((0.9 * b) / drift).max(15.0)
+}
+
+#[test]
+fn pair_counts_at_the_measured_noise_follow_walds_approximation() {
+    let centre = MEASURED.iter().sum::<f64>() / 40.0;
+    let sigma = (MEASURED
+        .iter()
+        .map(|x| (x - centre) * (x - centre))
+        .sum::<f64>()
+        / 39.0)
+        .sqrt();
+    assert!((sigma - 0.0164).abs() < 5e-5, "{sigma}");
+    for delta in [0.005, 0.02] {
+        let sprt = Sprt {
+            delta,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let wald = wald_pairs(sigma, sprt);
+        for (what, mean) in [("A = B", 0.0), ("B better by delta", sprt.mu1())] {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+            let mut counts: Vec<usize> = (0..TESTS)
+                .map(|_| {
+                    let mut walk = Walk::new(sprt, 1_000_000);
+                    while walk.push(draw(Shape::Measured, mean, &mut rng)).is_none() {}
+                    walk.stats.n
+                })
+                .collect();
+            counts.sort_unstable();
+            let average = counts.iter().sum::<usize>() as f64 / TESTS as f64;
+            eprintln!(
+                "delta {delta}, {what}: {average:.1} pairs on average (Wald {wald:.1}), median {}, \
+                 90th percentile {}",
+                counts[TESTS / 2],
+                counts[TESTS * 9 / 10]
+            );
+            assert!(
+                (average - wald).abs() < 0.25 * wald,
+                "delta {delta}, {what}: {average} pairs, Wald says {wald}"
+            );
+        }
+    }
+}

@@ -116,7 +116,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Continue the A/B in --out with the same pairs (options given must match its ab.json;
-    /// --max-pairs and --jobs may change).
+    /// --max-pairs and --jobs may change); without an ab.json there, start it.
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Run only the pairs at stream positions K, K+M, … below --max-pairs (one host of M),
@@ -212,7 +212,11 @@ pub fn run(args: &Args) -> Result<i32, String> {
         project::find(&cwd)?
     };
     let jobs = jobs(args, found.as_ref())?;
-    let (dir, mut record, infos) = if args.resume {
+    let recorded = args.out.as_ref().is_some_and(|d| d.join(AB_JSON).is_file());
+    if args.resume && !recorded && !args.quiet {
+        crate::diag!("tester ab: --resume: no {AB_JSON} in --out yet: a new A/B starts");
+    }
+    let (dir, mut record, infos) = if args.resume && recorded {
         resume(args)?
     } else {
         start(args, found.as_ref())?

@@ -22,7 +22,7 @@ pub fn progress_line(settings: &Settings, reading: &Reading) -> String {
     let interval =
         ratio_interval(stats).map_or(String::new(), |(lo, hi)| format!(" [{lo:.4}, {hi:.4}]"));
     format!(
-        "n {} LLR {:.2} in ({:.2}, {:.2}) B/A {:.4}{interval}",
+        "n {} LLR {:.2} bounds ({:.2}, {:.2}) B/A {:.4}{interval}",
         stats.n,
         reading.walk.llr(),
         sprt.lower(),
