@@ -35,7 +35,7 @@ pub mod select;
 pub mod stats;
 
 use args::LIMITS_HELP;
-use command::{compare, gen, merge, rescore, run as run_cmd, runs, score, vis};
+use command::{ab, compare, gen, merge, rescore, run as run_cmd, runs, score, vis};
 
 /// Local twin of the official QueenAttack tester (Topcoder Marathon Match 150): generate the
 /// official cases byte for byte, judge outputs exactly like the official judge, and run a solver
@@ -74,10 +74,14 @@ pub enum Command {
     /// List the run folders under a folder (default `runs/`), newest first.
     #[command(visible_alias = "history")]
     Runs(runs::Args),
+    /// Decide whether B beats A with the fewest runs: pairs of runs on the same seeds, side by
+    /// side, read by a sequential test (SPRT) that stops as soon as it knows; A and B are git
+    /// revisions (built in worktrees), commands, or the current build.
+    Ab(Box<ab::Args>),
 }
 
 /// Runs a parsed command line and returns the exit code (0, or what `tester run`, `tester
-/// merge` and `tester rescore` document). `Err` is a message for the user (the binary prints it and exits with
+/// merge`, `tester rescore` and `tester ab` document). `Err` is a message for the user (the binary prints it and exits with
 /// code 2).
 pub fn run(cli: &Cli) -> Result<i32, String> {
     let done = |r: Result<(), String>| r.map(|()| 0);
@@ -91,5 +95,6 @@ pub fn run(cli: &Cli) -> Result<i32, String> {
         Command::Vis(args) => done(vis::run(args)),
         Command::Compare(args) => done(compare::run(args)),
         Command::Runs(args) => done(runs::run(args)),
+        Command::Ab(args) => ab::run(args),
     }
 }

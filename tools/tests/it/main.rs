@@ -3,6 +3,9 @@
 //! One test binary for the whole package (one link instead of one per file): each former file is
 //! a module. `cargo test --test it MODULE::` runs one of them.
 
+mod ab;
+mod ab_solver;
+mod ab_sprt;
 mod best_answers;
 mod bests_updates;
 mod bounded;

@@ -11,7 +11,7 @@ mod options;
 pub mod project;
 mod recorder;
 
-pub use options::{default_solver, Args, EXIT_HELP};
+pub use options::{default_solver, parse_secs, Args, EXIT_HELP};
 use recorder::Recorder;
 
 use std::fs;
@@ -33,18 +33,21 @@ use crate::cli::replace::replace_file;
 use crate::cli::report::{self, SeedResult, Status};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
 use crate::cli::select::{self, Selection};
-use crate::gen::generate;
+use crate::gen::{generate, Ranges};
 
 /// Runs the solver on one seed and judges it; `None` when the run was interrupted before the
-/// solver finished (the seed is then not finished).
-fn run_seed(
+/// solver finished (the seed is then not finished). `ranges` draws the case, `vis` writes
+/// `SEED.html`, `secs` is the limit as typed (for the message), `marker` the value of the
+/// solver's process marker (`tester ab` runs two solvers of one seed at once, each with its
+/// own).
+pub fn run_seed(
     seed: u64,
-    args: &Args,
+    (ranges, vis, secs, marker): (&Ranges, bool, f64, &str),
     solver: &Solver,
     dir: &Path,
     limit: Duration,
 ) -> Result<Option<SeedResult>, String> {
-    let case = generate(seed, &args.ranges.ranges());
+    let case = generate(seed, ranges);
     let (inp, out, err) = (
         dir.join(format!("{seed}.in")),
         dir.join(format!("{seed}.out")),
@@ -55,10 +58,9 @@ fn run_seed(
         .map_err(|e| format!("cannot write {}: {e}", inp.display()))?;
     let (p, input) = (Some(case.p), &case.input);
     let cap = output_cap(input.n);
-    let marker = reaper::marker(seed);
-    let outcome = run_solver(solver, [&inp, &out, &err], limit, cap, &marker);
+    let outcome = run_solver(solver, [&inp, &out, &err], limit, cap, marker);
     // Whatever of this seed's processes left the process group ends now.
-    reaper::sweep(Target::Seed(&marker));
+    reaper::sweep(Target::Seed(marker));
     let outcome = match outcome {
         Ok(outcome) => outcome,
         // Nothing ran (for example a missing program): report it on the seed, keep going.
@@ -74,7 +76,7 @@ fn run_seed(
         Ending::Interrupted => return Ok(None),
         Ending::TimedOut => failed(
             Status::Timeout,
-            format!("killed after the time limit of {} s", args.limit()),
+            format!("killed after the time limit of {secs} s"),
         ),
         Ending::TooLong => failed(
             Status::TooLong,
@@ -107,7 +109,7 @@ fn run_seed(
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     result.data = read_data(&err);
-    if args.vis {
+    if vis {
         crate::cli::pages::write_seed_page(dir, seed, p, input, &result)?;
     }
     Ok(Some(result))
@@ -341,7 +343,14 @@ fn run_worker(
         if i >= todo.len() || lock(failure).is_some() || reaper::interrupted().is_some() {
             break;
         }
-        match run_seed(todo[i], args, solver, dir, limit) {
+        let seed = todo[i];
+        let how = (
+            &args.ranges.ranges(),
+            args.vis,
+            args.limit(),
+            &*reaper::marker(seed),
+        );
+        match run_seed(seed, how, solver, dir, limit) {
             Ok(Some(result)) => {
                 if !args.quiet {
                     let what = format!(

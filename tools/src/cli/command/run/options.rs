@@ -138,7 +138,8 @@ impl Args {
     }
 }
 
-fn parse_secs(text: &str) -> Result<f64, String> {
+/// Parses a time limit in seconds (0 < SECS <= 86400).
+pub fn parse_secs(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
         _ => Err(format!(

@@ -1,0 +1,408 @@
+//! The run folder of `tester ab`: `ab.json` (the settings, both arms, every finished pair in
+//! the order of the seed stream, the verdict) beside the arms' own run folders `base/` and
+//! `new/` (each an ordinary `tester run` folder: `SEED.in/out/err` and `results.json`, so
+//! `tester compare`, `tester vis` and `tester merge` read them).
+//!
+//! The pairs come from a seed stream: `--seeds LIST` in its order, or by default the seeds
+//! from [`STREAM_START`] up, shuffled in blocks of [`STREAM_BLOCK`] by a fixed seed, so the
+//! first `n` seeds never change with `--max-pairs` (a resumed test continues with the same
+//! pairs) and an A/B never runs on the tuning seeds (1–100, 1001+, 2001+).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use super::arms::Arm;
+use super::sprt::{pair_statistic, Sprt, Verdict, Walk};
+use crate::cli::args::{parse_shard, Shard};
+use crate::cli::report::{SeedResult, Status};
+use crate::cli::select::shuffled;
+
+/// The record's file name.
+pub const AB_JSON: &str = "ab.json";
+
+/// The first seed of the default stream.
+pub const STREAM_START: u64 = 10_001;
+
+/// The default stream is shuffled in blocks of this many seeds.
+pub const STREAM_BLOCK: u64 = 1000;
+
+/// The shuffle seed of the default stream's first block (block `k` uses this plus `k`).
+const STREAM_SHUFFLE: u64 = 45;
+
+/// The seeds the pairs are run on, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeedStream {
+    /// [`STREAM_START`] and up, shuffled by blocks.
+    Default,
+    /// `--seeds LIST`, in its order.
+    List(Vec<u64>),
+}
+
+impl SeedStream {
+    /// The first `count` seeds (fewer when a list is shorter).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tools::cli::command::ab::folder::SeedStream;
+    ///
+    /// let first = SeedStream::Default.first(1500);
+    /// assert_eq!(SeedStream::Default.first(40), first[..40]);
+    /// assert!(first.iter().all(|&s| (10_001..=12_000).contains(&s)));
+    /// assert_eq!(SeedStream::List(vec![5, 3]).first(10), [5, 3]);
+    /// ```
+    pub fn first(&self, count: usize) -> Vec<u64> {
+        match self {
+            SeedStream::List(seeds) => seeds.iter().take(count).copied().collect(),
+            SeedStream::Default => {
+                let mut seeds = Vec::with_capacity(count);
+                let mut block = 0;
+                while seeds.len() < count {
+                    let start = STREAM_START + block * STREAM_BLOCK;
+                    let ids: Vec<u64> = (start..start + STREAM_BLOCK).collect();
+                    let order = shuffled(&ids, STREAM_SHUFFLE + block);
+                    seeds.extend(order.into_iter().take(count - seeds.len()));
+                    block += 1;
+                }
+                seeds
+            }
+        }
+    }
+
+    /// How many pairs the stream allows at most.
+    pub fn len_limit(&self) -> usize {
+        match self {
+            SeedStream::List(seeds) => seeds.len(),
+            SeedStream::Default => usize::MAX,
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            SeedStream::Default => json!({
+                "from": STREAM_START, "block": STREAM_BLOCK, "shuffle_seed": STREAM_SHUFFLE
+            }),
+            SeedStream::List(seeds) => json!({ "list": seeds }),
+        }
+    }
+
+    fn from_json(v: &Value) -> Result<SeedStream, String> {
+        if let Some(list) = v.get("list").and_then(Value::as_array) {
+            let seeds: Option<Vec<u64>> = list.iter().map(Value::as_u64).collect();
+            return seeds
+                .map(SeedStream::List)
+                .ok_or("`seeds.list` is not a seed list".into());
+        }
+        let default = SeedStream::Default.to_json();
+        if *v == default {
+            Ok(SeedStream::Default)
+        } else {
+            Err(format!(
+                "`seeds` {v} is neither a list nor the default stream"
+            ))
+        }
+    }
+}
+
+/// What decides the test and which pairs it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// δ, α, β.
+    pub sprt: Sprt,
+    /// The most pairs the test reads.
+    pub max_pairs: usize,
+    /// The seeds, in order.
+    pub seeds: SeedStream,
+    /// This host's share of the pairs (`--shard K/M`).
+    pub shard: Option<Shard>,
+}
+
+impl Settings {
+    /// The stream positions (0-based) of the pairs this run is to finish, in order.
+    pub fn positions(&self) -> Vec<usize> {
+        let count = self.max_pairs.min(self.seeds.len_limit());
+        (0..count)
+            .filter(|p| self.shard.is_none_or(|s| p % s.m == s.k))
+            .collect()
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "delta": self.sprt.delta,
+            "alpha": self.sprt.alpha,
+            "beta": self.sprt.beta,
+            "max_pairs": self.max_pairs,
+            "min_pairs": super::sprt::MIN_PAIRS,
+            "seeds": self.seeds.to_json(),
+            "shard": self.shard.map(|s| s.to_string()),
+        })
+    }
+
+    fn from_json(v: &Value) -> Result<Settings, String> {
+        let num = |key: &str| {
+            v.get(key)
+                .and_then(Value::as_f64)
+                .ok_or_else(|| format!("`settings.{key}` is missing"))
+        };
+        let shard = match v.get("shard").and_then(Value::as_str) {
+            Some(text) => Some(parse_shard(text)?),
+            None => None,
+        };
+        let settings = Settings {
+            sprt: Sprt {
+                delta: num("delta")?,
+                alpha: num("alpha")?,
+                beta: num("beta")?,
+            },
+            max_pairs: num("max_pairs")? as usize,
+            seeds: SeedStream::from_json(v.get("seeds").unwrap_or(&Value::Null))?,
+            shard,
+        };
+        settings.sprt.check()?;
+        Ok(settings)
+    }
+}
+
+/// Which arm a pair started first (alternating with the pair's position).
+pub fn first_of(position: usize) -> char {
+    if position % 2 == 0 {
+        'A'
+    } else {
+        'B'
+    }
+}
+
+/// One finished pair: a seed run by both arms with the same solver seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pair {
+    /// Its place in the seed stream (0-based).
+    pub position: usize,
+    /// The seed (also the solver's `--seed`).
+    pub seed: u64,
+    /// A's result.
+    pub a: SeedResult,
+    /// B's result.
+    pub b: SeedResult,
+}
+
+impl Pair {
+    /// A side's score, `None` when it failed.
+    fn judged(r: &SeedResult) -> Option<f64> {
+        (r.status == Status::Ok).then_some(r.score)
+    }
+
+    /// The pair's statistic `ln(score_B / score_A)` (see [`pair_statistic`]).
+    pub fn x(&self) -> f64 {
+        pair_statistic(Self::judged(&self.a), Self::judged(&self.b))
+    }
+
+    fn side_json(r: &SeedResult) -> Value {
+        json!({ "status": r.status.as_str(), "score": r.score, "wall_ms": r.wall_ms })
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "pair": self.position + 1,
+            "seed": self.seed,
+            "solver_seed": self.seed,
+            "first": first_of(self.position).to_string(),
+            "a": Self::side_json(&self.a),
+            "b": Self::side_json(&self.b),
+            "x": self.x(),
+        })
+    }
+}
+
+/// The verdict part of `ab.json` and of the printed report: the test read in stream order up
+/// to its verdict or to the first pair not finished.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// The test after the pairs it read.
+    pub walk: Walk,
+    /// Failed sides among the pairs read: A only, B only, both.
+    pub failures: [usize; 3],
+    /// The seeds and statuses of those failures (`10823 B timeout`), in order.
+    pub failed: Vec<String>,
+    /// The position of the first pair not finished where the reading stopped early.
+    pub gap: Option<usize>,
+}
+
+/// Reads the finished `pairs` in stream order with the test of `settings`.
+pub fn read_pairs(settings: &Settings, pairs: &BTreeMap<usize, Pair>) -> Reading {
+    let count = settings.max_pairs.min(settings.seeds.len_limit());
+    let mut walk = Walk::new(settings.sprt, count);
+    let (mut failures, mut failed) = ([0; 3], Vec::new());
+    let mut gap = None;
+    for position in 0..count {
+        let Some(pair) = pairs.get(&position) else {
+            gap = Some(position);
+            break;
+        };
+        let (a_ok, b_ok) = (pair.a.status == Status::Ok, pair.b.status == Status::Ok);
+        let side = match (a_ok, b_ok) {
+            (true, true) => None,
+            (false, true) => Some((0, format!("A {}", pair.a.status.as_str()))),
+            (true, false) => Some((1, format!("B {}", pair.b.status.as_str()))),
+            (false, false) => Some((2, "both failed".to_string())),
+        };
+        if let Some((i, what)) = side {
+            failures[i] += 1;
+            failed.push(format!("{} {what}", pair.seed));
+        }
+        if walk.push(pair.x()).is_some() {
+            break;
+        }
+    }
+    Reading {
+        walk,
+        failures,
+        failed,
+        gap,
+    }
+}
+
+/// The `verdict` object of `ab.json`: the verdict (null while the test has none), the pairs
+/// read, their mean, sd, ratio and its 95 % interval, the LLR and its bounds, the failures.
+fn verdict_json(settings: &Settings, reading: &Reading) -> Value {
+    let (stats, sprt) = (&reading.walk.stats, &settings.sprt);
+    let interval = stats.interval95().map(|(lo, hi)| (lo.exp(), hi.exp()));
+    json!({
+        "verdict": reading.walk.verdict.map(Verdict::as_str),
+        "pairs": stats.n,
+        "mean": stats.mean,
+        "sd": stats.sd(),
+        "ratio": stats.mean.exp(),
+        "ratio_low": interval.map(|i| i.0),
+        "ratio_high": interval.map(|i| i.1),
+        "llr": reading.walk.llr(),
+        "lower": sprt.lower(),
+        "upper": sprt.upper(),
+        "mu0": Sprt::MU0,
+        "mu1": sprt.mu1(),
+        "failures": { "a": reading.failures[0], "b": reading.failures[1],
+                      "both": reading.failures[2] },
+        "missing_pair": reading.gap.filter(|_| reading.walk.verdict.is_none()).map(|p| p + 1),
+        "formula": super::sprt::FORMULA,
+    })
+}
+
+/// The whole record of an A/B.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// RFC 3339 start of the first session.
+    pub started: String,
+    /// The test and its pairs.
+    pub settings: Settings,
+    /// A and B.
+    pub arms: [Arm; 2],
+    /// The finished pairs by stream position.
+    pub pairs: BTreeMap<usize, Pair>,
+}
+
+impl Record {
+    /// The `ab.json` document; `interrupted` while pairs are still to run.
+    pub fn document(&self, interrupted: bool) -> Value {
+        let reading = read_pairs(&self.settings, &self.pairs);
+        json!({
+            "started": self.started,
+            "settings": self.settings.to_json(),
+            "arms": { "A": self.arms[0].to_json(), "B": self.arms[1].to_json() },
+            "pairs": self.pairs.values().map(Pair::to_json).collect::<Vec<_>>(),
+            "verdict": verdict_json(&self.settings, &reading),
+            "interrupted": interrupted,
+        })
+    }
+
+    /// Writes `DIR/ab.json` atomically.
+    pub fn save(&self, dir: &Path, interrupted: bool) -> Result<(), String> {
+        let path = dir.join(AB_JSON);
+        let text = serde_json::to_string_pretty(&self.document(interrupted))
+            .expect("JSON values always serialise");
+        crate::cli::replace::replace_file(&path, (text + "\n").as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Reads `DIR/ab.json`; the pairs' results come from the arms' `results.json` (the record
+    /// keeps only what the test reads).
+    pub fn load(dir: &Path) -> Result<Record, String> {
+        let path = dir.join(AB_JSON);
+        let text = crate::cli::readcap::read_text_capped(
+            &path,
+            crate::cli::readcap::JSON_MAX,
+            "an ab.json",
+        )?;
+        let doc: Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+        Record::from_document(dir, &doc).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    fn from_document(dir: &Path, doc: &Value) -> Result<Record, String> {
+        let settings = Settings::from_json(doc.get("settings").unwrap_or(&Value::Null))?;
+        let arm = |label: &str| {
+            let v = doc
+                .pointer(&format!("/arms/{label}"))
+                .unwrap_or(&Value::Null);
+            Arm::from_json(v).map_err(|e| format!("arm {label}: {e}"))
+        };
+        let arms = [arm("A")?, arm("B")?];
+        let listed = doc
+            .get("pairs")
+            .and_then(Value::as_array)
+            .ok_or("no `pairs` array")?;
+        let results = [arm_results(dir, &arms[0])?, arm_results(dir, &arms[1])?];
+        let mut pairs = BTreeMap::new();
+        for v in listed {
+            let pair = pair_from_json(v, &results)?;
+            if pairs.insert(pair.position, pair).is_some() {
+                return Err(format!("pair {} is listed twice", v["pair"]));
+            }
+        }
+        Ok(Record {
+            started: doc["started"].as_str().unwrap_or_default().to_string(),
+            settings,
+            arms,
+            pairs,
+        })
+    }
+}
+
+/// The results of an arm's run folder by seed.
+fn arm_results(dir: &Path, arm: &Arm) -> Result<BTreeMap<u64, SeedResult>, String> {
+    let folder = dir.join(arm.folder());
+    let run = crate::cli::runfile::read_run(&folder)?
+        .ok_or_else(|| format!("{} holds no results.json", folder.display()))?;
+    Ok(run.results.into_iter().map(|r| (r.seed, r)).collect())
+}
+
+/// A pair of `ab.json` with its two results from the arms' folders (they must agree).
+fn pair_from_json(v: &Value, results: &[BTreeMap<u64, SeedResult>; 2]) -> Result<Pair, String> {
+    let (Some(number), Some(seed)) = (v["pair"].as_u64(), v["seed"].as_u64()) else {
+        return Err(format!("a pair without `pair` and `seed`: {v}"));
+    };
+    let side = |i: usize, key: &str| {
+        let r = results[i].get(&seed).ok_or_else(|| {
+            format!("pair {number}: seed {seed} has no result in arm {key} (results.json)")
+        })?;
+        let same = v[key]["status"].as_str() == Some(r.status.as_str())
+            && v[key]["score"].as_f64() == Some(r.score);
+        if !same {
+            return Err(format!(
+                "pair {number}: seed {seed} of arm {key} differs from its results.json"
+            ));
+        }
+        Ok(r.clone())
+    };
+    Ok(Pair {
+        position: number.checked_sub(1).ok_or("pair 0 does not exist")? as usize,
+        seed,
+        a: side(0, "a")?,
+        b: side(1, "b")?,
+    })
+}
+
+/// The folder of `dir` and `name`, `dir/name`.
+pub fn arm_dir(dir: &Path, arm: &Arm) -> PathBuf {
+    dir.join(arm.folder())
+}

@@ -1,0 +1,496 @@
+//! `tester ab`: decide an A/B question with the fewest runs. Paired runs (the same seed and
+//! solver seed for A and B, side by side), read in order by a sequential probability-ratio
+//! test ([`sprt`]) that stops as soon as B is shown better by `--delta` or not better.
+//!
+//! [`arms`] makes the two solvers (git revisions built in worktrees, commands, the current
+//! build), [`pairs`] runs the pairs, [`folder`] keeps `ab.json` and the seed stream,
+//! [`report`] prints; `tester ab --verdict DIR…` reads the folders of many hosts ([`verdict`]).
+//! It is the one subcommand built on another: it runs its seeds with `tester run`'s
+//! `run_seed`, builds with its build step and reads its `tester.toml`.
+
+pub mod arms;
+pub mod folder;
+pub mod pairs;
+pub mod report;
+pub mod sprt;
+pub mod verdict;
+
+use std::path::{Path, PathBuf};
+
+use clap::Args as ClapArgs;
+use serde_json::json;
+
+use crate::cli::args::{parse_seed_list, parse_shard, SeedList, Shard};
+use crate::cli::command::run::{parse_secs, project};
+use crate::cli::date;
+use crate::cli::out::print;
+use crate::cli::reaper::{self, Target};
+use crate::cli::runfile::{read_run, RunInfo};
+use arms::{Arm, ArmSpec, Source};
+use folder::{arm_dir, read_pairs, Record, SeedStream, Settings, AB_JSON};
+use pairs::Session;
+use sprt::Sprt;
+
+/// Exit codes of `tester ab`, as `tester ab --help` states them.
+pub const EXIT_HELP: &str = "Exit codes: 0 accepted (B is better than A by at least --delta); \
+1 rejected (B is not better than A); 3 inconclusive (--max-pairs reached, or --verdict over \
+pairs with one not finished); 2 bad usage or an error (a build that failed, a folder that \
+cannot be written: nothing decided); with --shard, 0 once the shard's pairs are finished (the \
+verdict comes from `tester ab --verdict`); 130, 143, 129 interrupted by SIGINT (Ctrl-C), \
+SIGTERM, SIGHUP: ab.json and both run folders keep every finished pair, the verdict so far is \
+printed, --resume continues.
+
+The test (docs/tester.md, \"tester ab\"): x = ln(score_B / score_A) per pair, clipped to \
++-ln 1.25 (a side that failed loses the pair: x = +ln 2 when B failed, -ln 2 when A failed, 0 \
+when both did); H0 \
+mean(x) = 0 against H1 mean(x) = ln(1 - delta); after n pairs LLR = n/2 * ln(sum (x - 0)^2 / \
+sum (x - ln(1 - delta))^2); accepted at LLR >= ln((1 - beta) / alpha), rejected at LLR <= \
+ln(beta / (1 - alpha)), never before 15 pairs.
+
+Examples:
+  tester ab --base HEAD --time-limit 1                  # the current build against HEAD
+  tester ab --new-args \"--param t1=0.2\" --time-limit 1  # a parameter against its default
+  tester ab --base-time-limit 0.5 --new-time-limit 1    # one build at two time limits
+  tester ab --base-exec \"./old --seed {seed}\" --new-exec \"./new --seed {seed}\"";
+
+/// Options of `tester ab`.
+#[derive(ClapArgs, Clone, Debug, Default)]
+#[command(after_help = EXIT_HELP)]
+pub struct Args {
+    /// A (the base) as a git revision (HEAD, HEAD~1, a branch, a hash): checked out with `git
+    /// worktree add` into OUT/src/COMMIT and built there (its tester.toml's `build`, else
+    /// `cargo build --release`); runs its tester.toml's `solver`, else its
+    /// target/release/queenattack. Without --base and --base-exec: the current build
+    /// (tester.toml's `solver`, else the `queenattack` beside tester, copied into OUT/bin).
+    #[arg(long, value_name = "REV", conflicts_with = "base_exec")]
+    pub base: Option<String>,
+    /// A as a command run with `sh -c` as given; `{seed}` in it becomes the pair's seed.
+    #[arg(long, value_name = "CMD")]
+    pub base_exec: Option<String>,
+    /// Arguments appended to A's solver, split at spaces (e.g. "--param t1=0.2").
+    #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
+    pub base_args: Option<String>,
+    /// A's time limit in seconds. Default: --time-limit.
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub base_time_limit: Option<f64>,
+    /// B (the new solver) as a git revision; see --base.
+    #[arg(long, value_name = "REV", conflicts_with = "new_exec")]
+    pub new: Option<String>,
+    /// B as a command; see --base-exec.
+    #[arg(long, value_name = "CMD")]
+    pub new_exec: Option<String>,
+    /// Arguments appended to B's solver, split at spaces.
+    #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
+    pub new_args: Option<String>,
+    /// B's time limit in seconds. Default: --time-limit.
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub new_time_limit: Option<f64>,
+    /// The seeds of the pairs, in this order (`20001-20500`). Default: 10001 and up,
+    /// shuffled by a fixed seed (seeds no tuning set uses).
+    #[arg(long, value_name = "LIST", value_parser = parse_seed_list)]
+    pub seeds: Option<SeedList>,
+    /// Wall-clock limit per seed in seconds for both arms (queenattack gets it as
+    /// --time-limit). Default: tester.toml's `time_limit`, else 10.
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub time_limit: Option<f64>,
+    /// Solvers run at the same time: 1 (A and B of a pair one after the other) or an even
+    /// number K (K/2 pairs at once, the two solvers of a pair side by side). Default:
+    /// tester.toml's `jobs`, else the cores rounded down to even.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// The improvement B must show, in percent of A's score: H1 is ratio B/A = 1 - delta/100.
+    /// Default 1.
+    #[arg(long, value_name = "PCT")]
+    pub delta: Option<f64>,
+    /// The rate at which a B that is no better is accepted. Default 0.05.
+    #[arg(long, value_name = "A")]
+    pub alpha: Option<f64>,
+    /// The rate at which a B better by delta is rejected. Default 0.05.
+    #[arg(long, value_name = "B")]
+    pub beta: Option<f64>,
+    /// The most pairs the test reads before it says inconclusive. Default 1000.
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_pairs: Option<u64>,
+    /// The run folder: ab.json, base/ and new/ (ordinary run folders), src/ (worktrees), bin/.
+    /// Default: runs/ab-YYYYMMDD-HHMMSS (UTC; `…-shardKofM` with --shard).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Continue the A/B in --out with the same pairs (options given must match its ab.json;
+    /// --max-pairs and --jobs may change); without an ab.json there, start it.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Run only the pairs at stream positions K, K+M, … below --max-pairs (one host of M),
+    /// with no verdict of its own; `tester ab --verdict DIR…` decides on the folders of all.
+    #[arg(long, value_name = "K/M", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// Print the verdict of the A/B folders given (one, or the shards of many hosts) and
+    /// exit with its code; runs nothing.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["resume", "shard", "base", "new", "base_exec", "new_exec"])]
+    pub verdict: Vec<PathBuf>,
+    /// No progress line and no start lines on standard error.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Do not look for tester.toml.
+    #[arg(long)]
+    pub no_project: bool,
+}
+
+/// The default δ (percent), α, β and --max-pairs.
+const DEFAULTS: (f64, f64, f64, usize) = (1.0, 0.05, 0.05, 1000);
+
+/// The default time limit in seconds.
+const DEFAULT_TIME_LIMIT: f64 = 10.0;
+
+impl Args {
+    /// The test of the options.
+    fn sprt(&self) -> Sprt {
+        Sprt {
+            delta: self.delta.unwrap_or(DEFAULTS.0) / 100.0,
+            alpha: self.alpha.unwrap_or(DEFAULTS.1),
+            beta: self.beta.unwrap_or(DEFAULTS.2),
+        }
+    }
+
+    /// The two arms as the command line gives them.
+    fn specs(&self, time_limit: f64) -> [ArmSpec; 2] {
+        let split = |s: &Option<String>| {
+            s.as_deref().map_or(Vec::new(), |s| {
+                s.split_whitespace().map(str::to_string).collect()
+            })
+        };
+        [
+            ArmSpec {
+                rev: self.base.clone(),
+                exec: self.base_exec.clone(),
+                args: split(&self.base_args),
+                time_limit: self.base_time_limit.unwrap_or(time_limit),
+            },
+            ArmSpec {
+                rev: self.new.clone(),
+                exec: self.new_exec.clone(),
+                args: split(&self.new_args),
+                time_limit: self.new_time_limit.unwrap_or(time_limit),
+            },
+        ]
+    }
+}
+
+/// Solvers at once: `--jobs`, tester.toml's, else the cores rounded down to even; refuses an
+/// odd number above 1.
+fn jobs(args: &Args, found: Option<&project::Found>) -> Result<usize, String> {
+    let given = args.jobs.or(found.and_then(|f| f.project.jobs));
+    let jobs = match given {
+        Some(j) => j as usize,
+        None => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if cores < 2 {
+                1
+            } else {
+                cores / 2 * 2
+            }
+        }
+    };
+    if jobs > 1 && jobs % 2 == 1 {
+        return Err(format!(
+            "--jobs {jobs}: must be 1 or even (each pair runs its two solvers side by side)"
+        ));
+    }
+    Ok(jobs)
+}
+
+/// Runs `tester ab`; returns the exit code (see [`EXIT_HELP`]).
+pub fn run(args: &Args) -> Result<i32, String> {
+    if !args.verdict.is_empty() {
+        return verdict::run(&args.verdict);
+    }
+    args.sprt().check()?;
+    reaper::install()?;
+    let found = if args.no_project {
+        None
+    } else {
+        let cwd = std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?;
+        project::find(&cwd)?
+    };
+    let jobs = jobs(args, found.as_ref())?;
+    let recorded = args.out.as_ref().is_some_and(|d| d.join(AB_JSON).is_file());
+    if args.resume && !recorded && !args.quiet {
+        crate::diag!("tester ab: --resume: no {AB_JSON} in --out yet: a new A/B starts");
+    }
+    let (dir, mut record, infos) = if args.resume && recorded {
+        resume(args)?
+    } else {
+        start(args, found.as_ref())?
+    };
+    for i in 0..2 {
+        let built = record.arms[i].build(args.quiet);
+        record.save(&dir, true)?;
+        match built {
+            Ok(None) => {}
+            Ok(Some(code)) => return Ok(code),
+            Err(message) => return Err(message),
+        }
+    }
+    let session = Session::new(&dir, record, infos, jobs, args.quiet);
+    if !args.quiet {
+        print_start(&session, &dir, jobs);
+    }
+    let outcome = session.run();
+    reaper::sweep(Target::All);
+    let signal = reaper::interrupted();
+    session.save(signal.is_some() || outcome.is_err())?;
+    outcome?;
+    finish(&session.record(), &dir, signal)
+}
+
+/// Prints the report and returns the exit code.
+fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, String> {
+    let reading = read_pairs(&record.settings, &record.pairs);
+    let settings = &record.settings;
+    if let Some(shard) = settings.shard {
+        let done = settings
+            .positions()
+            .iter()
+            .filter(|p| record.pairs.contains_key(p))
+            .count();
+        print(&format!(
+            "{}shard {shard}: {done} of {} pairs finished in {}; the verdict: tester ab \
+             --verdict DIR… (this folder and the other shards')\n",
+            report::arm_lines(&record.arms),
+            settings.positions().len(),
+            dir.display()
+        ));
+    } else {
+        print(&format!(
+            "{}{}ab.json: {}\n",
+            report::arm_lines(&record.arms),
+            report::text(settings, &reading),
+            dir.join(AB_JSON).display()
+        ));
+    }
+    if let Some(signal) = signal {
+        crate::diag!(
+            "tester ab: interrupted by {}: every solver was stopped; `tester ab --resume --out \
+             {}` continues with the same pairs",
+            reaper::signal_name(signal),
+            dir.display()
+        );
+        return Ok(128 + signal);
+    }
+    if settings.shard.is_some() {
+        return Ok(0);
+    }
+    Ok(reading.walk.verdict.map_or(3, sprt::Verdict::exit_code))
+}
+
+/// The first lines on standard error: the arms, the test, the folder.
+fn print_start(session: &Session<'_>, dir: &Path, jobs: usize) {
+    let record = session.record();
+    let (s, settings) = (&record.settings.sprt, &record.settings);
+    for line in report::arm_lines(&record.arms).lines() {
+        crate::diag!("tester ab: {line}");
+    }
+    let seeds = match &settings.seeds {
+        SeedStream::Default => "seeds 10001 and up, shuffled".to_string(),
+        SeedStream::List(list) => format!("{} seeds of --seeds", list.len()),
+    };
+    let kept = record.pairs.len();
+    crate::diag!(
+        "tester ab: delta {}%, alpha {}, beta {}: accepted at LLR >= {:.3}, rejected at LLR <= \
+         {:.3}, after {} pairs at least and {} at most ({seeds}{}){}; {jobs} jobs, {} at a \
+         time; output in {}",
+        s.delta * 100.0,
+        s.alpha,
+        s.beta,
+        s.upper(),
+        s.lower(),
+        sprt::MIN_PAIRS,
+        settings.max_pairs,
+        settings
+            .shard
+            .map_or(String::new(), |k| format!(", shard {k}: no verdict here")),
+        if kept > 0 {
+            format!(", {kept} pairs kept")
+        } else {
+            String::new()
+        },
+        match (jobs, session.slots()) {
+            (1, _) => "1 solver".to_string(),
+            (_, 1) => "1 pair".to_string(),
+            (_, k) => format!("{k} pairs"),
+        },
+        dir.display()
+    );
+}
+
+/// A new A/B: its folder (absolute, refused when it holds anything), its record (written)
+/// and the arms' run records.
+fn start(
+    args: &Args,
+    found: Option<&project::Found>,
+) -> Result<(PathBuf, Record, [RunInfo; 2]), String> {
+    let dir = args.out.clone().unwrap_or_else(|| {
+        let runs = found
+            .and_then(|f| f.project.out.as_ref().map(|o| f.dir.join(o)))
+            .unwrap_or_else(|| PathBuf::from("runs"));
+        let shard = args
+            .shard
+            .map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.m));
+        runs.join(format!("ab-{}{shard}", date::stamp()))
+    });
+    if dir.join(AB_JSON).exists() {
+        return Err(format!(
+            "{} already holds an A/B: pass --resume to continue it, or another --out",
+            dir.display()
+        ));
+    }
+    if std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some()) {
+        return Err(format!(
+            "{} is not empty: choose another --out",
+            dir.display()
+        ));
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let time_limit = args
+        .time_limit
+        .or(found.and_then(|f| f.project.time_limit))
+        .unwrap_or(DEFAULT_TIME_LIMIT);
+    let [a, b] = args.specs(time_limit);
+    let arms = [
+        Arm::resolve('A', &a, &dir, found)?,
+        Arm::resolve('B', &b, &dir, found)?,
+    ];
+    let record = Record {
+        started: date::now_rfc3339(),
+        settings: Settings {
+            sprt: args.sprt(),
+            max_pairs: args.max_pairs.map_or(DEFAULTS.3, |m| m as usize),
+            seeds: args
+                .seeds
+                .as_ref()
+                .map_or(SeedStream::Default, |s| SeedStream::List(s.0.clone())),
+            shard: args.shard,
+        },
+        arms,
+        pairs: Default::default(),
+    };
+    let infos = [
+        run_info(&record.arms[0], &dir)?,
+        run_info(&record.arms[1], &dir)?,
+    ];
+    record.save(&dir, true)?;
+    Ok((dir, record, infos))
+}
+
+/// The run record of an arm's folder (made here): what `tester run` records, the arm's commit
+/// for a revision, a comment naming the A/B.
+fn run_info(arm: &Arm, dir: &Path) -> Result<RunInfo, String> {
+    let folder = arm_dir(dir, arm);
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    let ranges = json!({ "n": null, "c": null, "p": null });
+    let comment = format!("tester ab {}: {}", arm.label, arm.describe());
+    let mut info = RunInfo::now(&arm.solver, arm.time_limit, ranges, Some(comment));
+    match &arm.source {
+        Source::Revision { commit, .. } => {
+            info.git_commit = Some(commit.clone());
+            info.git_dirty = Some(false);
+        }
+        _ => {
+            info.record_tree(&folder)?;
+        }
+    }
+    Ok(info)
+}
+
+/// The A/B in --out to continue: its record (with --max-pairs of the command line, if given)
+/// and the arms' run records; options given that differ from the record are refused.
+fn resume(args: &Args) -> Result<(PathBuf, Record, [RunInfo; 2]), String> {
+    let dir = args.out.clone().expect("--resume requires --out");
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| format!("--resume: {}: {e}", dir.display()))?;
+    let mut record = Record::load(&dir)?;
+    check_same(args, &record)?;
+    if let Some(max) = args.max_pairs {
+        record.settings.max_pairs = max as usize;
+    }
+    let info = |arm: &Arm| -> Result<RunInfo, String> {
+        let folder = arm_dir(&dir, arm);
+        let run = read_run(&folder)?
+            .ok_or_else(|| format!("{} holds no results.json", folder.display()))?;
+        Ok(run.info)
+    };
+    let infos = [info(&record.arms[0])?, info(&record.arms[1])?];
+    Ok((dir, record, infos))
+}
+
+/// Refuses options of the command line that differ from the recorded A/B.
+fn check_same(args: &Args, record: &Record) -> Result<(), String> {
+    let s = &record.settings;
+    let given = args.sprt();
+    let mut differ = Vec::new();
+    let mut check = |name: &str, given: bool, same: bool| {
+        if given && !same {
+            differ.push(name.to_string());
+        }
+    };
+    check(
+        "--delta",
+        args.delta.is_some(),
+        (given.delta - s.sprt.delta).abs() < 1e-12,
+    );
+    check("--alpha", args.alpha.is_some(), given.alpha == s.sprt.alpha);
+    check("--beta", args.beta.is_some(), given.beta == s.sprt.beta);
+    let seeds = args.seeds.as_ref().map(|l| SeedStream::List(l.0.clone()));
+    check("--seeds", seeds.is_some(), seeds.as_ref() == Some(&s.seeds));
+    check("--shard", args.shard.is_some(), args.shard == s.shard);
+    let specs = args.specs(args.time_limit.unwrap_or(0.0));
+    for (arm, spec) in record.arms.iter().zip(&specs) {
+        let name = arm.folder();
+        let rev = match &arm.source {
+            Source::Revision { rev, .. } => Some(rev),
+            _ => None,
+        };
+        let exec = match &arm.source {
+            Source::Exec(exec) => Some(exec),
+            _ => None,
+        };
+        check(
+            &format!("--{name}"),
+            spec.rev.is_some(),
+            spec.rev.as_ref() == rev,
+        );
+        check(
+            &format!("--{name}-exec"),
+            spec.exec.is_some(),
+            spec.exec.as_ref() == exec,
+        );
+        check(
+            &format!("--{name}-args"),
+            !spec.args.is_empty(),
+            spec.args == arm.args,
+        );
+    }
+    let limits = [args.base_time_limit, args.new_time_limit];
+    for (arm, own) in record.arms.iter().zip(limits) {
+        let limit = own.or(args.time_limit);
+        check(
+            "--time-limit",
+            limit.is_some(),
+            limit == Some(arm.time_limit),
+        );
+    }
+    if differ.is_empty() {
+        return Ok(());
+    }
+    differ.dedup();
+    Err(format!(
+        "--resume: {} differ from the A/B recorded in {}; give the same values or none (only \
+         --max-pairs and --jobs may change)",
+        differ.join(", "),
+        AB_JSON
+    ))
+}

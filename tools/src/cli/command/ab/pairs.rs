@@ -1,0 +1,301 @@
+//! Running the pairs: `jobs / 2` pairs at once (one with `--jobs 1`, its two runs one after
+//! the other), both arms of a pair started together with the same seed, the arm that starts
+//! first alternating from pair to pair. The test reads the finished pairs in stream order; once
+//! it has its verdict no new pair starts (the pairs already running finish and are kept, but
+//! do not count). `ab.json` and the arms' `results.json` are rewritten at most every second
+//! while pairs finish, and at the end.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::folder::{arm_dir, first_of, read_pairs, Pair, Record};
+use super::report::progress_line;
+use crate::cli::progress::Progress;
+use crate::cli::reaper;
+use crate::cli::report::SeedResult;
+use crate::cli::runfile::{write_run, RunInfo};
+
+/// How often at most the files are rewritten while pairs finish.
+const SAVE_EVERY: Duration = Duration::from_secs(1);
+
+/// What the workers share.
+struct State {
+    record: Record,
+    /// Positions started (finished or not): their seeds are listed in the arms' folders.
+    started: BTreeSet<usize>,
+    /// The test has its verdict: no new pair starts.
+    stop: bool,
+    /// An error that is not a seed's (a file that cannot be written): everything stops.
+    failure: Option<String>,
+    /// When the files were last written, and whether a pair finished since.
+    saved: (Instant, bool),
+    progress: Progress,
+}
+
+/// One session of an A/B: the record, the arms' run records, the pairs still to run.
+pub struct Session<'a> {
+    dir: &'a Path,
+    /// The arms' `results.json` records (seeds and results are filled in when saved).
+    infos: [RunInfo; 2],
+    /// The seeds of the stream by position.
+    stream: Vec<u64>,
+    /// The positions to run, in order.
+    todo: Vec<usize>,
+    next: AtomicUsize,
+    jobs: usize,
+    quiet: bool,
+    state: Mutex<State>,
+}
+
+impl<'a> Session<'a> {
+    /// A session of `record` in `dir` that runs the pairs not finished yet.
+    pub fn new(
+        dir: &'a Path,
+        record: Record,
+        infos: [RunInfo; 2],
+        jobs: usize,
+        quiet: bool,
+    ) -> Self {
+        let positions = record.settings.positions();
+        let stream = record
+            .settings
+            .seeds
+            .first(positions.last().map_or(0, |p| p + 1));
+        let todo: Vec<usize> = positions
+            .into_iter()
+            .filter(|p| !record.pairs.contains_key(p))
+            .collect();
+        let started = record.pairs.keys().copied().collect();
+        let stop = record.settings.shard.is_none()
+            && read_pairs(&record.settings, &record.pairs)
+                .walk
+                .verdict
+                .is_some();
+        let progress = Progress::new(todo.len());
+        Session {
+            dir,
+            infos,
+            stream,
+            todo,
+            next: AtomicUsize::new(0),
+            jobs,
+            quiet,
+            state: Mutex::new(State {
+                record,
+                started,
+                stop,
+                failure: None,
+                saved: (Instant::now(), false),
+                progress,
+            }),
+        }
+    }
+
+    /// Pairs run at the same time.
+    pub fn slots(&self) -> usize {
+        (self.jobs / 2).max(1)
+    }
+
+    /// How many pairs are left to run.
+    pub fn todo(&self) -> usize {
+        self.todo.len()
+    }
+
+    /// Runs the pairs until the verdict, the last pair, an interrupt or an error (returned).
+    pub fn run(&self) -> Result<(), String> {
+        let working = AtomicUsize::new(self.slots());
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while working.load(Ordering::SeqCst) > 0 {
+                    std::thread::sleep(Duration::from_millis(100));
+                    self.save_if_due();
+                }
+            });
+            for _ in 0..self.slots() {
+                scope.spawn(|| {
+                    self.worker();
+                    working.fetch_sub(1, Ordering::SeqCst);
+                });
+            }
+        });
+        let state = self.lock();
+        if !self.quiet {
+            state.progress.finish();
+        }
+        match &state.failure {
+            Some(message) => Err(message.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The next position to run, or `None` when the session is to stop.
+    fn take(&self) -> Option<usize> {
+        let mut state = self.lock();
+        if state.stop || state.failure.is_some() || reaper::interrupted().is_some() {
+            return None;
+        }
+        let position = *self.todo.get(self.next.fetch_add(1, Ordering::SeqCst))?;
+        state.started.insert(position);
+        Some(position)
+    }
+
+    /// One worker: takes the next pair and runs it until the session stops.
+    fn worker(&self) {
+        while let Some(position) = self.take() {
+            let seed = self.stream[position];
+            match self.run_pair(position, seed) {
+                Ok(Some((a, b))) => self.finished(Pair {
+                    position,
+                    seed,
+                    a,
+                    b,
+                }),
+                Ok(None) => break,
+                Err(message) => {
+                    self.lock().failure.get_or_insert(message);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Runs both arms on `seed`, side by side (one after the other with `--jobs 1`), the
+    /// first as [`first_of`] says; `None` when interrupted.
+    fn run_pair(
+        &self,
+        position: usize,
+        seed: u64,
+    ) -> Result<Option<(SeedResult, SeedResult)>, String> {
+        let record = self.lock().record.arms.clone();
+        let order = if first_of(position) == 'A' {
+            [0, 1]
+        } else {
+            [1, 0]
+        };
+        let run = |i: usize| record[i].run(seed, &arm_dir(self.dir, &record[i]));
+        let [first, second] = if self.jobs == 1 {
+            let first = run(order[0])?;
+            if first.is_none() {
+                return Ok(None);
+            }
+            [first, run(order[1])?]
+        } else {
+            std::thread::scope(|scope| {
+                let first = scope.spawn(|| run(order[0]));
+                let second = scope.spawn(|| run(order[1]));
+                let lost = |_| Err("a solver's thread stopped".to_string());
+                [
+                    first.join().unwrap_or_else(lost),
+                    second.join().unwrap_or_else(lost),
+                ]
+            })
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?
+            .try_into()
+            .expect("two results")
+        };
+        let (Some(first), Some(second)) = (first, second) else {
+            return Ok(None);
+        };
+        Ok(Some(if order[0] == 0 {
+            (first, second)
+        } else {
+            (second, first)
+        }))
+    }
+
+    /// Records a finished pair, shows the progress, stops the session at the verdict.
+    fn finished(&self, pair: Pair) {
+        let mut state = self.lock();
+        let failed = pair.a.status != crate::cli::report::Status::Ok
+            || pair.b.status != crate::cli::report::Status::Ok;
+        let what = format!(
+            "pair {} seed {}: B/A {:.4}",
+            pair.position + 1,
+            pair.seed,
+            pair.x().exp()
+        );
+        state.record.pairs.insert(pair.position, pair);
+        let reading = read_pairs(&state.record.settings, &state.record.pairs);
+        let sharded = state.record.settings.shard.is_some();
+        if !sharded && reading.walk.verdict.is_some() {
+            state.stop = true;
+        }
+        if !self.quiet {
+            let line = if sharded {
+                format!("{what} | this shard's pairs only, no verdict here")
+            } else {
+                format!(
+                    "{what} | {}",
+                    progress_line(&state.record.settings, &reading)
+                )
+            };
+            state.progress.tick(failed, &line);
+        }
+        state.saved.1 = true;
+        drop(state);
+        self.save_if_due();
+    }
+
+    /// Saves (marked interrupted: the session goes on) when a pair finished since the last
+    /// save and that save is [`SAVE_EVERY`] old. A failed write is retried at the next save.
+    fn save_if_due(&self) {
+        let mut state = self.lock();
+        if state.saved.1 && state.saved.0.elapsed() >= SAVE_EVERY {
+            state.saved = (Instant::now(), false);
+            let _ = self.write(&state, true);
+        }
+    }
+
+    /// Writes `ab.json` and the arms' `results.json`; `interrupted` marks them unfinished.
+    pub fn save(&self, interrupted: bool) -> Result<(), String> {
+        let state = self.lock();
+        self.write(&state, interrupted)
+    }
+
+    /// The record as it stands.
+    pub fn record(&self) -> Record {
+        self.lock().record.clone()
+    }
+
+    fn write(&self, state: &State, interrupted: bool) -> Result<(), String> {
+        let record = &state.record;
+        // A shard lists its whole share of the stream (as `tester run --shard` does, for
+        // `tester merge`); one machine lists the pairs it started.
+        let listed: Vec<usize> = if record.settings.shard.is_some() {
+            record.settings.positions()
+        } else {
+            state.started.iter().copied().collect()
+        };
+        let seeds: Vec<u64> = listed.iter().map(|&p| self.stream[p]).collect();
+        for (i, arm) in record.arms.iter().enumerate() {
+            let results: Vec<SeedResult> = listed
+                .iter()
+                .filter_map(|p| record.pairs.get(p))
+                .map(|pair| {
+                    if i == 0 {
+                        pair.a.clone()
+                    } else {
+                        pair.b.clone()
+                    }
+                })
+                .collect();
+            let unfinished = interrupted || results.len() < seeds.len();
+            let mut info = self.infos[i].clone();
+            info.seeds = seeds.clone();
+            info.shard = record.settings.shard.map(|s| s.to_string());
+            write_run(
+                &arm_dir(self.dir, arm),
+                &info.document(&results, unfinished, None),
+            )?;
+        }
+        record.save(self.dir, interrupted)
+    }
+}
