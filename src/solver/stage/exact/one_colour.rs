@@ -417,6 +417,20 @@ mod tests {
         best
     }
 
+    /// Random walls (one cell in ten) and queen-to-cell costs for `n` queens on an `n × n`
+    /// board: like distances plus cell prices, with a few cells a queen cannot reach.
+    pub(super) fn random_case(n: usize, rng: &mut impl Rng) -> (Vec<bool>, Vec<f32>) {
+        let nn = n * n;
+        let walls: Vec<bool> = (0..nn).map(|_| rng.random_bool(0.1)).collect();
+        let dist: Vec<f32> = (0..n * nn)
+            .map(|_| match rng.random_range(0..10) {
+                0 => f32::INFINITY,
+                _ => rng.random_range(0..60) as f32 / 8.0,
+            })
+            .collect();
+        (walls, dist)
+    }
+
     /// The least cost over every N-Queens board avoiding `walls`, by listing them all.
     pub(super) fn brute_minimum(n: usize, walls: &[bool], dist: &[f32]) -> f64 {
         let far = Instant::now() + Duration::from_secs(3600);
@@ -450,15 +464,7 @@ mod tests {
         let (mut exact, mut none) = (0, 0);
         for case in 0..80 {
             let n = rng.random_range(2..=6);
-            let nn = n * n;
-            let walls: Vec<bool> = (0..nn).map(|_| rng.random_bool(0.1)).collect();
-            // costs like distances plus cell prices; a few cells a queen cannot reach
-            let dist: Vec<f32> = (0..n * nn)
-                .map(|_| match rng.random_range(0..10) {
-                    0 => f32::INFINITY,
-                    _ => rng.random_range(0..60) as f32 / 8.0,
-                })
-                .collect();
+            let (walls, dist) = random_case(n, &mut rng);
             let want = brute_minimum(n, &walls, &dist);
             let members = &members[..n];
             match one_colour_floor(n, &walls, members, &dist, f64::NEG_INFINITY, far()) {

@@ -147,7 +147,7 @@ fn cut(children: &mut Vec<Child>, width: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::brute_minimum;
+    use super::super::tests::{brute_minimum, random_case};
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
@@ -178,14 +178,7 @@ mod tests {
         let mut found = 0;
         for case in 0..60 {
             let n = rng.random_range(4..=7);
-            let nn = n * n;
-            let walls: Vec<bool> = (0..nn).map(|_| rng.random_bool(0.1)).collect();
-            let dist: Vec<f32> = (0..n * nn)
-                .map(|_| match rng.random_range(0..10) {
-                    0 => f32::INFINITY,
-                    _ => rng.random_range(0..60) as f32 / 8.0,
-                })
-                .collect();
+            let (walls, dist) = random_case(n, &mut rng);
             let want = brute_minimum(n, &walls, &dist);
             let members = &members[..n];
             let best = |width: Option<usize>| {
