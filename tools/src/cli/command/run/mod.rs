@@ -211,6 +211,8 @@ fn run_all(
     let progress = Mutex::new(Progress::new(todo.len()));
     let failure: Mutex<Option<String>> = Mutex::new(None);
     let wanted = jobs.min(todo.len());
+    let ended = AtomicUsize::new(0);
+    let saver = std::thread::current();
     std::thread::scope(|scope| {
         let mut workers = Vec::with_capacity(wanted);
         for k in 0..wanted {
@@ -225,6 +227,8 @@ fn run_all(
                         "a worker thread of tester panicked ({what}): a bug, please report it"
                     ));
                 }
+                ended.fetch_add(1, Ordering::Release);
+                saver.unpark();
             };
             match std::thread::Builder::new()
                 .name(format!("worker {k}"))
@@ -237,7 +241,7 @@ fn run_all(
                 }
             }
         }
-        save_while_working(&workers, recorder, dir);
+        save_while_working(&workers, &ended, recorder, dir);
     });
     if !args.quiet {
         lock(&progress).finish();
@@ -287,16 +291,22 @@ fn refused_workers(
 const STOP_GRACE: Duration = Duration::from_secs(5);
 
 /// Saves the results of seeds that finished while the other seeds still run, until every
-/// worker has ended. After a signal the workers get [`STOP_GRACE`] to stop; then `tester`
-/// saves what it can and exits (128 + the signal) without them, so a signal always ends it.
+/// worker has ended (`ended` counts them; each wakes this thread as it ends, so the run ends
+/// with its last seed, not up to a poll later). After a signal the workers get [`STOP_GRACE`]
+/// to stop; then `tester` saves what it can and exits (128 + the signal) without them, so a
+/// signal always ends it.
 fn save_while_working(
     workers: &[std::thread::ScopedJoinHandle<'_, ()>],
+    ended: &AtomicUsize,
     recorder: &Recorder<'_>,
     dir: &Path,
 ) {
     let mut signalled: Option<std::time::Instant> = None;
-    while !workers.iter().all(|w| w.is_finished()) {
-        std::thread::sleep(Duration::from_millis(100));
+    while ended.load(Ordering::Acquire) < workers.len() {
+        std::thread::park_timeout(Duration::from_millis(100));
+        if ended.load(Ordering::Acquire) == workers.len() {
+            break;
+        }
         recorder.save_if_due();
         let Some(signal) = reaper::interrupted() else {
             continue;
