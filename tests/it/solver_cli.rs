@@ -160,16 +160,23 @@ fn threads_print_the_best_of_their_runs() {
         .lines()
         .find_map(|l| l.strip_prefix("threads, --seed 4 to 5: scores "))
         .unwrap_or_else(|| panic!("no threads line: {log}"));
-    let scores: Vec<f64> = line.split(", ").map(|s| s.parse().unwrap()).collect();
+    // `-`: a run that had not ended by the answer's deadline (a loaded machine)
+    let scores: Vec<Option<f64>> = line.split(", ").map(|s| s.parse().ok()).collect();
     assert_eq!(scores.len(), 2, "{line}");
-    let best = scores.iter().cloned().fold(f64::INFINITY, f64::min);
-    // the line rounds to 4 decimals
+    let ended = scores.iter().flatten().count();
+    assert!(ended >= 1, "{line}");
+    let best = scores
+        .iter()
+        .flatten()
+        .cloned()
+        .fold(f64::INFINITY, f64::min);
+    // the line rounds to 4 decimals; a run that had not ended may have offered better
     assert!(
-        (verdict.score - best).abs() < 1e-4,
+        verdict.score <= best + 1e-4,
         "{} against {line}",
         verdict.score
     );
-    assert_eq!(data_value(&log, "runs").as_deref(), Some("2"), "{log}");
+    assert_eq!(data_value(&log, "runs"), Some(ended.to_string()), "{log}");
 }
 
 #[test]
