@@ -4,7 +4,7 @@
 
 use crate::common::{self, Load};
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use tools::input::Input;
 
@@ -160,16 +160,10 @@ fn the_bound_keeps_its_time_on_a_loaded_core() {
     let load = Load::on_one_core(8);
     for limit in ["1", "2"] {
         let mut command = Command::new(EXE);
-        command
-            .args(["--bound", "--bound-time", limit])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        command.args(["--bound", "--bound-time", limit]);
         load.pin(&mut command);
         let started = Instant::now();
-        let mut child = command.spawn().expect("the solver starts");
-        let mut stdin = child.stdin.take().expect("piped");
-        std::io::Write::write_all(&mut stdin, input.as_bytes()).expect("the board is written");
+        let (child, _stdin) = common::start_with_input(&mut command, input.as_bytes());
         let out = child.wait_with_output().expect("the solver ends");
         let took = started.elapsed();
         assert!(out.status.success(), "{limit}: {out:?}");
@@ -193,18 +187,11 @@ fn the_bound_keeps_its_time_on_a_loaded_core() {
 #[test]
 fn a_signal_prints_the_bound_certified_so_far() {
     let input = common::two_rows_board();
-    let mut child = Command::new(EXE)
-        .args(["--bound", "--bound-time", "600"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the solver starts");
-    let mut stdin = child.stdin.take().expect("piped");
-    std::io::Write::write_all(&mut stdin, input.as_bytes()).expect("the board is written");
+    let mut command = Command::new(EXE);
+    command.args(["--bound", "--bound-time", "600"]);
+    let (child, _stdin) = common::start_with_input(&mut command, input.as_bytes());
     std::thread::sleep(Duration::from_secs(2));
-    // SAFETY: kill has no memory preconditions; the child is ours and not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    common::signal(&child, libc::SIGTERM);
     let stopped = Instant::now();
     let out = child.wait_with_output().expect("the solver ends");
     assert!(

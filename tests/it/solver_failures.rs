@@ -23,20 +23,9 @@ fn testcase(name: &str) -> String {
 
 /// Runs `command` with `input` on stdin and collects its output.
 fn run(mut command: Command, input: &str) -> Output {
-    use std::io::Write;
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the solver starts");
-    let mut stdin = child.stdin.take().expect("piped");
-    let data = input.as_bytes().to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
+    let (child, stdin) = common::start_with_input(&mut command, input.as_bytes());
     let out = child.wait_with_output().expect("the solver ends");
-    feeder.join().expect("the input thread ends");
+    drop(stdin);
     out
 }
 
@@ -191,24 +180,14 @@ fn a_closed_stdout_is_an_error_at_once() {
 /// Before: a signal before the first answer wrote the empty answer but logged `score NaN`.
 #[test]
 fn a_signal_before_any_answer_logs_the_empty_answers_score() {
-    use std::io::Write;
     // N = 128, C = 10 at 10 s: the first answer's descent takes a quarter of the search time
     // (2.2 s); the signal comes after 1 s
     let input = common::random_board(128, 10, 9);
-    let mut child = Command::new(EXE)
-        .args(["--time-limit", "10"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the solver starts");
-    let mut stdin = child.stdin.take().expect("piped");
-    stdin
-        .write_all(input.as_bytes())
-        .expect("the board is written");
+    let mut command = Command::new(EXE);
+    command.args(["--time-limit", "10"]);
+    let (child, stdin) = common::start_with_input(&mut command, input.as_bytes());
     std::thread::sleep(Duration::from_secs(1));
-    // SAFETY: kill has no memory preconditions; the child is ours and not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    common::signal(&child, libc::SIGTERM);
     let out = child.wait_with_output().expect("the solver ends");
     drop(stdin);
     let err = String::from_utf8_lossy(&out.stderr);

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests of the root package.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 
 /// Runs the binary `exe` with `args`, writes `input` to its standard input from a second thread
 /// (so a large output cannot dead-lock against a large input; a program that stops reading
@@ -22,6 +22,30 @@ pub fn run_with_input(exe: &str, args: &[&str], input: &[u8]) -> Output {
     let out = child.wait_with_output().expect("the program finishes");
     feeder.join().expect("the input thread ends");
     out
+}
+
+/// Starts `command` with stdin, stdout and stderr piped and writes `input` (a board: less than
+/// a pipe holds) to its stdin, which stays open, as under the official tester; returns the
+/// child and its stdin.
+#[allow(dead_code)]
+pub fn start_with_input(command: &mut Command, input: &[u8]) -> (Child, ChildStdin) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(input).expect("the input is written");
+    (child, stdin)
+}
+
+/// Sends `signal` to `child`.
+#[allow(dead_code)]
+pub fn signal(child: &Child, signal: libc::c_int) {
+    // SAFETY: kill has no memory preconditions; the child is ours and not yet reaped.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    assert_eq!(sent, 0, "kill");
 }
 
 /// The official input text of a random board: walls on about a tenth of the cells, then `n`
