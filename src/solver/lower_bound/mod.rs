@@ -217,8 +217,8 @@ pub const WATCH_GRACE: Duration = Duration::from_millis(40);
 
 /// [`lower_bound_reporting`] on a thread of its own (a worker, see
 /// [`crate::solver::memory`]), waited for until `deadline` plus [`WATCH_GRACE`] whatever it
-/// is doing: `None` when it had not ended then (the best bound certified so far is
-/// `progress.value()`). Runs on the calling thread when no thread can start.
+/// is doing: `None` when it had not ended then or panicked (the best bound certified so far
+/// is `progress.value()`). Runs on the calling thread when no thread can start.
 pub fn lower_bound_watched(
     board: &Board,
     deadline: Instant,
@@ -235,7 +235,9 @@ pub fn lower_bound_watched(
             let _ = tx.send(lower_bound_reporting(&owned, deadline, incumbent, progress));
         });
     if spawned.is_err() {
-        return Some(lower_bound_reporting(board, deadline, incumbent, progress));
+        // a panic here, as on the thread, leaves the best bound so far to `progress`
+        let here = || lower_bound_reporting(board, deadline, incumbent, progress);
+        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(here)).ok();
     }
     let wait = (deadline + WATCH_GRACE).saturating_duration_since(Instant::now());
     rx.recv_timeout(wait).ok()
