@@ -6,7 +6,7 @@
 use crate::common::{self, Load};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 use tools::input::Input;
 use tools::judge::judge;
