@@ -390,13 +390,17 @@ fn out_of_memory(layout: Layout) -> ! {
         })
     } else {
         CHECKPOINT.write_once(|best, n| {
-            let (moves, score) =
-                best.map_or((&[][..], f64::NAN), |b| (&b.moves[..], b.outcome.score));
-            let ok = best.is_some() && write_answer(n, moves).is_ok();
+            let Some(best) = best else {
+                // before the board was read: nothing to answer
+                let _ = write!(line, "an answer: the board was not read yet");
+                return (false, 1);
+            };
+            let ok = write_answer(n, &best.moves).is_ok();
             let _ = write!(
                 line,
-                "the best answer so far ({} moves, score {score:.4})\n[DATA] stop = OutOfMemory",
-                moves.len()
+                "the best answer so far ({} moves, score {:.4})\n[DATA] stop = OutOfMemory",
+                best.moves.len(),
+                best.outcome.score
             );
             (ok, if ok { 0 } else { 1 })
         })

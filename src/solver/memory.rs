@@ -149,6 +149,17 @@ pub fn runs_that_fit(wanted: usize) -> (usize, Option<Room>) {
         .find_map(|l| l.strip_prefix("MemAvailable:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .map(|k| k << 10);
+    // the soft limit in bytes, `None` when unlimited or unknown (a closure: the resource's
+    // type differs between C libraries)
+    let soft_limit = |resource| {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `limit` is a valid `rlimit` to fill.
+        let ok = unsafe { libc::getrlimit(resource, &mut limit) } == 0;
+        (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+    };
     let mut rooms = Vec::new();
     for (resource, what, key) in [
         (libc::RLIMIT_AS, "ulimit -v (RLIMIT_AS)", "VmSize:"),
@@ -185,17 +196,6 @@ fn fit(wanted: usize, rooms: &[(Room, u64)]) -> (usize, Option<Room>) {
         }
     }
     (runs, tightest)
-}
-
-/// The soft limit of `resource` in bytes, `None` when unlimited or unknown.
-fn soft_limit(resource: libc::__rlimit_resource_t) -> Option<u64> {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: `limit` is a valid `rlimit` to fill.
-    let ok = unsafe { libc::getrlimit(resource, &mut limit) } == 0;
-    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
 }
 
 #[cfg(test)]
