@@ -71,6 +71,11 @@ fn a_solver_that_may_start_no_thread_still_answers() {
         eprintln!("NOTICE: not root: `ulimit -u` (not enforced for root) is not tested");
         return;
     }
+    let runuser = Command::new("runuser").arg("--version").output();
+    if !runuser.is_ok_and(|out| out.status.success()) {
+        eprintln!("NOTICE: no runuser: `ulimit -u` (not enforced for root) is not tested");
+        return;
+    }
     let input = testcase("1.in");
     for threads in ["1", "4"] {
         let mut command = Command::new("runuser");
