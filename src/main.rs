@@ -1,19 +1,23 @@
 //! `queenattack`: reads an official QueenAttack input on stdin, prints the moves on stdout.
 
 use clap::Parser;
+use main_bound::{bound_after, print_bound, write_bound};
 use queenattack::solver::board::{quote, Board, MAX_COLOURS, MAX_N};
 use queenattack::solver::checkpoint::Checkpoint;
-use queenattack::solver::input::BoardText;
-use queenattack::solver::lower_bound::{lower_bound_within, LowerBound, ProofStop};
-use queenattack::solver::{solve_threads, Options, Params, RunStats, Solution, Stop, MAX_THREADS};
-use std::io::{Read, Write};
+use queenattack::solver::input::{read_board, ReadError, MAX_INPUT_BYTES};
+use queenattack::solver::lower_bound::Progress;
+use queenattack::solver::memory::Guarded;
+use queenattack::solver::output::{self, write_answer, write_stderr, write_stdout, Line};
+use queenattack::solver::score::Outcome;
+use queenattack::solver::{solve_threads, Options, Params, RunStats, Stop, MAX_THREADS};
+use std::alloc::Layout;
+use std::fmt::Write as _;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Most bytes read from stdin. A 128 × 128 board written one value a line is about 50 KB; 1 MiB
-/// leaves room for up to 60 bytes of spacing per value. `yes 0 | queenattack` stops here.
-const MAX_INPUT_BYTES: usize = 1 << 20;
+mod main_bound;
 /// Longest time limit accepted (one day, as `tester run`); longer ones are refused.
 const MAX_TIME_LIMIT: f64 = 86_400.0;
 /// Share of the time limit the board may take to arrive: the solver's own compute share for
@@ -39,8 +43,9 @@ struct Cli {
     seed: u64,
     /// Independent runs side by side, one thread each (run i is the run of --seed + i), the
     /// best answer printed; 1..=64. The contest allows one; more is for tables of best-known
-    /// answers on a machine with cores to spare (every run keeps the time limit, so more
-    /// threads than free cores makes each run weaker).
+    /// answers on a machine with cores to spare. At most one run per core starts, and fewer
+    /// when memory is short (stderr says so); the answer keeps the time limit whatever the
+    /// runs are doing.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: u16,
     /// Print progress on stderr: phase, boards found, best score so far.
@@ -96,15 +101,21 @@ Tuning:
   name, or a value that does not parse or lies outside the parameter's range, is refused with
   exit code 2.
 
-Ctrl-C, SIGTERM or a closed terminal write the best answer completed so far and exit 130.
+Ctrl-C, SIGTERM or a closed terminal write the best answer completed so far (with --bound:
+the best bound certified so far) and exit 130. A run that cannot start its threads, panics or
+runs out of memory still writes the best answer so far (docs/solver.md, Failures).
 
-Exit codes: 0 answer printed, 1 the answer could not be written, 2 bad option or bad input,
-130 stopped by a signal.";
+Exit codes: 0 answer printed, 1 the answer could not be written (stdout closed or full),
+2 bad option or bad input, 130 stopped by a signal.";
 
-/// The `--verbose` line of a run on several threads: the seeds they ran and their scores.
-fn log_threads(seed: u64, scores: &[f64]) {
+/// The `--verbose` line of a run on several threads: the seeds they ran and their scores
+/// (`-` for a run that did not end in time, failed or did not start).
+fn log_threads(seed: u64, scores: &[Option<f64>]) {
     let last = seed.wrapping_add(scores.len() as u64 - 1);
-    let scores: Vec<String> = scores.iter().map(|s| format!("{s:.4}")).collect();
+    let scores: Vec<String> = scores
+        .iter()
+        .map(|s| s.map_or("-".to_string(), |s| format!("{s:.4}")))
+        .collect();
     queenattack::diag!(
         "threads, --seed {seed} to {last}: scores {}",
         scores.join(", ")
@@ -117,6 +128,7 @@ fn params(overrides: &[String]) -> Result<Params, queenattack::solver::ParamErro
     for text in overrides {
         params.apply(text)?;
     }
+    params.check_time_shares()?;
     Ok(params)
 }
 
@@ -160,67 +172,15 @@ fn seconds_text(seconds: f64) -> String {
     }
 }
 
-/// Why stdin gave no board to parse.
-enum ReadError {
-    TooLong,
-    /// The deadline came before the board was complete: the values received and the values
-    /// the board needs (unknown before N has arrived).
-    Stalled(usize, Option<usize>),
-    Failed(std::io::Error),
-}
-
-/// Reads stdin until the board is complete (see [`BoardText`]) or the stream ends, at most
-/// `MAX_INPUT_BYTES`, until `deadline`. Never waits for the end of a stream that stays open
-/// after the board, as the official tester's does. A helper thread does the blocking reads (a
-/// thread blocked on a pipe that stays open does not keep the process alive).
-fn read_board(deadline: Instant) -> Result<Vec<u8>, ReadError> {
-    // A few chunks in flight at most: memory stays bounded whatever the writer sends.
-    let (tx, rx) = mpsc::sync_channel::<std::io::Result<Vec<u8>>>(4);
-    std::thread::spawn(move || {
-        let mut stdin = std::io::stdin().lock();
-        let mut chunk = vec![0u8; 64 << 10];
-        loop {
-            let sent = match stdin.read(&mut chunk) {
-                Ok(0) => return, // the end of the stream: the channel closes
-                Ok(k) => tx.send(Ok(chunk[..k].to_vec())),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => tx.send(Err(e)),
-            };
-            if sent.is_err() {
-                return;
-            }
-        }
-    });
-    let mut text = BoardText::default();
-    loop {
-        if let Some(board) = text.complete() {
-            if board.len() > MAX_INPUT_BYTES {
-                return Err(ReadError::TooLong);
-            }
-            return Ok(board.to_vec());
-        }
-        if text.len() > MAX_INPUT_BYTES {
-            return Err(ReadError::TooLong);
-        }
-        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(Ok(chunk)) => text.push(&chunk),
-            Ok(Err(e)) => return Err(ReadError::Failed(e)),
-            // The stream ended: the parser says what, if anything, is missing.
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(text.received().to_vec()),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                return match text.progress() {
-                    // Every value is there, the last one not yet followed by a space: take it.
-                    (got, Some(needed)) if got >= needed => Ok(text.received().to_vec()),
-                    (got, needed) => Err(ReadError::Stalled(got, needed)),
-                };
-            }
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let started = Instant::now();
     let cli = Cli::parse();
+    // `queenattack >&-`: the standard library reopens a closed stdout on /dev/null, where the
+    // answer would be lost without an error
+    if STDOUT_CLOSED_AT_START.load(Ordering::SeqCst) || !output::stdout_is_open() {
+        queenattack::diag!("queenattack: stdout is closed: there is nowhere to write the answer");
+        return ExitCode::from(1);
+    }
     let params = match params(&cli.params) {
         Ok(params) => params,
         Err(e) => {
@@ -229,10 +189,12 @@ fn main() -> ExitCode {
         }
     };
     if cli.list_params {
-        let listing = params.listing();
-        return match std::io::stdout().lock().write_all(listing.as_bytes()) {
+        return match write_stdout(params.listing().as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(_) => ExitCode::from(1),
+            Err(e) => {
+                queenattack::diag!("queenattack: cannot write the parameters: {e}");
+                ExitCode::from(1)
+            }
         };
     }
     if cli.bound_time.is_some() && !cli.bound && !cli.with_bound {
@@ -254,10 +216,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // from here on a signal, a panic or a failed allocation writes the empty answer at worst
+    CHECKPOINT.start(&board);
     if cli.bound {
         return print_bound(&board, started, &cli);
     }
-    write_best_on_signal(board.n, started);
+    write_best_on_signal(started);
+    answer(&board, started, &cli, params)
+}
+
+/// Solves `board` and writes the best answer (then the `[DATA]` lines, and with
+/// `--with-bound` the bound).
+fn answer(board: &Board, started: Instant, cli: &Cli, params: Params) -> ExitCode {
     let options = Options {
         time_limit: cli.time_limit,
         seed: cli.seed,
@@ -266,49 +236,71 @@ fn main() -> ExitCode {
         checkpoint: Some(&CHECKPOINT),
     };
     let mut stats = RunStats::default();
-    let (solution, scores) =
-        solve_threads(&board, options, cli.threads.into(), started, &mut stats);
-    if cli.verbose && scores.len() > 1 {
-        log_threads(cli.seed, &scores);
-    }
-    if cli.verbose {
-        queenattack::diag!(
-            "[{:6.3}s] final: {} moves, {} errors, score {:.4}, stop: {:?}",
-            started.elapsed().as_secs_f64(),
-            solution.moves.len(),
-            solution.outcome.errors,
-            solution.outcome.score,
-            solution.stop
-        );
-    }
-    match CHECKPOINT.write_once(|_| write_answer(board.n, &solution.moves)) {
-        Some(Ok(())) => {}
-        Some(Err(e)) => {
+    let threads = cli.threads.into();
+    // a panic is a bug, but it must not cost the answer: the best offered so far is written
+    let solved = catch_unwind(AssertUnwindSafe(|| {
+        solve_threads(board, options, threads, started, &mut stats)
+    }));
+    let stop = match &solved {
+        Ok((solution, scores)) => {
+            if cli.verbose && scores.len() > 1 {
+                log_threads(cli.seed, scores);
+            }
+            Some((solution.outcome.score, solution.stop))
+        }
+        Err(_) => {
+            queenattack::diag!("queenattack: internal error: the run panicked");
+            None
+        }
+    };
+    // the checkpoint holds every run's answers: its best is at least as good as the runs'
+    // (`start` put the empty answer there, so there is one)
+    let written = CHECKPOINT.write_once(|best, n| {
+        let (moves, outcome) = best.map_or((&[][..], UNSCORED), |b| (&b.moves[..], b.outcome));
+        let result = write_answer(n, moves);
+        let code = if result.is_ok() { 0 } else { 1 };
+        ((result, moves.len(), outcome), code)
+    });
+    let (moves, outcome) = match written {
+        Some((Ok(()), moves, outcome)) => (moves, outcome),
+        Some((Err(e), ..)) => {
             queenattack::diag!("queenattack: cannot write the answer: {e}");
             return ExitCode::from(1);
         }
         // a signal came first: its handler wrote the best answer and ends the process
         None => return ExitCode::from(INTERRUPTED),
+    };
+    let stop = match stop {
+        Some((score, stop)) if score == outcome.score => format!("{stop:?}"),
+        Some(_) => format!("{:?}", Stop::Budget),
+        None => "Panicked".to_string(),
+    };
+    if cli.verbose {
+        queenattack::diag!(
+            "[{:6.3}s] final: {moves} moves, {} errors, score {:.4}, stop: {stop}",
+            started.elapsed().as_secs_f64(),
+            outcome.errors,
+            outcome.score,
+        );
     }
     // After the answer, so they cost it nothing: `tester run` keeps these per seed.
     let wall_ms = started.elapsed().as_millis();
     let mut data = String::new();
-    let mut stop = solution.stop;
+    let mut stop = stop;
     if cli.with_bound {
         let bound_time = cli.bound_time.unwrap_or(BOUND_SECONDS);
         let (bound_data, optimal) =
-            bound_after(&board, &solution, started, bound_time, cli.verbose);
+            bound_after(board, outcome.score, started, bound_time, cli.verbose);
         data.push_str(&bound_data);
         if optimal {
-            stop = Stop::Optimal;
+            stop = format!("{:?}", Stop::Optimal);
         }
     }
     queenattack::diag!(
-        "[DATA] score = {}\n[DATA] errors = {}\n[DATA] moves = {}\n[DATA] stop = {stop:?}\n\
+        "[DATA] score = {}\n[DATA] errors = {}\n[DATA] moves = {moves}\n[DATA] stop = {stop}\n\
          [DATA] wall_ms = {wall_ms}\n[DATA] boards = {}\n[DATA] runs = {}{}",
-        solution.outcome.score,
-        solution.outcome.errors,
-        solution.moves.len(),
+        outcome.score,
+        outcome.errors,
         stats.boards,
         stats.runs,
         // `data` ends in a newline when it has lines; `diag!` adds the last one
@@ -318,6 +310,14 @@ fn main() -> ExitCode {
     );
     ExitCode::SUCCESS
 }
+
+/// The outcome logged for an answer the checkpoint did not score (none: `start` scores the
+/// empty answer).
+const UNSCORED: Outcome = Outcome {
+    errors: 0,
+    move_cost: f64::NAN,
+    score: f64::NAN,
+};
 
 /// Says on stderr why stdin gave no board (the run then exits with code 2).
 fn report_read_error(e: ReadError, started: Instant, time_limit: f64) {
@@ -338,177 +338,134 @@ fn report_read_error(e: ReadError, started: Instant, time_limit: f64) {
     }
 }
 
+/// Whether descriptor 1 was closed when the process started, as [`see_stdout`] saw it.
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// Run by the C runtime before `main`, so before the standard library reopens closed standard
+/// descriptors on /dev/null: records whether stdout was closed.
+extern "C" fn see_stdout() {
+    if !output::stdout_is_open() {
+        STDOUT_CLOSED_AT_START.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Registers [`see_stdout`] with the C runtime (ELF `.init_array`).
+#[used]
+#[link_section = ".init_array"]
+static SEE_STDOUT: extern "C" fn() = see_stdout;
+
 /// Exit code of a run stopped by a signal (128 + SIGINT, as shells report Ctrl-C).
 const INTERRUPTED: u8 = 130;
 
-/// The answers of the run (the first answer, the best routed board, the end of each run), for
-/// the signal handler.
+/// The answers of the run (the empty answer, then the first answer, the best routed board, the
+/// end of each run), and the gate through which stdout is written once: by the process at
+/// its end, by a signal handler, or by the last resort when memory runs out.
 static CHECKPOINT: Checkpoint = Checkpoint::new();
 
+/// The bound certified so far by `--bound` or `--with-bound`, for a signal handler, the
+/// watchdog at the bound's deadline or the last resort.
+static BOUND_PROGRESS: Progress = Progress::new();
+
+/// Whether this process prints a bound (`--bound`) rather than an answer.
+static BOUND_MODE: AtomicBool = AtomicBool::new(false);
+
+/// The system allocator, but a failed allocation never aborts with an empty stdout: a run's
+/// thread stops, anything else calls [`out_of_memory`].
+#[global_allocator]
+static ALLOCATOR: Guarded = Guarded::new(out_of_memory);
+
+/// The last resort when an allocation of the main thread (or any thread that is not a run's
+/// or the bound's) fails: the best answer so far (with `--bound`: the best bound certified so
+/// far) is written, unless stdout was written already, a line on stderr says so, and the
+/// process ends with code 0 (1 when the write failed; the writer's code when stdout was
+/// written already). Allocates nothing.
+fn out_of_memory(layout: Layout) -> ! {
+    let mut line = Line::default();
+    let bytes = layout.size();
+    let written = if BOUND_MODE.load(Ordering::SeqCst) {
+        CHECKPOINT.write_once(|_, _| {
+            let ok = write_bound(BOUND_PROGRESS.value()).is_ok();
+            let _ = write!(line, "the bound certified so far");
+            (ok, if ok { 0 } else { 1 })
+        })
+    } else {
+        CHECKPOINT.write_once(|best, n| {
+            let Some(best) = best else {
+                // before the board was read: nothing to answer
+                let _ = write!(line, "an answer: the board was not read yet");
+                return (false, 1);
+            };
+            let ok = write_answer(n, &best.moves).is_ok();
+            let _ = write!(
+                line,
+                "the best answer so far ({} moves, score {:.4})\n[DATA] stop = OutOfMemory",
+                best.moves.len(),
+                best.outcome.score
+            );
+            (ok, if ok { 0 } else { 1 })
+        })
+    };
+    let code = match written {
+        Some(ok) => {
+            let mut head = Line::default();
+            let what = if ok { "wrote" } else { "could not write" };
+            let _ = write!(
+                head,
+                "queenattack: out of memory ({bytes} bytes asked): {what} "
+            );
+            write_stderr(head.as_bytes());
+            write_stderr(line.as_bytes());
+            write_stderr(b"\n");
+            if ok {
+                0
+            } else {
+                1
+            }
+        }
+        None => {
+            let _ = writeln!(
+                line,
+                "queenattack: out of memory ({bytes} bytes asked) after the output was written"
+            );
+            write_stderr(line.as_bytes());
+            CHECKPOINT.exit_code().unwrap_or(1)
+        }
+    };
+    // SAFETY: `_exit` ends the process at once (no exit handlers that could allocate).
+    unsafe { libc::_exit(i32::from(code)) }
+}
+
 /// On Ctrl-C, SIGTERM or SIGHUP (a closed terminal) the best answer offered so far is written
-/// (an empty one if none was), with `[DATA] stop = Interrupted`, and the process exits with
-/// code 130; nothing more happens once the answer is written.
-fn write_best_on_signal(n: usize, started: Instant) {
-    let installed = ctrlc::set_handler(move || {
-        CHECKPOINT.write_once(|best| {
-            let (moves, score) = best.unwrap_or((&[], f64::NAN));
-            let written = write_answer(n, moves);
+/// (the empty answer, with its score, if none was), with `[DATA] stop = Interrupted`, and the
+/// process exits with code 130; nothing more happens once the answer is written.
+fn write_best_on_signal(started: Instant) {
+    on_signal(move || {
+        let written = CHECKPOINT.write_once(|best, n| {
+            let (moves, score) =
+                best.map_or((&[][..], f64::NAN), |b| (&b.moves[..], b.outcome.score));
+            (
+                (write_answer(n, moves).is_ok(), moves.len(), score),
+                INTERRUPTED,
+            )
+        });
+        if let Some((ok, moves, score)) = written {
             queenattack::diag!(
                 "queenattack: stopped by a signal after {:.3} s: {} the best answer so far \
-                 ({} moves, score {score:.4})\n[DATA] stop = Interrupted",
+                 ({moves} moves, score {score:.4})\n[DATA] stop = Interrupted",
                 started.elapsed().as_secs_f64(),
-                if written.is_ok() {
-                    "wrote"
-                } else {
-                    "could not write"
-                },
-                moves.len()
+                if ok { "wrote" } else { "could not write" },
             );
-        });
+        }
+    });
+}
+
+/// Installs `write` as the handler of Ctrl-C, SIGTERM and SIGHUP, then exit code 130.
+fn on_signal(write: impl Fn() + Send + 'static) {
+    let installed = ctrlc::set_handler(move || {
+        write();
         std::process::exit(i32::from(INTERRUPTED));
     });
     if let Err(e) = installed {
-        queenattack::diag!(
-            "queenattack: cannot catch signals ({e}): a stopped run writes no answer"
-        );
+        queenattack::diag!("queenattack: cannot catch signals ({e}): a stopped run writes nothing");
     }
-}
-
-/// Writes `moves` on stdout in the official format (count, then `r1 c1 r2 c2` per move on an
-/// `n`×`n` board) and flushes it.
-fn write_answer(n: usize, moves: &[queenattack::solver::board::Move]) -> std::io::Result<()> {
-    let mut out = String::with_capacity(moves.len() * 12 + 8);
-    out.push_str(&format!("{}\n", moves.len()));
-    for mv in moves {
-        out.push_str(&format!(
-            "{} {} {} {}\n",
-            mv.from / n,
-            mv.from % n,
-            mv.to / n,
-            mv.to % n
-        ));
-    }
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(out.as_bytes())?;
-    stdout.flush()
-}
-
-/// Scores this close above the bound meet it (the bound is rounded down by far less).
-const OPTIMAL_EPS: f64 = 1e-6;
-
-/// `--with-bound`: the certified lower bound of `board` within `seconds` from now, as
-/// `[DATA]` lines (`bound`, `gap`, `bound_ms`), and whether `solution` meets it (is optimal).
-/// The answer's score is the proof search's incumbent.
-fn bound_after(
-    board: &Board,
-    solution: &Solution,
-    started: Instant,
-    seconds: f64,
-    verbose: bool,
-) -> (String, bool) {
-    let from = Instant::now();
-    let score = solution.outcome.score;
-    let deadline = from + Duration::from_secs_f64(seconds);
-    let bound = lower_bound_within(board, deadline, score);
-    let value = round_down(bound.value);
-    // share of the score the bound does not certify: 0 for an optimal answer
-    let gap = if score > 0.0 {
-        ((score - value) / score).max(0.0)
-    } else {
-        0.0
-    };
-    // the unrounded bound: a proven optimum meets the score up to the sums' rounding, while
-    // 4 decimals would hide it
-    let optimal = score <= bound.value + OPTIMAL_EPS;
-    if verbose {
-        let above = match () {
-            _ if optimal => "optimal".to_string(),
-            _ if value > 0.0 => format!(
-                "at most {:.2} % above the optimum",
-                (score / value - 1.0) * 100.0
-            ),
-            _ => "not bounded away from 0".to_string(),
-        };
-        queenattack::diag!(
-            "[{:6.3}s] lower bound {value:.4} ({} steps, stop: {:?}): the answer's score \
-             {score:.4} is {above}",
-            started.elapsed().as_secs_f64(),
-            bound.steps,
-            bound.stop,
-        );
-        log_proof(&bound, started);
-    }
-    let text = format!(
-        "[DATA] bound = {value}\n[DATA] gap = {gap}\n[DATA] bound_ms = {}\n",
-        from.elapsed().as_millis()
-    );
-    (text, optimal)
-}
-
-/// With `--verbose`: what the proof search with blocking found, when it ran.
-fn log_proof(bound: &LowerBound, started: Instant) {
-    if let Some(proof) = &bound.proof {
-        let what = match proof.stop {
-            ProofStop::Optimum => "the least cost of an error-free answer",
-            ProofStop::Exhausted => "no error-free answer costs less",
-            ProofStop::Deadline => "cut by the deadline, error-free answers cost at least",
-            ProofStop::States => "cut by the state cap, error-free answers cost at least",
-        };
-        queenattack::diag!(
-            "[{:6.3}s] proof with blocking: {what} {:.6} ({} states, {} expanded)",
-            started.elapsed().as_secs_f64(),
-            proof.value,
-            proof.states,
-            proof.expanded
-        );
-    }
-}
-
-/// `value` rounded down to 4 decimals (still a bound).
-fn round_down(value: f64) -> f64 {
-    (value * 1e4).floor() / 1e4
-}
-
-/// `--bound`: prints the certified lower bound of `board` on stdout, rounded down to 4
-/// decimals, and with `--verbose` how it was found on stderr.
-fn print_bound(board: &Board, started: Instant, cli: &Cli) -> ExitCode {
-    let seconds = cli
-        .bound_time
-        .unwrap_or(BOUND_SECONDS.min(cli.time_limit * READ_SHARE));
-    let budget = Duration::from_secs_f64(seconds);
-    let bound = lower_bound_within(board, started + budget, f64::INFINITY);
-    if cli.verbose {
-        queenattack::diag!(
-            "[{:6.3}s] lower bound {:.4}: relaxation optimum at most {:.4}, {} steps, {} queens, \
-             stop: {:?}",
-            started.elapsed().as_secs_f64(),
-            bound.value,
-            bound.relaxed,
-            bound.steps,
-            bound.queens,
-            bound.stop
-        );
-        if let Some(cases) = &bound.cases {
-            queenattack::diag!(
-                "[{:6.3}s] error-free answers score at least {:.4} ({} colours' N-Queens \
-                 minima exact), answers with errors at least {:.4}",
-                started.elapsed().as_secs_f64(),
-                cases.free,
-                cases.proven,
-                cases.errors
-            );
-        }
-        log_proof(&bound, started);
-    }
-    // rounded down, so the printed number is still a bound
-    let text = format!("{:.4}\n", round_down(bound.value));
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-    {
-        queenattack::diag!("queenattack: cannot write the bound: {e}");
-        return ExitCode::from(1);
-    }
-    ExitCode::SUCCESS
 }

@@ -26,13 +26,7 @@ impl Budget {
     /// The budget of a run of `time_limit` seconds that began at `started`: a share of the
     /// limit (`compute_share_short`, `compute_share` or `compute_share_long` by its length).
     pub(crate) fn new(time_limit: f64, started: Instant, params: &Params) -> Budget {
-        let share = if time_limit >= params.long_limit {
-            params.compute_share_long
-        } else if time_limit > params.short_limit {
-            params.compute_share
-        } else {
-            params.compute_share_short
-        };
+        let share = params.compute_share_for(time_limit);
         let compute = Duration::from_secs_f64((time_limit * share).max(0.0));
         Budget {
             started,

@@ -5,6 +5,8 @@
 //! * [`board`]: the input board and the queen move; [`input`]: when the board has arrived
 //!   on stdin; [`score`]: the solver's own referee (the answer is replayed before it is
 //!   printed); [`checkpoint`]: the best answer so far, for a process stopped by a signal;
+//!   [`output`]: stdout and stderr written without allocating; [`memory`]: how many runs fit,
+//!   and the allocator that answers when memory runs out;
 //! * `problem`: the one `Problem` (board, walls, starts, colours, distance tables);
 //! * `answer`: the one answer type, [`Solution`]; `params`: every tuning constant
 //!   ([`Params`]); `budget`: every time share (`Budget`); `paths`: cheapest queen routes.
@@ -31,6 +33,8 @@ mod budget;
 pub mod checkpoint;
 pub mod input;
 pub mod lower_bound;
+pub mod memory;
+pub mod output;
 mod params;
 mod paths;
 mod problem;
@@ -40,10 +44,10 @@ mod stage;
 mod threads;
 
 pub use answer::{RunStats, Solution, Stop};
-pub use params::{ParamError, ParamLine, Params};
+pub use params::{ParamError, ParamLine, Params, RUN_END_MAX};
 pub use solve::{solve, solve_with_stats};
 pub use stage::improve::improve;
-pub use threads::{solve_threads, MAX_THREADS};
+pub use threads::{solve_threads, ANSWER_SHARE, MAX_THREADS, RUN_STACK};
 
 /// Solver settings.
 #[derive(Clone, Copy, Debug)]

@@ -6,10 +6,12 @@
 //! made by one macro from one table, so they cannot drift apart.
 
 mod error;
+mod time_shares;
 
 pub use error::ParamError;
 use std::fmt;
 use std::ops::RangeInclusive;
+pub use time_shares::RUN_END_MAX;
 
 /// One parameter as listed: name, current value, range and the first line of its doc.
 #[derive(Clone, Debug, PartialEq, Eq)]

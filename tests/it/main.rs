@@ -13,5 +13,6 @@ mod lower_bound;
 mod official_harness;
 mod solver_anytime;
 mod solver_cli;
+mod solver_failures;
 mod solver_input;
 mod solver_params;

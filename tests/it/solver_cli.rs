@@ -160,16 +160,23 @@ fn threads_print_the_best_of_their_runs() {
         .lines()
         .find_map(|l| l.strip_prefix("threads, --seed 4 to 5: scores "))
         .unwrap_or_else(|| panic!("no threads line: {log}"));
-    let scores: Vec<f64> = line.split(", ").map(|s| s.parse().unwrap()).collect();
+    // `-`: a run that had not ended by the answer's deadline (a loaded machine)
+    let scores: Vec<Option<f64>> = line.split(", ").map(|s| s.parse().ok()).collect();
     assert_eq!(scores.len(), 2, "{line}");
-    let best = scores.iter().cloned().fold(f64::INFINITY, f64::min);
-    // the line rounds to 4 decimals
+    let ended = scores.iter().flatten().count();
+    assert!(ended >= 1, "{line}");
+    let best = scores
+        .iter()
+        .flatten()
+        .cloned()
+        .fold(f64::INFINITY, f64::min);
+    // the line rounds to 4 decimals; a run that had not ended may have offered better
     assert!(
-        (verdict.score - best).abs() < 1e-4,
+        verdict.score <= best + 1e-4,
         "{} against {line}",
         verdict.score
     );
-    assert_eq!(data_value(&log, "runs").as_deref(), Some("2"), "{log}");
+    assert_eq!(data_value(&log, "runs"), Some(ended.to_string()), "{log}");
 }
 
 #[test]
@@ -285,8 +292,7 @@ fn a_long_limit_is_two_runs_and_the_better_answer_is_kept() {
 
 #[test]
 fn a_signal_writes_the_best_answer_so_far_and_exits_130() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Command;
     // A 30 s run of two runs (the first of 0.5 s) stopped after 2 s: the first run's answer is
     // written, legal, once, at once. The three signals' runs go side by side (one 2 s wait,
     // not three: issue 36); each budget is wall-clock, so sharing the cores does not delay
@@ -299,19 +305,12 @@ fn a_signal_writes_the_best_answer_so_far_and_exits_130() {
         .map(|signal| {
             // one of them on two threads, which offer their answers to the same checkpoint
             let threads = if signal == "HUP" { "2" } else { "1" };
-            let mut child = Command::new(env!("CARGO_BIN_EXE_queenattack"))
+            let mut command = Command::new(env!("CARGO_BIN_EXE_queenattack"));
+            command
                 .args(["--time-limit", "30", "--param", "first_run=0.5"])
-                .args(["--threads", threads])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("the solver starts");
+                .args(["--threads", threads]);
             // stdin stays open, as under the official tester
-            let mut stdin = child.stdin.take().expect("piped");
-            stdin
-                .write_all(text.as_bytes())
-                .expect("the board is written");
+            let (child, stdin) = common::start_with_input(&mut command, text.as_bytes());
             (signal, child, stdin)
         })
         .collect();

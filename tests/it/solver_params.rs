@@ -144,3 +144,30 @@ fn bad_params_exit_2_with_a_message() {
         assert!(!err.contains("panicked"), "--param {param}: {err}");
     }
 }
+
+/// Before: `--param compute_share_short=1` was taken (it is in its range 0..=1) and
+/// `--time-limit 1` took 1.06 s: with the polish and the post-optimiser after it, a run
+/// ended at 105 % of the limit. Shares whose runs end past 93 % of the limit are refused.
+#[test]
+fn shares_that_end_past_the_limit_are_refused() {
+    for params in [
+        &["compute_share_short=1"][..],
+        &["compute_share_long=0.95"],
+        &["compute_share=0.8", "improve_share=0.2"],
+    ] {
+        let mut args = vec!["--time-limit", "1"];
+        for p in params {
+            args.extend(["--param", p]);
+        }
+        let out = run(&args, b"1 1 1");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{params:?}: {err}");
+        assert!(out.stdout.is_empty(), "{params:?}");
+        assert!(err.contains("of the time limit"), "{params:?}: {err}");
+        assert!(err.contains("may be at most"), "{params:?}: {err}");
+    }
+    // within the limit: taken
+    let args = ["--time-limit", "1", "--param", "compute_share_short=0.85"];
+    let out = run(&args, b"1 1 1");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}

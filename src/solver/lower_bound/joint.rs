@@ -4,7 +4,7 @@
 //! the same cell), which costs `O(Q·M)`, and the supergradient of `B` is the line counts minus
 //! one for the weights and the cell counts minus one for the prices.
 
-use super::{line_count, BoundStop, Problem};
+use super::{line_count, BoundStop, Problem, Progress};
 use std::time::{Duration, Instant};
 
 /// The step-size factor starts here (Polyak steps toward a target above the best bound) ...
@@ -51,6 +51,18 @@ pub(super) struct Climbed {
 /// `O(Q·M + C·M)` per step for `Q` queens, `M` free cells and `C` colours: about 0.15 ms on
 /// seed 2 (N = 30, C = 6); every climb on seeds 1–100 ends within 0.6 s of CPU.
 pub(super) fn climb(problem: &Problem, cap: f64, deadline: Instant) -> Climbed {
+    climb_reporting(problem, cap, deadline, None)
+}
+
+/// [`climb`], raising `progress` with every better value: only with `cap ≤ N`, where the
+/// value bounds every answer.
+pub(super) fn climb_reporting(
+    problem: &Problem,
+    cap: f64,
+    deadline: Instant,
+    progress: Option<&Progress>,
+) -> Climbed {
+    debug_assert!(progress.is_none() || cap <= problem.n as f64);
     let (q_count, m) = (problem.queens.len(), problem.cells.len());
     let lines = line_count(problem.n);
     let colours = problem.queens.iter().max().map_or(0, |&c| c + 1);
@@ -106,6 +118,9 @@ pub(super) fn climb(problem: &Problem, cap: f64, deadline: Instant) -> Climbed {
         out.per_step = started.elapsed() / out.steps as u32;
         if bound > out.best + 1e-9 {
             out.best = bound;
+            if let Some(progress) = progress {
+                progress.raise(bound);
+            }
             out.weights.copy_from_slice(&weights);
             out.prices.copy_from_slice(&prices);
             stale = 0;

@@ -39,7 +39,9 @@ use hungarian::Hungarian;
 pub use proof::{Proof, ProofStop};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// Cost of a cell a queen cannot reach, for the Hungarian method only (the certificate skips
 /// such cells): far above any sum of reachable costs.
@@ -118,6 +120,48 @@ pub fn lower_bound(board: &Board, deadline: Instant) -> LowerBound {
 /// of states below it has proven that no error-free answer costs less); a true score makes it
 /// strongest.
 pub fn lower_bound_within(board: &Board, deadline: Instant, incumbent: f64) -> LowerBound {
+    lower_bound_reporting(board, deadline, incumbent, &Progress::new())
+}
+
+/// The best bound certified so far by a running [`lower_bound_reporting`], for whoever
+/// cannot wait for its end (a signal handler, a watchdog): raised as the search goes, read
+/// at any time. Every value raised is a bound on every legal answer.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Bits of the best value, a non-negative `f64` (such floats order like their bits).
+    best: AtomicU64,
+}
+
+impl Progress {
+    /// Nothing certified yet (0, the trivial bound).
+    pub const fn new() -> Progress {
+        Progress {
+            best: AtomicU64::new(0),
+        }
+    }
+
+    /// Records the certified bound `value` (kept when above the best so far).
+    fn raise(&self, value: f64) {
+        if value.is_finite() && value > 0.0 {
+            self.best.fetch_max(value.to_bits(), Ordering::SeqCst);
+        }
+    }
+
+    /// The best bound certified so far, rounded down as [`LowerBound::value`] is.
+    pub fn value(&self) -> f64 {
+        certified(f64::from_bits(self.best.load(Ordering::SeqCst)))
+    }
+}
+
+/// [`lower_bound_within`], raising `progress` with every better bound it certifies on the
+/// way (the plain climb's steps, each case, the proof search's least open value), so that a
+/// caller on another thread can print the best so far at any moment.
+pub fn lower_bound_reporting(
+    board: &Board,
+    deadline: Instant,
+    incumbent: f64,
+    progress: &Progress,
+) -> LowerBound {
     let problem = Problem::new(board, deadline);
     let mut result = LowerBound {
         value: 0.0,
@@ -132,32 +176,71 @@ pub fn lower_bound_within(board: &Board, deadline: Instant, incumbent: f64) -> L
         result.stop = BoundStop::Exact;
         return result;
     }
-    let climbed = joint::climb(&problem, problem.n as f64, deadline);
+    // the plain climb (weights capped at N) bounds every answer at every step
+    let climbed = joint::climb_reporting(&problem, problem.n as f64, deadline, Some(progress));
     result.steps = climbed.steps;
     result.stop = climbed.stop;
     let mut best = climbed.best;
     // the polish costs a few steps' worth (building the costs, the first potentials, the
     // paths): not started without the time for it
     if climbed.steps == 0 || Instant::now() + climbed.per_step * 4 >= deadline {
-        return finish(result, best);
+        return finish(result, best, progress);
     }
     best = best.max(polish(&problem, &climbed, &mut result, deadline));
+    progress.raise(best);
     let plain = best;
     // the proof search, where it fits, makes better use of the time than the branching
     let branching = !proof::fits(board.n, board.colours);
     let cases = cases::two_cases(&problem, &board.walls(), best, branching, deadline);
     best = best.max(cases.free.min(cases.errors));
+    progress.raise(best);
     if problem.queens.len() == board.queens().len() {
-        // both cases' bounds need every queen in the relaxation
-        if let Some(proof) = proof::prove(board, &cases.prices, incumbent, deadline) {
-            // the plain bound holds for answers with errors too
-            let errors = cases.errors.max(plain);
-            best = best.max(proof.value.max(cases.free).min(errors));
+        // both cases' bounds need every queen in the relaxation; the plain bound holds for
+        // answers with errors too
+        let errors = cases.errors.max(plain);
+        let combined = |proven: f64| best.max(proven.max(cases.free).min(errors));
+        let mut report = |proven: f64| progress.raise(combined(proven));
+        if let Some(proof) =
+            proof::prove_reporting(board, &cases.prices, incumbent, deadline, &mut report)
+        {
+            best = combined(proof.value);
             result.proof = Some(proof);
         }
     }
     result.cases = Some(cases);
-    finish(result, best)
+    finish(result, best, progress)
+}
+
+/// How long [`lower_bound_watched`] waits past its deadline for the search to end before it
+/// takes the best bound certified so far instead.
+pub const WATCH_GRACE: Duration = Duration::from_millis(40);
+
+/// [`lower_bound_reporting`] on a thread of its own (a worker, see
+/// [`crate::solver::memory`]), waited for until `deadline` plus [`WATCH_GRACE`] whatever it
+/// is doing: `None` when it had not ended then or panicked (the best bound certified so far
+/// is `progress.value()`). Runs on the calling thread when no thread can start.
+pub fn lower_bound_watched(
+    board: &Board,
+    deadline: Instant,
+    incumbent: f64,
+    progress: &'static Progress,
+) -> Option<LowerBound> {
+    let (tx, rx) = mpsc::sync_channel(1);
+    let owned = board.clone();
+    let spawned = std::thread::Builder::new()
+        .name("bound".to_string())
+        .stack_size(super::RUN_STACK)
+        .spawn(move || {
+            super::memory::mark_worker();
+            let _ = tx.send(lower_bound_reporting(&owned, deadline, incumbent, progress));
+        });
+    if spawned.is_err() {
+        // a panic here, as on the thread, leaves the best bound so far to `progress`
+        let here = || lower_bound_reporting(board, deadline, incumbent, progress);
+        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(here)).ok();
+    }
+    let wait = (deadline + WATCH_GRACE).saturating_duration_since(Instant::now());
+    rx.recv_timeout(wait).ok()
 }
 
 /// The assignment problem at the climb's best weights, warm-started from its best prices: the
@@ -186,13 +269,22 @@ fn polish(
     best
 }
 
-/// `result` with the best certified bound `best`, rounded down so that floating-point error
-/// in the distances and sums cannot lift it above a true score.
-fn finish(mut result: LowerBound, best: f64) -> LowerBound {
-    if best > 0.0 {
-        result.value = (best * (1.0 - 1e-12) - 1e-9).max(0.0);
-    }
+/// `result` with the best certified bound `best` (also raised in `progress`), rounded down
+/// by [`certified`].
+fn finish(mut result: LowerBound, best: f64, progress: &Progress) -> LowerBound {
+    progress.raise(best);
+    result.value = certified(best);
     result
+}
+
+/// `best` rounded down so that floating-point error in the distances and sums cannot lift it
+/// above a true score (0 for anything not above 0).
+fn certified(best: f64) -> f64 {
+    if best > 0.0 {
+        (best * (1.0 - 1e-12) - 1e-9).max(0.0)
+    } else {
+        0.0
+    }
 }
 
 /// Lines per colour on an `n × n` board: `n` rows, `n` columns, `2n − 1` diagonals and

@@ -145,3 +145,50 @@ fn the_joint_climb_returns_the_certificate_of_its_best_point() {
         "only {positive} boards with pairs to pay for"
     );
 }
+
+#[test]
+fn progress_keeps_the_best_certified_value() {
+    let progress = Progress::new();
+    assert_eq!(progress.value(), 0.0);
+    for value in [3.0, f64::NAN, 2.0, f64::INFINITY, -1.0] {
+        progress.raise(value);
+    }
+    // rounded down as every printed bound is
+    assert_eq!(progress.value(), certified(3.0));
+    assert!(progress.value() < 3.0 && progress.value() > 2.999_999);
+}
+
+#[test]
+fn the_watched_bound_comes_by_its_deadline_and_matches_its_progress() {
+    static PROGRESS: Progress = Progress::new();
+    // N = 11, C = 2, colour 1 on row 0, colour 2 on row 1: the proof search's first
+    // expansions are slow (one queen's children about 0.15 s), and it does not finish
+    let mut text = String::from("11 2 ");
+    for cell in 0..121 {
+        text.push_str(match cell / 11 {
+            0 => "1 ",
+            1 => "2 ",
+            _ => "0 ",
+        });
+    }
+    let board = Board::parse(&text).unwrap();
+    let started = Instant::now();
+    let deadline = started + std::time::Duration::from_millis(400);
+    let bound = lower_bound_watched(&board, deadline, f64::INFINITY, &PROGRESS);
+    // the margin is for a loaded machine
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    // a finished search raised its final value; a cut one left the best so far (the proof's
+    // least open value may have moved down by float rounding since, far below the rounding
+    // every printed bound gets)
+    let value = bound.as_ref().map_or(PROGRESS.value(), |b| b.value);
+    assert!(
+        (PROGRESS.value() - value).abs() < 1e-9,
+        "{} {value}",
+        PROGRESS.value()
+    );
+    assert!(value > 40.0, "{value}");
+}

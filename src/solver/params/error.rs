@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Why a `--param` override was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ParamError {
     /// No `=` between name and value.
     NoEquals(String),
@@ -27,6 +27,16 @@ pub enum ParamError {
         /// The range allowed, as text.
         range: String,
     },
+    /// A compute share whose run, with the polish and the post-optimiser after it, would end
+    /// past [`RUN_END_MAX`](crate::solver::RUN_END_MAX) of the time limit.
+    EndsLate {
+        /// The compute share.
+        name: &'static str,
+        /// Where its run would end, as a share of the time limit.
+        end: f64,
+        /// The largest value it may have with the other parameters as they are.
+        most: f64,
+    },
 }
 
 impl fmt::Display for ParamError {
@@ -47,6 +57,14 @@ impl fmt::Display for ParamError {
             ParamError::OutOfRange { name, value, range } => {
                 write!(f, "--param {name}={}: outside {range}", quote(value))
             }
+            ParamError::EndsLate { name, end, most } => write!(
+                f,
+                "--param: with this {name} a run would end at {:.1} % of the time limit \
+                 ({name} × (1 + polish_share + improve_share)), past the {:.0} % that keeps \
+                 the answer within 95 %: {name} may be at most {most:.4}",
+                end * 100.0,
+                super::RUN_END_MAX * 100.0
+            ),
         }
     }
 }

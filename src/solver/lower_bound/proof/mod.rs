@@ -131,6 +131,19 @@ const CUT_MARGIN: f64 = 1e-6;
 /// each `O(C·N·8·N)` moves, each new colour set matched against the N-Queens boards (`O(B·N)`
 /// bounds and a few `O(N³)` matchings, remembered).
 pub fn prove(board: &Board, prices: &[f64], incumbent: f64, deadline: Instant) -> Option<Proof> {
+    prove_reporting(board, prices, incumbent, deadline, &mut |_| ())
+}
+
+/// [`prove`], calling `report` now and then with a lower bound on every error-free answer
+/// certified so far (the least open `g + h`, at most the incumbent), for a caller that must
+/// be able to print the best so far at any moment.
+pub fn prove_reporting(
+    board: &Board,
+    prices: &[f64],
+    incumbent: f64,
+    deadline: Instant,
+    report: &mut dyn FnMut(f64),
+) -> Option<Proof> {
     let (n, colours) = (board.n, board.colours);
     let mut counts = vec![0; colours];
     for &v in board.cells.iter().filter(|&&v| v > 0) {
@@ -159,7 +172,7 @@ pub fn prove(board: &Board, prices: &[f64], incumbent: f64, deadline: Instant) -
         }
     }
     search.offer(start, 0.0, None, f64::INFINITY);
-    Some(search.run(incumbent, deadline))
+    Some(search.run(incumbent, deadline, report))
 }
 
 impl Search {
@@ -265,10 +278,15 @@ impl Search {
         priced.max(plain).max(0.0)
     }
 
-    /// A* until a goal, an empty open list, the deadline or the state cap.
-    fn run(&mut self, incumbent: f64, deadline: Instant) -> Proof {
+    /// A* until a goal, an empty open list, the deadline or the state cap; `report` gets the
+    /// least open value before every pop (a few nanoseconds against an expansion's
+    /// microseconds to milliseconds).
+    fn run(&mut self, incumbent: f64, deadline: Instant, report: &mut dyn FnMut(f64)) -> Proof {
         let mut expanded = 0;
         let stop = loop {
+            // between expansions the open list bounds every error-free answer (stale entries
+            // only lower its least value)
+            report(self.open_bound().min(incumbent));
             if self.states.len() >= MAX_STATES {
                 break ProofStop::States;
             }
@@ -303,6 +321,7 @@ impl Search {
             ProofStop::Exhausted => incumbent,
             ProofStop::Deadline | ProofStop::States => self.open_bound().min(incumbent),
         };
+        report(value);
         Proof {
             value,
             stop,
@@ -329,17 +348,21 @@ impl Search {
         let occupied = state.iter().fold(0u128, |m, &s| m | s);
         for c in 0..self.colours {
             for from in cells_of(state[c]) {
-                if Instant::now() >= self.deadline {
-                    // cut: the state stays open with the value it was popped with (no child
-                    // left out is below it), so the open list still bounds every answer
-                    self.push(limit, g, at);
-                    return;
-                }
                 for dir in 0..8 {
                     for k in 0..self.rays[from * 8 + dir].len() {
                         let to = self.rays[from * 8 + dir][k] as usize;
                         if occupied >> to & 1 == 1 {
                             break;
+                        }
+                        // the clock before every child: a new colour set is matched against
+                        // every N-Queens board (up to 16 ms at N = 11), and a check per
+                        // queen let one queen's children run 0.2 s past the deadline
+                        if Instant::now() >= self.deadline {
+                            // cut: the state stays open with the value it was popped with
+                            // (no child left out is below it), so the open list still
+                            // bounds every answer
+                            self.push(limit, g, at);
+                            return;
                         }
                         let mut next = state;
                         next[c] ^= 1u128 << from | 1u128 << to;

@@ -1,0 +1,206 @@
+//! The solver's answer survives what goes wrong around it (issue 44): no thread may start,
+//! memory runs out, a loaded core, a closed stdout, a signal before any answer. Every case
+//! must end with a legal answer written (or, for a closed stdout, a clear error), never an
+//! abort, a panic or a hang.
+
+use crate::common::{self, Load};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+use tools::input::Input;
+use tools::judge::judge;
+
+const EXE: &str = env!("CARGO_BIN_EXE_queenattack");
+
+/// The text of `testcases/NAME`.
+fn testcase(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testcases")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Runs `command` with `input` on stdin and collects its output.
+fn run(mut command: Command, input: &str) -> Output {
+    let (child, stdin) = common::start_with_input(&mut command, input.as_bytes());
+    let out = child.wait_with_output().expect("the solver ends");
+    drop(stdin);
+    out
+}
+
+/// Asserts that `out` ended with exit code 0 and a legal answer for `input`; returns the
+/// judged moves and score, and stderr.
+fn legal_answer(out: &Output, input: &str, case: &str) -> (usize, f64, String) {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{case}: {err}");
+    assert!(!err.contains("panicked"), "{case}: {err}");
+    let parsed = Input::parse(input).expect("official input");
+    let verdict = judge(&parsed, &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(verdict.error(), None, "{case}: {err}");
+    (verdict.moves, verdict.score, err)
+}
+
+/// `command` with its address space limited to `bytes` (`ulimit -v`).
+fn with_address_space(command: &mut Command, bytes: u64) {
+    // SAFETY: between fork and exec the closure only calls getrlimit and setrlimit.
+    unsafe {
+        command.pre_exec(move || {
+            let mut limit = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::getrlimit(libc::RLIMIT_AS, &mut limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            limit.rlim_cur = bytes.min(limit.rlim_max);
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        })
+    };
+}
+
+/// Before: `ulimit -u 1` (no thread may start) made the stdin thread's `spawn` panic: exit
+/// 101, a backtrace, no answer. The board is now read on the main thread, and runs whose
+/// threads cannot start are left out.
+#[test]
+fn a_solver_that_may_start_no_thread_still_answers() {
+    if !common::is_root() {
+        eprintln!("NOTICE: not root: `ulimit -u` (not enforced for root) is not tested");
+        return;
+    }
+    let runuser = Command::new("runuser").arg("--version").output();
+    if !runuser.is_ok_and(|out| out.status.success()) {
+        eprintln!("NOTICE: no runuser: `ulimit -u` (not enforced for root) is not tested");
+        return;
+    }
+    let input = testcase("1.in");
+    for threads in ["1", "4"] {
+        let mut command = Command::new("runuser");
+        command.args([
+            "-u",
+            "nobody",
+            "--",
+            "bash",
+            "-c",
+            "ulimit -u 1 && exec \"$0\" \"$@\"",
+        ]);
+        command.args([EXE, "--time-limit", "1", "--threads", threads]);
+        let out = run(command, &input);
+        let case = format!("--threads {threads} under ulimit -u 1");
+        let (moves, _, _) = legal_answer(&out, &input, &case);
+        assert!(moves > 0, "{case}: the empty answer");
+    }
+}
+
+/// Before: `--threads 64` under `ulimit -v 1000000` (and down to 30 000) started runs until
+/// an allocation failed: `memory allocation of 32 bytes failed`, SIGABRT, an empty stdout.
+/// Now fewer runs start (at most one per core, and no more than the address space holds).
+#[test]
+fn threads_under_an_address_space_limit_answer_with_fewer_runs() {
+    let input = testcase("2.in");
+    for kb in [1_000_000, 150_000, 30_000] {
+        let mut command = Command::new(EXE);
+        command.args(["--threads", "64", "--time-limit", "1"]);
+        with_address_space(&mut command, kb << 10);
+        let out = run(command, &input);
+        let case = format!("ulimit -v {kb}");
+        let (moves, _, err) = legal_answer(&out, &input, &case);
+        assert!(moves > 0, "{case}: the empty answer: {err}");
+        assert!(
+            err.contains("fewer"),
+            "{case}: no line says fewer runs start: {err}"
+        );
+    }
+}
+
+/// Before: one run whose memory ran out aborted with an empty stdout (`memory allocation of
+/// 65536 bytes failed`). Now the allocator's last resort writes the best answer so far.
+#[test]
+fn a_run_out_of_memory_writes_the_best_answer_so_far() {
+    // N = 128 with one colour: a run takes 60 MB and more; 40 MB of address space hold the
+    // process, the board and the first answer, not the rest
+    let input = common::random_board(128, 1, 4);
+    let mut command = Command::new(EXE);
+    command.args(["--time-limit", "3"]);
+    with_address_space(&mut command, 40_000 << 10);
+    let out = run(command, &input);
+    let (_, score, err) = legal_answer(&out, &input, "ulimit -v 40000");
+    assert!(err.contains("queenattack: out of memory"), "{err}");
+    assert!(err.contains("[DATA] stop = OutOfMemory"), "{err}");
+    assert!(err.contains(&format!("score {score:.4}")), "{score}: {err}");
+}
+
+/// Before: 64 runs on a loaded core ended 0.69-0.97 s after a 0.3 s limit (all of them were
+/// joined), with the empty answer. Now at most one run per core starts, and the main thread
+/// writes the best answer at its deadline whatever the runs are doing.
+#[test]
+fn threads_keep_the_limit_on_a_loaded_core() {
+    let input = common::random_board(128, 100, 9);
+    let load = Load::on_one_core(4);
+    let mut command = Command::new(EXE);
+    command.args(["--threads", "64", "--time-limit", "0.3"]);
+    load.pin(&mut command);
+    let started = Instant::now();
+    let out = run(command, &input);
+    let took = started.elapsed();
+    drop(load);
+    legal_answer(&out, &input, "64 threads on a loaded core");
+    // the margin is for process start and a loaded machine
+    assert!(took < Duration::from_millis(550), "{took:?}");
+}
+
+/// Before: `queenattack >&-` exited 0 after the whole time limit with no answer anywhere (the
+/// standard library reopens a closed stdout on /dev/null).
+#[test]
+fn a_closed_stdout_is_an_error_at_once() {
+    let mut command = Command::new(EXE);
+    command.args(["--time-limit", "3"]);
+    // SAFETY: between fork and exec the closure only closes descriptor 1.
+    unsafe {
+        command.pre_exec(|| {
+            libc::close(libc::STDOUT_FILENO);
+            Ok(())
+        })
+    };
+    let started = Instant::now();
+    let out = run(command, &testcase("1.in"));
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("stdout is closed"), "{err}");
+    // before reading the board, not after solving it for 2.1 s
+    assert!(took < Duration::from_secs(1), "{took:?}");
+}
+
+/// Before: a signal before the first answer wrote the empty answer but logged `score NaN`.
+#[test]
+fn a_signal_before_any_answer_logs_the_empty_answers_score() {
+    // N = 128, C = 10 at 10 s: the first answer's descent takes a quarter of the search time
+    // (2.2 s); the signal comes after 1 s
+    let input = common::random_board(128, 10, 9);
+    let mut command = Command::new(EXE);
+    command.args(["--time-limit", "10"]);
+    let (child, stdin) = common::start_with_input(&mut command, input.as_bytes());
+    std::thread::sleep(Duration::from_secs(1));
+    common::signal(&child, libc::SIGTERM);
+    let out = child.wait_with_output().expect("the solver ends");
+    drop(stdin);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    let parsed = Input::parse(&input).expect("official input");
+    let verdict = judge(&parsed, &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(verdict.error(), None, "{err}");
+    assert_eq!(
+        verdict.moves, 0,
+        "the signal came after the first answer: {err}"
+    );
+    assert!(!err.contains("NaN"), "{err}");
+    assert!(
+        err.contains(&format!("score {:.4})", verdict.score)),
+        "{}: {err}",
+        verdict.score
+    );
+}
