@@ -137,7 +137,7 @@ pub(crate) fn die_with_tester(cmd: &mut Command) {
 ///
 /// The exit is first awaited *without* reaping (`waitid` with `WNOWAIT`): until the child is
 /// reaped its pid cannot be reused, so killing the group by that id cannot hit anyone else.
-fn watch(mut child: Child, tx: mpsc::Sender<(std::io::Result<ExitStatus>, Instant)>) {
+fn watch(mut child: Child, tx: mpsc::Sender<Watched>) {
     let pid = child.id();
     while !exited_unreaped(pid, true) {}
     let exited = Instant::now();
@@ -237,9 +237,66 @@ fn abandon(pid: u32) {
     kill_group(pid);
     // SAFETY: reaps our own child, whose exit status nobody else waits for now.
     unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
+    forget(pid);
+}
+
+/// Takes `pid` off the children that a sweep would kill (it has ended, or its watcher reaped
+/// it: the pid is not ours to kill any more).
+fn forget(pid: u32) {
     reaper::active()
         .get_or_insert_with(Default::default)
         .remove(&pid);
+}
+
+/// Starts the solver of `cmd`, registered among the children a sweep kills before any sweep
+/// can see it (so no sweep misses it). A start refused for lack of processes or memory is
+/// tester's failure, any other the seed's.
+fn spawn_registered(cmd: &mut Command, solver: &Solver) -> Result<Child, Failure> {
+    let mut active = reaper::active();
+    let child = cmd.spawn().map_err(|e| {
+        let message = format!("cannot start `{}`: {e}", solver.describe());
+        if out_of_resources(&e) {
+            Failure::Tester(format!("{message}; {RESOURCE_HINT}"))
+        } else {
+            Failure::Seed(message)
+        }
+    })?;
+    active
+        .get_or_insert_with(Default::default)
+        .insert(child.id());
+    Ok(child)
+}
+
+/// What the watcher of a solver reports: its exit status and when it exited.
+type Watched = (std::io::Result<ExitStatus>, Instant);
+
+/// Waits for the watcher's report on `rx`, asking `stop` every poll (with the time since
+/// `start`) whether the solver must end; the first ending it names kills the group `pid`
+/// and is returned beside the report.
+fn wait_watched(
+    rx: &mpsc::Receiver<Watched>,
+    pid: u32,
+    start: Instant,
+    stop: impl Fn(Duration) -> Option<Ending>,
+) -> Result<(Watched, Option<Ending>), Failure> {
+    let mut stopped = None;
+    loop {
+        match rx.recv_timeout(POLL) {
+            Ok(done) => return Ok((done, stopped)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Failure::Tester(
+                    "the thread watching the solver stopped".to_string(),
+                ))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if stopped.is_none() => {
+                stopped = stop(start.elapsed());
+                if stopped.is_some() {
+                    kill_group(pid);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
 }
 
 /// Runs `solver` with the contents of `stdin` on its standard input (a pipe kept open until it
@@ -277,22 +334,7 @@ pub fn run_solver(
     limit_file_size(&mut cmd, cap);
     die_with_tester(&mut cmd);
     let start = Instant::now();
-    let mut child = {
-        // Registered before any sweep can see it, so no sweep reaps it.
-        let mut active = reaper::active();
-        let child = cmd.spawn().map_err(|e| {
-            let message = format!("cannot start `{}`: {e}", solver.describe());
-            if out_of_resources(&e) {
-                Failure::Tester(format!("{message}; {RESOURCE_HINT}"))
-            } else {
-                Failure::Seed(message)
-            }
-        })?;
-        active
-            .get_or_insert_with(Default::default)
-            .insert(child.id());
-        child
-    };
+    let mut child = spawn_registered(&mut cmd, solver)?;
     let pid = child.id();
     let feeder = feed(&mut child, input).map_err(|e| {
         abandon(pid);
@@ -305,39 +347,19 @@ pub fn run_solver(
         Failure::Tester(e)
     })?;
     let written = || out_watch.metadata().map_or(0, |m| m.len());
-    let mut stopped = None;
-    let (status, exited) = loop {
-        match rx.recv_timeout(POLL) {
-            Ok(done) => break done,
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                // Its watcher may have reaped it: its pid is not ours to kill any more.
-                reaper::active()
-                    .get_or_insert_with(Default::default)
-                    .remove(&pid);
-                return Err(Failure::Tester(
-                    "the thread watching the solver stopped".to_string(),
-                ));
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) if stopped.is_none() => {
-                stopped = if reaper::interrupted().is_some() {
-                    Some(Ending::Interrupted)
-                } else if start.elapsed() > limit {
-                    Some(Ending::TimedOut)
-                } else if written() >= cap {
-                    Some(Ending::TooLong)
-                } else {
-                    None
-                };
-                if stopped.is_some() {
-                    kill_group(pid);
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
+    let watched = wait_watched(&rx, pid, start, |elapsed| {
+        if reaper::interrupted().is_some() {
+            Some(Ending::Interrupted)
+        } else if elapsed > limit {
+            Some(Ending::TimedOut)
+        } else if written() >= cap {
+            Some(Ending::TooLong)
+        } else {
+            None
         }
-    };
-    reaper::active()
-        .get_or_insert_with(Default::default)
-        .remove(&pid);
+    });
+    forget(pid);
+    let ((status, exited), stopped) = watched?;
     // The solver has ended: now its stdin closes. A write still blocked (a descendant that left
     // the group holds the pipe without reading) is left to its thread, which the broken pipe
     // ends once that descendant is gone.

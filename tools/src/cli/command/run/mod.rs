@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use crate::cli::bests::Bests;
 use crate::cli::date;
 use crate::cli::exec::{output_cap, run_solver, Ending, Failure, Solver};
 use crate::cli::features::read_data;
@@ -473,9 +474,24 @@ pub fn run(args: &Args) -> Result<i32, String> {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
     }
+    let known = (bests_path, bests.as_ref(), bounds_path);
+    update_known(args, &results, known, &solver, &dir)?;
+    let all_ok = results.iter().all(|r| r.status == Status::Ok);
+    Ok(if all_ok || args.allow_failures { 0 } else { 1 })
+}
+
+/// `--update-bests` and `--update-bounds` with the run's `results`; `known` holds the bests
+/// file's path and scores and the bounds file's path.
+fn update_known(
+    args: &Args,
+    results: &[SeedResult],
+    (bests_path, bests, bounds_path): (Option<PathBuf>, Option<&Bests>, Option<PathBuf>),
+    solver: &Solver,
+    dir: &Path,
+) -> Result<(), String> {
     if args.update_bests {
         let path = bests_path.expect("set with --update-bests");
-        let (improved, warnings) = known::update_bests(&path, &results, &solver, &dir)?;
+        let (improved, warnings) = known::update_bests(&path, results, solver, dir)?;
         select::warn_all(&warnings);
         select::emit(
             &args.select,
@@ -484,15 +500,14 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     if args.update_bounds {
         let path = bounds_path.expect("set with --update-bounds");
-        let (raised, warnings) = known::update_bounds(&path, &results, bests.as_ref(), &solver)?;
+        let (raised, warnings) = known::update_bounds(&path, results, bests, solver)?;
         select::warn_all(&warnings);
         select::emit(
             &args.select,
             &format!("bounds: {raised} raised in {}\n", path.display()),
         );
     }
-    let all_ok = results.iter().all(|r| r.status == Status::Ok);
-    Ok(if all_ok || args.allow_failures { 0 } else { 1 })
+    Ok(())
 }
 
 /// The run's folder: `--out`, else a new dated folder under `runs/` (or tester.toml's `out`).
