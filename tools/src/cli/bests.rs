@@ -40,6 +40,42 @@ pub struct Best {
     pub source: String,
 }
 
+/// Two scores closer than this share of the larger one (or than this, below 1) are one score:
+/// the same moves summed in another order differ in the last digits (seed 8: 21.73658396076715
+/// against 21.736583960767152), which is no improvement. The judge's scores of one answer
+/// agree to about 1e-15; a real improvement of a legal answer is at least √1 − √0 = 1 / (N·N)
+/// of a move's length away, far above this margin.
+pub const SAME_SCORE: f64 = 1e-9;
+
+/// Whether `a` and `b` are one score, but for a rounding ([`SAME_SCORE`]).
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::bests::same_score;
+///
+/// assert!(same_score(21.73658396076715, 21.736583960767152));
+/// assert!(!same_score(21.7365, 21.7366));
+/// ```
+pub fn same_score(a: f64, b: f64) -> bool {
+    (a - b).abs() <= SAME_SCORE * a.abs().max(b.abs()).max(1.0)
+}
+
+/// Whether the score `new` is lower than `old` by more than a rounding ([`SAME_SCORE`]).
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::bests::lower;
+///
+/// assert!(lower(21.7365, 21.7366));
+/// assert!(!lower(21.73658396076715, 21.736583960767152));
+/// assert!(!lower(21.7366, 21.7365));
+/// ```
+pub fn lower(new: f64, old: f64) -> bool {
+    new < old && !same_score(new, old)
+}
+
 /// Which side of the optimum a table holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Side {
@@ -59,11 +95,11 @@ impl Side {
         }
     }
 
-    /// Whether `new` improves on `old`.
-    fn improves(self, new: f64, old: f64) -> bool {
+    /// Whether `new` improves on `old` by more than a rounding ([`lower`]).
+    pub fn improves(self, new: f64, old: f64) -> bool {
         match self {
-            Side::Best => new < old,
-            Side::Bound => new > old,
+            Side::Best => lower(new, old),
+            Side::Bound => lower(old, new),
         }
     }
 
@@ -265,7 +301,8 @@ impl Bests {
     }
 
     /// Records `score` for `seed` if it beats the known best (or none is known): lower for
-    /// scores, higher for bounds. Returns whether it did.
+    /// scores, higher for bounds, by more than a rounding ([`SAME_SCORE`]). Returns whether it
+    /// did.
     pub fn improve(&mut self, seed: u64, score: f64, source: &str) -> bool {
         if self
             .score(seed)
@@ -346,6 +383,10 @@ mod tests {
         assert!(!b.improve(1, 11.0, "b"));
         assert!(b.improve(1, 9.5, "c"));
         assert_eq!(b.seeds[&1].source, "c");
+        // A rounding of the last digits is the same score, not an improvement.
+        assert!(b.improve(8, 21.736583960767152, "d"));
+        assert!(!b.improve(8, 21.73658396076715, "e"));
+        assert_eq!(b.seeds[&8].source, "d");
     }
 
     #[test]

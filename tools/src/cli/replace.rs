@@ -204,6 +204,30 @@ fn temporary_name(path: &Path) -> io::Result<PathBuf> {
     )))
 }
 
+/// The inverse of the temporary name of [`Replacement`]: for `.NAME.PID-K.tmp`, the `NAME` of
+/// the file it was to replace and the `PID` of the process that wrote it; `None` for any other
+/// file name.
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::replace::temporary_of;
+///
+/// assert_eq!(temporary_of(".7.out.4321-0.tmp"), Some(("7.out", 4321)));
+/// assert_eq!(temporary_of("7.out"), None);
+/// assert_eq!(temporary_of(".7.out.x-0.tmp"), None);
+/// ```
+pub fn temporary_of(file_name: &str) -> Option<(&str, u32)> {
+    let inner = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (name, writer) = inner.rsplit_once('.')?;
+    let (pid, k) = writer.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if name.is_empty() || !digits(pid) || !digits(k) {
+        return None;
+    }
+    Some((name, pid.parse().ok()?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +238,18 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(dir.join("d")).unwrap();
         dir
+    }
+
+    #[test]
+    fn a_temporary_name_reads_back_as_its_target_and_writer() {
+        let name = temporary_name(Path::new("d/bests.json.pending")).unwrap();
+        let file = name.file_name().unwrap().to_str().unwrap();
+        assert_eq!(
+            temporary_of(file),
+            Some(("bests.json.pending", std::process::id()))
+        );
+        assert_eq!(temporary_of(".a.1-.tmp"), None);
+        assert_eq!(temporary_of("..1-2.tmp"), None);
     }
 
     #[test]

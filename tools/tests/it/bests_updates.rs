@@ -352,3 +352,89 @@ fn case10_a_best_folder_that_is_a_link_is_refused() {
     assert_eq!(names(&dir.join("victim")), ["1.out"]);
     assert!(!dir.join("r").exists(), "refused before any seed runs");
 }
+
+#[test]
+fn issue49_an_update_of_another_table_keeps_the_answers_of_bests_json() {
+    // bests.json's seed 2 is the bundled best answer; reference.json beside it is poorer than
+    // an answer making no move (8430). Updating reference.json records that answer in its own
+    // folder, best-reference/, and leaves best/2.out, the best known answer, as it was.
+    let dir = with_poor_table("bests-two-tables");
+    let bundled = fs::read(testcases().join("best/2.out")).unwrap();
+    fs::write(dir.join("best/2.out"), &bundled).unwrap();
+    let reference = dir.join("reference.json");
+    fs::write(
+        &reference,
+        r#"{"about": "poorer", "bests": [{"seed": 2, "score": 9000, "source": "a"}]}"#,
+    )
+    .unwrap();
+    let out = update_run(&dir, "2", "echo 0", &reference, &[])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bests: 1 improved"));
+    assert!(
+        fs::read(dir.join("best/2.out")).unwrap() == bundled,
+        "the answer of bests.json was replaced"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("best-reference/2.out")).unwrap(),
+        "0\n"
+    );
+    assert_eq!(Bests::load(&reference).unwrap().score(2), Some(8430.0));
+    assert_eq!(fs::read_to_string(dir.join("bests.json")).unwrap(), POOR_TABLE);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The PID of a process that has ended (a child started and waited for).
+fn ended_pid() -> u32 {
+    let mut child = Command::new("true").spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    pid
+}
+
+#[test]
+fn issue49_an_update_removes_what_a_killed_update_left() {
+    // What a kill in the update window leaves: staged answers and the new table's temporary
+    // file of a process that is gone. The next update removes them; the file of a live writer
+    // (this test's process) and files that are no update's are kept.
+    let dir = with_poor_table("bests-leftovers");
+    let dead = ended_pid();
+    let live = std::process::id();
+    let left = [
+        format!("best/.1.out.{dead}-0.tmp"),
+        format!("best/.2.out.{dead}-1.tmp"),
+        format!(".bests.json.pending.{dead}-2.tmp"),
+        format!(".bests.json.{dead}-3.tmp"),
+    ];
+    let kept = [
+        format!("best/.3.out.{live}-0.tmp"),
+        format!(".notes.txt.{dead}-0.tmp"),
+        format!("best/.x.out.{dead}-0.tmp"),
+    ];
+    for name in left.iter().chain(&kept) {
+        fs::write(dir.join(name), "half an answer").unwrap();
+    }
+    let table = dir.join("bests.json");
+    let out = update_run(&dir, "4", "echo 0", &table, &[])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    for name in &left {
+        assert!(!dir.join(name).exists(), "{name} is still there");
+    }
+    for name in &kept {
+        assert!(dir.join(name).exists(), "{name} was removed");
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(".3.out.{live}-0.tmp is kept: process {live}")),
+        "{stderr}"
+    );
+    assert_eq!(names(&dir.join("best")).len(), 3, "4.out and the two kept");
+    for name in &kept {
+        fs::remove_file(dir.join(name)).unwrap();
+    }
+    assert_table_and_answers_agree(&table, &[4]);
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -23,6 +23,7 @@ mod hostile_report;
 mod hostile_writes;
 mod official;
 mod run_safety;
+mod run_traps;
 mod shards;
 mod ssh;
 mod tune;

@@ -253,13 +253,16 @@ impl SeedResult {
 
     /// The best score [`SeedResult::relative`] divides by: the lower of the file's best and
     /// this result's score (when ok), and whether this result is the lower one (it beat the
-    /// file, or the file has no score for the seed). `None` without a bests file, or when
+    /// file by more than a rounding, see [`crate::cli::bests::lower`], or the file has no score
+    /// for the seed). `None` without a bests file, or when
     /// neither the file nor an ok result gives a score.
     pub fn best_used(&self, bests: Option<&Bests>) -> Option<(f64, bool)> {
         let file = bests?.score(self.seed);
         let own = (self.status == Status::Ok).then_some(self.score);
         match (file, own) {
-            (Some(f), Some(o)) if o < f => Some((o, true)),
+            // Below the file's by more than a rounding: the same moves summed in another order
+            // are no better.
+            (Some(f), Some(o)) if crate::cli::bests::lower(o, f) => Some((o, true)),
             (Some(f), _) => Some((f, false)),
             (None, Some(o)) => Some((o, true)),
             (None, None) => None,

@@ -63,6 +63,23 @@ fn relative_scores() {
 }
 
 #[test]
+fn a_rounding_of_the_file_s_score_is_not_marked_as_the_run_s() {
+    // Issue 52: seed 8 scored 21.73658396076715 against the file's 21.736583960767152 (the
+    // same moves summed in another order): no `*`, the file's best is used.
+    let bests = bests_of(&[(8, 21.736583960767152), (9, 30.0)]);
+    let rs = [
+        result(8, 19, 1, Status::Ok, 21.73658396076715),
+        result(9, 19, 1, Status::Ok, 29.999),
+    ];
+    assert_eq!(rs[0].best_used(Some(&bests)), Some((21.736583960767152, false)));
+    assert_eq!(rs[1].best_used(Some(&bests)), Some((29.999, true)));
+    let t = table(&rs, Some(&bests));
+    let seed8 = t.lines().find(|l| l.trim_start().starts_with("8 ")).unwrap();
+    assert!(seed8.contains("21.737 "), "{t}");
+    assert!(!seed8.contains('*'), "{t}");
+}
+
+#[test]
 fn best_column_shows_the_best_the_relative_score_used() {
     // Issue 13 item 5: seed 1's file best is 17.529, the run scored 16.938: the best
     // column must show 16.938 (marked as the run's own) next to rel 100.00.

@@ -1,5 +1,6 @@
-//! The best answers beside a bests file (`best/SEED.out`), changed together with the table or
-//! not at all.
+//! The best answers beside a bests file (`best/SEED.out` beside `bests.json`, `best-NAME/` beside
+//! any other table `NAME.json`: each table owns its folder, see [`answers_folder`]), changed
+//! together with the table or not at all.
 //!
 //! An update by `--update-bests` (under the table's lock) goes in three steps:
 //!
@@ -16,23 +17,50 @@
 //! by the next update, before anything else ([`recover`]): each seed it changes is kept at the
 //! new score only if `best/SEED.out` judges to that score (its rename happened), else at the
 //! old one.
+//!
+//! A writer killed in steps 1 or 2 leaves its temporary files (`best/.SEED.out.PID-K.tmp`,
+//! `.FILE.pending.PID-K.tmp`); the next update removes them ([`remove_leftovers`]). Every
+//! writer of these names holds the table's lock, so under it the files of a process that is
+//! gone are surely leftovers; those of a live process are kept and named (a writer that did
+//! not take the lock: it is not ours to stop).
 
+use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::cli::bests::{Bests, Side};
+use crate::cli::bests::{same_score, Bests, Side};
 use crate::cli::readcap::{read_capped, OUTPUT_MAX};
-use crate::cli::replace::Replacement;
+use crate::cli::replace::{temporary_of, Replacement};
 use crate::cli::report::{SeedResult, Status};
 use crate::gen::{generate, Ranges};
 use crate::judge::judge;
 
-/// The folder of best answers beside the bests file `table`: `best/` (it may not exist yet).
-/// Anything there but a folder is refused, a symbolic link above all: `tester` writes its own
-/// data only into a folder it made, never through a link it did not make.
+/// The folder that holds the answers of the table `table` and of no other, beside it: `best/`
+/// for a table named `bests.json`, `best-NAME/` for any other table `NAME.json` (or `NAME`).
+/// Each table owns its folder: an update of `testcases/reference.json` writes
+/// `testcases/best-reference/`, never the answers of `testcases/bests.json`.
+fn folder_of(table: &Path) -> Result<PathBuf, String> {
+    let name = table
+        .file_name()
+        .ok_or_else(|| format!("{} names no file", table.display()))?;
+    let folder = if name == "bests.json" {
+        OsString::from("best")
+    } else {
+        let stem = Path::new(name).file_stem().unwrap_or(name);
+        let mut folder = OsString::from("best-");
+        folder.push(stem);
+        folder
+    };
+    Ok(table.with_file_name(folder))
+}
+
+/// The folder of best answers of the bests file `table` ([`folder_of`]: `best/` beside
+/// `bests.json`; it may not exist yet). Anything there but a folder is refused, a symbolic
+/// link above all: `tester` writes its own data only into a folder it made, never through a
+/// link it did not make.
 pub(super) fn answers_folder(table: &Path) -> Result<PathBuf, String> {
-    let folder = table.parent().unwrap_or(Path::new("")).join("best");
+    let folder = folder_of(table)?;
     match fs::symlink_metadata(&folder) {
         Ok(meta) if meta.file_type().is_symlink() => Err(format!(
             "{} is a symbolic link: --update-bests writes the best answers only into a folder \
@@ -55,12 +83,6 @@ fn pending_path(table: &Path) -> PathBuf {
     let mut name = table.as_os_str().to_owned();
     name.push(".pending");
     PathBuf::from(name)
-}
-
-/// Whether two scores of one answer are the same (as written to and read from JSON, they are
-/// equal; the margin only forgives a rounding of the last digits).
-fn same_score(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
 }
 
 /// The judge's score of the answer `bytes` to the official case of `seed`, or what is wrong
@@ -137,7 +159,88 @@ pub(super) fn recover(
     Ok(notes)
 }
 
-/// The new answers of an update, written as temporary files in `best/`, not yet in place.
+/// Removes the temporary files that a killed update of `table` left beside it and in its
+/// answers `folder` (see the module's protocol); called under the table's lock. Returns a note
+/// for each file kept because the process that wrote it still runs (a PID of a live process
+/// other than this one).
+pub(super) fn remove_leftovers(table: &Path, folder: &Path) -> Result<Vec<String>, String> {
+    let table_name = table.file_name().map(|n| n.to_string_lossy().into_owned());
+    let beside = table
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut notes = Vec::new();
+    remove_temporaries(beside, &mut notes, |target| {
+        table_name
+            .as_deref()
+            .is_some_and(|t| target == t || target.strip_suffix(".pending") == Some(t))
+    })?;
+    remove_temporaries(folder, &mut notes, |target| {
+        target
+            .strip_suffix(".out")
+            .is_some_and(|seed| seed.parse::<u64>().is_ok())
+    })?;
+    Ok(notes)
+}
+
+/// Removes from `dir` (if it exists) each temporary file of a [`Replacement`] whose target
+/// name `ours` accepts and whose writer no longer runs; notes each one kept.
+fn remove_temporaries(
+    dir: &Path,
+    notes: &mut Vec<String>,
+    ours: impl Fn(&str) -> bool,
+) -> Result<(), String> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some((target, pid)) = name.to_str().and_then(temporary_of) else {
+            continue;
+        };
+        if !ours(target) {
+            continue;
+        }
+        let path = entry.path();
+        if process_runs(pid) {
+            notes.push(format!(
+                "{} is kept: process {pid}, which wrote it, still runs (remove it once that \
+                 process has ended)",
+                path.display()
+            ));
+            continue;
+        }
+        match fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(format!(
+                    "cannot remove {}, left by an update that was cut short: {e}",
+                    path.display()
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Whether a process `pid` other than this one runs on this machine (`kill(pid, 0)`: a
+/// process of another user counts as running).
+fn process_runs(pid: u32) -> bool {
+    let Ok(id) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid == std::process::id() || id <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+    let rc = unsafe { libc::kill(id, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// The new answers of an update, written as temporary files in the answers folder, not yet in
+/// place.
 #[derive(Debug, Default)]
 pub(super) struct Staged {
     answers: Vec<Replacement>,
@@ -163,7 +266,11 @@ pub(super) fn stage(
 ) -> Result<Staged, String> {
     let mut staged = Staged::default();
     for r in results.iter().filter(|r| r.status == Status::Ok) {
-        if bests.score(r.seed).is_some_and(|best| r.score >= best) {
+        // A rounding of the same score is no improvement (see [`same_score`]).
+        if bests
+            .score(r.seed)
+            .is_some_and(|best| !Side::Best.improves(r.score, best))
+        {
             continue;
         }
         let from = dir.join(format!("{}.out", r.seed));
@@ -234,9 +341,10 @@ pub(super) fn commit(table: &Path, bests: &Bests, staged: Staged) -> Result<(), 
 
 /// The message of a failure in step 3, after trying to finish the update at once.
 fn finish_after(table: &Path, about: &str, failure: String) -> String {
-    let folder = table.parent().unwrap_or(Path::new("")).join("best");
-    let finished = Bests::load_or_new(table, about, Side::Best)
-        .and_then(|mut bests| recover(table, &mut bests, &folder));
+    let finished = folder_of(table).and_then(|folder| {
+        let mut bests = Bests::load_or_new(table, about, Side::Best)?;
+        recover(table, &mut bests, &folder)
+    });
     match finished {
         Ok(_) => {
             format!("{failure}; the bests file now records exactly the answers that were moved")

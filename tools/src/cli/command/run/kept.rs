@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+use crate::cli::bests::same_score;
 use crate::cli::command::rescore::MISSING_OUTPUT;
 use crate::cli::readcap::{read_capped, OUTPUT_MAX};
 use crate::cli::report::{readable, SeedResult, Status};
@@ -29,8 +30,7 @@ pub(super) fn rejudged(
                 return old;
             }
             let new = judge_again(dir, &old, ranges);
-            let changed = new.status != old.status
-                || (new.score - old.score).abs() > 1e-9 * old.score.abs().max(1.0);
+            let changed = new.status != old.status || !same_score(new.score, old.score);
             if changed {
                 warnings.push(format!(
                     "--resume: seed {}: results.json says {} {}, but its output judges {} {}: \

@@ -55,9 +55,10 @@ fn table_for(
 }
 
 /// `--update-bests`: records the run's better scores in the bests file at `path` and their
-/// answers in `best/` beside it, together or not at all (see [`super::answers`]), under the
-/// file's lock. Returns how many improved, and warnings (an update cut short that was
-/// finished, a result whose output no longer judges to its score).
+/// answers in its folder beside it (`best/` for `bests.json`), together or not at all (see [`super::answers`]), under the
+/// file's lock, after removing what a killed update left. Returns how many improved, and
+/// warnings (an update cut short that was finished, a result whose output no longer judges to
+/// its score).
 pub(super) fn update_bests(
     path: &Path,
     results: &[SeedResult],
@@ -68,7 +69,8 @@ pub(super) fn update_bests(
     let lock = Bests::lock(path)?;
     let mut bests = Bests::load_or_new(path, NEW_BESTS_ABOUT, Side::Best)?;
     let folder = answers::answers_folder(path)?;
-    let mut warnings = answers::recover(path, &mut bests, &folder)?;
+    let mut warnings = answers::remove_leftovers(path, &folder)?;
+    warnings.extend(answers::recover(path, &mut bests, &folder)?);
     let staged = answers::stage(&mut bests, results, (dir, &folder), &source)?;
     let improved = staged.len();
     warnings.extend(staged.notes.iter().cloned());

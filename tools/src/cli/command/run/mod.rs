@@ -5,6 +5,7 @@
 
 mod answers;
 pub mod build;
+mod hints;
 mod kept;
 mod known;
 mod options;
@@ -442,7 +443,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         print_start(&todo, &finished, &info, shuffled, (jobs, &solver, &dir));
         select::notes(&selection, (seeds.len(), listed.len()), &tree, &dir);
     }
-    let recorder = Recorder::new(&dir, &info, kept, bests.as_ref());
+    let recorder = Recorder::new(&dir, &info, kept, (bests.as_ref(), bounds.as_ref()));
     // Written before any solver starts: from now on the folder is known to hold this run (for
     // --resume and --force), even if tester is killed within the first seconds.
     recorder.save()?;
@@ -470,6 +471,11 @@ pub fn run(args: &Args) -> Result<i32, String> {
     );
     select::warn_all(&warnings);
     select::warn_all(&bound_warnings);
+    select::warn_all(&Vec::from_iter(hints::time_limit_hint(
+        &solver,
+        &results,
+        args.limit(),
+    )));
     if let Some(signal) = signal {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);

@@ -44,7 +44,10 @@ pub struct Args {
     pub seeds: Option<SeedList>,
     /// Solver command line, run with `sh -c` as given (input on stdin, moves on stdout).
     /// Default: `solver` of tester.toml, else the `queenattack` binary next to this `tester`
-    /// binary, run with `--time-limit SECS` appended.
+    /// binary, run with `--time-limit SECS` appended. A command given here gets no limit: put
+    /// it in CMD (`--exec "./target/release/queenattack --time-limit 1" --time-limit 1`), else
+    /// the solver runs to its own limit and is killed at SECS (a warning says so when most
+    /// seeds time out).
     #[arg(long, value_name = "CMD")]
     pub exec: Option<String>,
     /// Seeds run at the same time. Default: the number of cores.

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::cli::bests::Bests;
-use crate::cli::report::SeedResult;
+use crate::cli::report::{set_bounds, SeedResult};
 use crate::cli::runfile::{write_run, RunInfo};
 
 /// How often at most `results.json` is rewritten while a run goes on; a finished seed is in it
@@ -24,6 +24,8 @@ pub(super) struct Recorder<'a> {
     dir: &'a Path,
     info: &'a RunInfo,
     pub(super) bests: Option<&'a Bests>,
+    /// The bounds file, whose bound of each seed `results.json` records with its gap.
+    bounds: Option<&'a Bests>,
     /// The results, the time of the last save, and whether a result came since.
     state: Mutex<State>,
 }
@@ -33,13 +35,14 @@ impl<'a> Recorder<'a> {
         dir: &'a Path,
         info: &'a RunInfo,
         kept: Vec<SeedResult>,
-        bests: Option<&'a Bests>,
+        (bests, bounds): (Option<&'a Bests>, Option<&'a Bests>),
     ) -> Self {
         let kept = kept.into_iter().map(|r| (r.seed, r)).collect();
         Recorder {
             dir,
             info,
             bests,
+            bounds,
             state: Mutex::new((kept, Instant::now(), false)),
         }
     }
@@ -91,13 +94,18 @@ impl<'a> Recorder<'a> {
             .document(&self.ordered(results), interrupted, self.bests)
     }
 
-    /// Results in the order of the run's seed list.
+    /// Results in the order of the run's seed list, each with its bound from the bounds file
+    /// (so that every save of `results.json` holds the bound and the gap the table shows).
     fn ordered(&self, results: &BTreeMap<u64, SeedResult>) -> Vec<SeedResult> {
-        self.info
+        let mut ordered: Vec<SeedResult> = self
+            .info
             .seeds
             .iter()
             .filter_map(|s| results.get(s).cloned())
-            .collect()
+            .collect();
+        // Its warnings are the run's to print, once, at the end.
+        let _ = set_bounds(&mut ordered, self.bounds);
+        ordered
     }
 
     /// Writes `results.json` as it stands, marked interrupted (the run goes on).
