@@ -159,8 +159,9 @@ fn fault2_concurrent_bests_updates_are_all_kept() {
         .map(|b| b["seed"].as_u64().unwrap())
         .collect();
     assert_eq!(seeds, [11, 12, 13, 21, 22, 23], "{doc}");
+    // The answers folder of a table `cb.json` is `best-cb/` (`best/` belongs to `bests.json`).
     for seed in seeds {
-        assert!(dir.join(format!("best/{seed}.out")).is_file());
+        assert!(dir.join(format!("best-cb/{seed}.out")).is_file());
     }
 }
 

@@ -327,7 +327,8 @@ fn update_bests_creates_the_file_and_keeps_the_best_outputs() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let bests = tools::cli::bests::Bests::load(&dir.join("mine/b.json")).unwrap();
     assert_eq!(bests.seeds.len(), 2);
-    let best = fs::read(dir.join("mine/best/1.out")).unwrap();
+    // The answers of a table `b.json` go to `best-b/` (`best/` belongs to `bests.json`).
+    let best = fs::read(dir.join("mine/best-b/1.out")).unwrap();
     assert_eq!(best, fs::read(dir.join("r1/1.out")).unwrap());
     // Outside any repository, without --bests: testcases/bests.json is started.
     let out = run(&[], "r2");
