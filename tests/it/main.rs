@@ -11,6 +11,7 @@ mod docs_links;
 mod limits;
 mod lower_bound;
 mod official_harness;
+mod readme;
 mod solver_anytime;
 mod solver_cli;
 mod solver_failures;
