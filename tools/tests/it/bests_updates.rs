@@ -381,7 +381,10 @@ fn issue49_an_update_of_another_table_keeps_the_answers_of_bests_json() {
         "0\n"
     );
     assert_eq!(Bests::load(&reference).unwrap().score(2), Some(8430.0));
-    assert_eq!(fs::read_to_string(dir.join("bests.json")).unwrap(), POOR_TABLE);
+    assert_eq!(
+        fs::read_to_string(dir.join("bests.json")).unwrap(),
+        POOR_TABLE
+    );
     fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -64,10 +64,16 @@ fn bounds_are_recorded_checked_and_shown_as_gaps() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("r3/results.json")).unwrap())
             .unwrap();
     assert_eq!(doc["results"][0]["bound"], 100.0, "{doc}");
-    let gap = doc["results"][0]["gap"].as_f64().expect("a gap in results.json");
+    let gap = doc["results"][0]["gap"]
+        .as_f64()
+        .expect("a gap in results.json");
     assert!((gap - 0.21875).abs() < 1e-12, "{gap}");
     assert!(doc["summary"]["gap"].is_f64(), "{}", doc["summary"]);
-    assert!(doc["summary"]["by_c"]["2"]["gap"].is_f64(), "{}", doc["summary"]);
+    assert!(
+        doc["summary"]["by_c"]["2"]["gap"].is_f64(),
+        "{}",
+        doc["summary"]
+    );
     let out = tester()
         .current_dir(&dir)
         .args(["rescore", "r3", "--bounds", b])

@@ -71,10 +71,16 @@ fn a_rounding_of_the_file_s_score_is_not_marked_as_the_run_s() {
         result(8, 19, 1, Status::Ok, 21.73658396076715),
         result(9, 19, 1, Status::Ok, 29.999),
     ];
-    assert_eq!(rs[0].best_used(Some(&bests)), Some((21.736583960767152, false)));
+    assert_eq!(
+        rs[0].best_used(Some(&bests)),
+        Some((21.736583960767152, false))
+    );
     assert_eq!(rs[1].best_used(Some(&bests)), Some((29.999, true)));
     let t = table(&rs, Some(&bests));
-    let seed8 = t.lines().find(|l| l.trim_start().starts_with("8 ")).unwrap();
+    let seed8 = t
+        .lines()
+        .find(|l| l.trim_start().starts_with("8 "))
+        .unwrap();
     assert!(seed8.contains("21.737 "), "{t}");
     assert!(!seed8.contains('*'), "{t}");
 }

@@ -43,7 +43,13 @@ mod tests {
         let input = generate(1, &Ranges::default()).input;
         let mut all = Vec::new();
         for _ in 0..timeouts {
-            all.push(SeedResult::failed(1, &input, None, Status::Timeout, "x".into()));
+            all.push(SeedResult::failed(
+                1,
+                &input,
+                None,
+                Status::Timeout,
+                "x".into(),
+            ));
         }
         for _ in 0..ok {
             all.push(SeedResult::judged(1, &input, None, "0\n"));
@@ -55,7 +61,10 @@ mod tests {
     fn the_hint_names_the_limit_only_when_most_seeds_timed_out_without_one() {
         let bare = Solver::Shell("./target/release/queenattack --seed 7".into());
         let hint = time_limit_hint(&bare, &results(10, 0), 1.0).unwrap();
-        assert!(hint.starts_with("10 of 10 seeds timed out at the limit of 1 s"), "{hint}");
+        assert!(
+            hint.starts_with("10 of 10 seeds timed out at the limit of 1 s"),
+            "{hint}"
+        );
         assert!(
             hint.contains("--exec \"./target/release/queenattack --seed 7 --time-limit 1\""),
             "{hint}"
