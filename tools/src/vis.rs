@@ -23,6 +23,8 @@
 //! assert!(page.contains(r#"id="qa-data""#));
 //! ```
 
+pub mod pair;
+
 use crate::input::Input;
 use crate::judge::judge;
 
@@ -174,13 +176,18 @@ fn script_tag(name: &str) -> String {
 /// prints). `None` without an output or when the input does not parse.
 fn verdict(data: &PageData) -> Option<serde_json::Value> {
     let input = Input::parse(&data.input).ok()?;
-    let judgement = judge(&input, data.output.as_deref()?);
-    Some(serde_json::json!({
+    Some(verdict_of(&input, data.output.as_deref()?))
+}
+
+/// The judge's verdict on `output` for `input`, as a page carries it (see [`verdict`]).
+fn verdict_of(input: &Input, output: &str) -> serde_json::Value {
+    let judgement = judge(input, output);
+    serde_json::json!({
         "score": judgement.score,
         "error": judgement.error(),
         "moves": judgement.moves,
         "report": judgement.report().trim_end(),
-    }))
+    })
 }
 
 /// Rewrites `<`, `>`, `&` and the JavaScript line separators of a JSON text as `\u` escapes.

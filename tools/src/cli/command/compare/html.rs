@@ -16,8 +16,14 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use std::collections::BTreeMap;
+
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::combinators::LogCoord;
+
 use super::select::{feature_value, numeric_keys};
 use super::text::{cell, header, summary};
+use super::ticks::{tick_label, ticks, Ticked};
 use super::{label, Comparison, Row};
 use crate::vis::escape_html;
 
@@ -53,8 +59,8 @@ struct Plot<'a> {
     y_desc: &'a str,
     /// Log scale on both axes.
     log: bool,
-    /// Decimals of the axis labels (x, y).
-    decimals: (usize, usize),
+    /// Whether the values on each axis (x, y) are whole numbers (so are the ticks).
+    whole: (bool, bool),
     series: Vec<Series>,
     /// A grey reference line (the diagonal, or ratio 1).
     reference: Vec<(f64, f64)>,
@@ -74,7 +80,9 @@ fn span(values: impl Iterator<Item = f64>, log: bool) -> Option<(f64, f64)> {
         (lo / 1.15, finite(hi * 1.15))
     } else {
         let width = (hi / 2.0 - lo / 2.0) * 0.16;
-        let pad = width.max(0.05 * hi.abs().max(lo.abs()).max(1e-9));
+        let pad = width.max(0.05 * hi.abs().max(lo.abs()));
+        // One value (all seeds equal, or all 0): a readable span around it, not ±1e-10.
+        let pad = if lo - pad < lo && hi + pad > hi { pad } else { 1.0 };
         (finite(lo - pad), finite(hi + pad))
     })
 }
@@ -102,16 +110,6 @@ fn clamp_log(p: (f64, f64)) -> (f64, f64) {
 fn clamp_linear(p: (f64, f64)) -> (f64, f64) {
     let c = |v: f64| v.clamp(-LINEAR_RANGE, LINEAR_RANGE);
     (c(p.0), c(p.1))
-}
-
-/// An axis label: fixed `decimals`, or scientific for a value that would need more than a few
-/// digits (a label of 1e300 is not 301 characters wide).
-fn axis_label(v: f64, decimals: usize) -> String {
-    if v != 0.0 && !(1e-3..1e7).contains(&v.abs()) {
-        format!("{v:.2e}")
-    } else {
-        format!("{v:.decimals$}")
-    }
 }
 
 /// Draws `plot` as an SVG document; `None` when it has no point to show.
@@ -148,18 +146,36 @@ fn svg(plot: &Plot) -> Result<Option<String>, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        let (xt, xd) = ticks(x.0, x.1, plot.log, plot.whole.0);
+        let (yt, yd) = ticks(y.0, y.1, plot.log, plot.whole.1);
+        let decimals = (xd, yd);
         let drawn = if plot.log {
-            draw(&root, plot, (x.0..x.1).log_scale(), (y.0..y.1).log_scale())
+            let axis = |r: (f64, f64), points| Ticked {
+                inner: LogCoord::from((r.0..r.1).log_scale()),
+                points,
+            };
+            draw(&root, plot, axis(x, xt), axis(y, yt), decimals)
         } else {
-            draw(&root, plot, x.0..x.1, y.0..y.1)
+            let axis = |r: (f64, f64), points| Ticked {
+                inner: RangedCoordf64::from(r.0..r.1),
+                points,
+            };
+            draw(&root, plot, axis(x, xt), axis(y, yt), decimals)
         };
         drawn.map_err(|e| format!("cannot draw the plot `{}`: {e}", plot.title))?;
     }
     Ok(Some(out))
 }
 
-/// Draws the axes, the reference line, the series and the legend on `root`.
-fn draw<X, Y>(root: &Area, plot: &Plot, x: X, y: Y) -> Result<(), Box<dyn Error>>
+/// Draws the axes (labels with `decimals`, see [`tick_label`]), the reference line, the series
+/// and the legend on `root`.
+fn draw<X, Y>(
+    root: &Area,
+    plot: &Plot,
+    x: X,
+    y: Y,
+    decimals: (Option<usize>, Option<usize>),
+) -> Result<(), Box<dyn Error>>
 where
     X: AsRangedCoord<Value = f64>,
     Y: AsRangedCoord<Value = f64>,
@@ -173,15 +189,15 @@ where
         .x_label_area_size(38)
         .y_label_area_size(56)
         .build_cartesian_2d(x, y)?;
-    let (dx, dy) = plot.decimals;
+    let (dx, dy) = decimals;
     chart
         .configure_mesh()
         .x_desc(plot.x_desc)
         .y_desc(plot.y_desc)
         .x_labels(8)
         .y_labels(8)
-        .x_label_formatter(&|v| axis_label(*v, dx))
-        .y_label_formatter(&|v| axis_label(*v, dy))
+        .x_label_formatter(&|v| tick_label(*v, dx))
+        .y_label_formatter(&|v| tick_label(*v, dy))
         .light_line_style(RGBColor(246, 246, 246))
         .draw()?;
     if !plot.reference.is_empty() {
@@ -265,7 +281,7 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
             x_desc: &xd,
             y_desc: &yd,
             log: true,
-            decimals: (0, 0),
+            whole: (false, false),
             series: vec![Series {
                 name: format!("seeds (below the diagonal: {} better)", label(b)),
                 colour: colour(b),
@@ -300,13 +316,12 @@ fn plots(c: &Comparison) -> Result<Vec<(String, String)>, String> {
         let whole = series
             .iter()
             .all(|s| s.points.iter().all(|p| p.0.fract() == 0.0));
-        let decimals = if whole { 0 } else { 2 };
         let plot = Plot {
             title: &title,
             x_desc: &xd,
             y_desc: "score / A's score",
             log: false,
-            decimals: (decimals, 2),
+            whole: (whole, false),
             series,
             reference: vec![(lo, 1.0), (hi, 1.0)],
         };
@@ -357,7 +372,7 @@ fn time_limit_plot(c: &Comparison) -> Result<Option<(String, String)>, String> {
         x_desc: "time limit (s)",
         y_desc: "100 * best of the runs / score",
         log: false,
-        decimals: (1, 0),
+        whole: (false, false),
         series: vec![seeds, means],
         reference: Vec::new(),
     };
@@ -366,13 +381,25 @@ fn time_limit_plot(c: &Comparison) -> Result<Option<(String, String)>, String> {
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:1.2em;color:#222}\
 h1{font-size:1.3em}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
+.verdict{font-size:1.15em;margin:.3em 0}.verdict b.better{color:#1a7f37}\
+.verdict b.worse{color:#c62828}\
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}\
 td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}\
 td.best{font-weight:bold;color:#1a7f37}td.fail{color:#c62828}\
-.plots{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #ddd}";
+.plots{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:12px}\
+figure{margin:0;border:1px solid #ddd}figure svg{display:block;width:100%;height:auto}";
 
-/// The HTML table of the seeds.
-fn seed_table(c: &Comparison) -> String {
+/// The HTML table of the seeds; a seed with a side-by-side page (`links`, by seed and run
+/// against `A`) links to it from its seed (the first run's page) and its ratio cells.
+fn seed_table(c: &Comparison, links: &BTreeMap<(u64, usize), String>) -> String {
+    let link = |seed: u64, b: usize, text: String| match links.get(&(seed, b)) {
+        Some(href) => format!(
+            "<a href=\"{}\" title=\"A and {} side by side\">{text}</a>",
+            escape_html(href).replace('"', "&quot;"),
+            label(b)
+        ),
+        None => text,
+    };
     let k = c.runs.len();
     let mut s = String::from("<table id=\"seeds\"><thead><tr><th>seed</th><th>N</th><th>C</th>");
     for i in 0..k {
@@ -386,10 +413,13 @@ fn seed_table(c: &Comparison) -> String {
     }
     s.push_str("</tr></thead><tbody>\n");
     for row in &c.rows {
+        let first = (1..k).find(|&b| links.contains_key(&(row.seed, b))).unwrap_or(1);
         let _ = write!(
             s,
-            "<tr><td>{}</td><td>{}</td><td>{}</td>",
-            row.seed, row.n, row.c
+            "<tr><td class=\"seed\">{}</td><td>{}</td><td>{}</td>",
+            link(row.seed, first, row.seed.to_string()),
+            row.n,
+            row.c
         );
         for i in 0..k {
             let class = if row.is_best(i) {
@@ -407,11 +437,8 @@ fn seed_table(c: &Comparison) -> String {
         }
         for b in 1..k {
             let ratio = row.ok(0).zip(row.ok(b)).and_then(|(a, x)| Row::ratio(a, x));
-            let _ = write!(
-                s,
-                "<td>{}</td>",
-                ratio.map_or("-".into(), |r| format!("{r:.4}"))
-            );
+            let text = ratio.map_or("-".into(), |r| format!("{r:.4}"));
+            let _ = write!(s, "<td>{}</td>", link(row.seed, b, text));
         }
         if c.bests_file.is_some() {
             let best = row.best_file.map_or("-".into(), |b| format!("{b:.3}"));
@@ -423,8 +450,38 @@ fn seed_table(c: &Comparison) -> String {
     s
 }
 
-/// The whole page.
-pub fn page(c: &Comparison) -> Result<String, String> {
+/// The verdict of each run against `A`, first on the page: better, worse or no significant
+/// difference, with the paired counts behind it.
+fn verdicts(c: &Comparison) -> String {
+    let mut s = String::from("<div id=\"verdict\">\n");
+    for p in c.pairs.iter().filter(|p| p.a == 0) {
+        let b = label(p.b);
+        let (class, word) = match p.verdict() {
+            Some(true) => ("better", format!("{b} is better than A")),
+            Some(false) => ("worse", format!("{b} is worse than A")),
+            None => ("", format!("no significant difference between {b} and A")),
+        };
+        let ratio = p
+            .mean_ratio
+            .map_or(String::new(), |m| format!(", mean ratio {b}/A {m:.4}"));
+        let _ = writeln!(
+            s,
+            "<p class=\"verdict\"><b class=\"{class}\">{word}</b> (Wilcoxon p = {}; {b} better on \
+             {}, worse on {}, equal on {} of {} paired seeds{ratio})</p>",
+            super::text::p_text(p.test.p),
+            p.wins,
+            p.losses,
+            p.ties,
+            p.paired
+        );
+    }
+    s.push_str("</div>\n");
+    s
+}
+
+/// The whole page: the verdict, the runs, the seed table (linked to the side-by-side pages
+/// of `links`), the summary, then the plots.
+pub fn page(c: &Comparison, links: &BTreeMap<(u64, usize), String>) -> Result<String, String> {
     let labels: Vec<String> = (0..c.runs.len()).map(|i| label(i).to_string()).collect();
     let mut s = String::new();
     let _ = write!(
@@ -432,23 +489,12 @@ pub fn page(c: &Comparison) -> Result<String, String> {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width\">\
          <title>tester compare: {}</title><style>{STYLE}</style></head><body>\n\
-         <h1>tester compare: {}</h1>\n<pre id=\"runs\">{}</pre>\n",
+         <h1>tester compare: {}</h1>\n{}<pre id=\"runs\">{}</pre>\n",
         labels.join(" vs "),
         labels.join(" vs "),
+        verdicts(c),
         escape_html(&header(c))
     );
-    s.push_str("<h2>Plots</h2>\n<div class=\"plots\">\n");
-    for (title, plot) in plots(c)? {
-        // Inline SVG in HTML needs no namespace: the page then names no URL at all.
-        let plot = plot.replace(" xmlns=\"http://www.w3.org/2000/svg\"", "");
-        let _ = writeln!(
-            s,
-            "<figure class=\"plot\" title=\"{}\">{plot}</figure>",
-            escape_html(&title).replace('"', "&quot;")
-        );
-    }
-    s.push_str("</div>\n<h2>Summary</h2>\n");
-    let _ = writeln!(s, "<pre id=\"summary\">{}</pre>", escape_html(&summary(c)));
     s.push_str("<h2>Seeds</h2>\n<p>Bold: best of the compared runs on the seed");
     if let Some(path) = &c.bests_file {
         let _ = write!(
@@ -457,9 +503,31 @@ pub fn page(c: &Comparison) -> Result<String, String> {
             escape_html(&path.display().to_string())
         );
     }
+    if !links.is_empty() {
+        s.push_str("; a linked seed opens A and the other run side by side");
+    }
     s.push_str(".</p>\n");
-    s.push_str(&seed_table(c));
-    s.push_str("</body></html>\n");
+    s.push_str(&seed_table(c, links));
+    s.push_str("<h2>Summary</h2>\n");
+    let _ = writeln!(s, "<pre id=\"summary\">{}</pre>", escape_html(&summary(c)));
+    s.push_str("<h2>Plots</h2>\n<div class=\"plots\">\n");
+    for (title, plot) in plots(c)? {
+        // Inline SVG in HTML needs no namespace: the page then names no URL at all. The plot
+        // scales to its column (the viewBox keeps its proportions).
+        let plot = plot
+            .replace(" xmlns=\"http://www.w3.org/2000/svg\"", "")
+            .replacen(
+                &format!("width=\"{}\" height=\"{}\"", SIZE.0, SIZE.1),
+                "",
+                1,
+            );
+        let _ = writeln!(
+            s,
+            "<figure class=\"plot\" title=\"{}\">{plot}</figure>",
+            escape_html(&title).replace('"', "&quot;")
+        );
+    }
+    s.push_str("</div>\n</body></html>\n");
     Ok(s)
 }
 
@@ -483,7 +551,7 @@ mod tests {
                         x_desc: "x",
                         y_desc: "y",
                         log,
-                        decimals: (2, 2),
+                        whole: (false, false),
                         series: vec![Series {
                             name: "s".into(),
                             colour: colour(1),
@@ -537,7 +605,9 @@ mod tests {
                 "{values:?}: {lo} {hi}"
             );
         }
-        assert_eq!(axis_label(1e300, 2), "1.00e300");
-        assert_eq!(axis_label(12.5, 1), "12.5");
+        assert_eq!(tick_label(1e300, Some(2)), "1e300");
+        assert_eq!(tick_label(12.5, Some(1)), "12.5");
+        // All seeds at one value: a span of readable width around it.
+        assert_eq!(span([0.0, 0.0].into_iter(), false), Some((-1.0, 1.0)));
     }
 }
