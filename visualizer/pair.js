@@ -190,7 +190,7 @@
     const g = b.game;
     $('move-' + b.label).textContent = b.t;
     $('total-' + b.label).textContent = g.applied;
-    $('errors-' + b.label).textContent = g.errors[b.t];
+    $('at-errors-' + b.label).textContent = g.errors[b.t];
     $('now-' + b.label).textContent = fmt3(g.score(b.t));
     $('slider-' + b.label).value = b.t;
     updateHover(b);
@@ -254,6 +254,7 @@
     S.mode = mode;
     $('step-mode').value = mode;
     for (const b of S.boards) $('slider-' + b.label).hidden = mode !== 'alone';
+    LABELS.forEach((l, j) => $('side-' + l).classList.toggle('focus', j === S.focus && mode === 'alone'));
     if (!ready()) return;
     const M = maxApplied();
     if (mode === 'alone') setPos(keep.t);

@@ -6,6 +6,7 @@
 
 pub mod html;
 pub mod pages;
+pub mod plot;
 pub mod rows;
 pub mod select;
 pub mod text;

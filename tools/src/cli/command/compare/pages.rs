@@ -57,10 +57,9 @@ impl Written {
 
 /// The folder of the side-by-side pages of report `html`: `REPORT-vis` beside it.
 pub fn pages_dir(html: &Path) -> PathBuf {
-    let stem = html.file_stem().map_or_else(
-        || "report".into(),
-        |s| s.to_string_lossy().into_owned(),
-    );
+    let stem = html
+        .file_stem()
+        .map_or_else(|| "report".into(), |s| s.to_string_lossy().into_owned());
     html.with_file_name(format!("{stem}-vis"))
 }
 
@@ -81,7 +80,11 @@ pub fn worst_seeds(c: &Comparison, b: usize, count: usize) -> Vec<u64> {
         .iter()
         .filter(|r| r.results[0].is_some() && r.results[b].is_some())
         .collect();
-    rows.sort_by(|x, y| badness(y, b).total_cmp(&badness(x, b)).then(x.seed.cmp(&y.seed)));
+    rows.sort_by(|x, y| {
+        badness(y, b)
+            .total_cmp(&badness(x, b))
+            .then(x.seed.cmp(&y.seed))
+    });
     let count = if count == 0 { rows.len() } else { count };
     rows.into_iter().take(count).map(|r| r.seed).collect()
 }
@@ -127,7 +130,11 @@ fn pair_data(c: &Comparison, seed: u64, b: usize) -> Result<PairData, String> {
     let answer = |i: usize| -> Answer {
         let path = c.runs[i].dir.join(format!("{seed}.out"));
         let output = read_text(&path).unwrap_or_default();
-        let result = c.rows.iter().find(|r| r.seed == seed).and_then(|r| r.results[i].as_ref());
+        let result = c
+            .rows
+            .iter()
+            .find(|r| r.seed == seed)
+            .and_then(|r| r.results[i].as_ref());
         let verdict = result.map_or(String::new(), |r| {
             format!(" ({} {})", r.status.as_str(), r.score)
         });

@@ -78,7 +78,11 @@ fn linear_ticks(lo: f64, hi: f64, whole: bool) -> Vec<f64> {
         return Vec::new();
     }
     let magnitude = 10f64.powf(raw.log10().floor());
-    let factors: &[f64] = if whole { &[1.0, 2.0, 5.0, 10.0] } else { &[1.0, 2.0, 2.5, 5.0, 10.0] };
+    let factors: &[f64] = if whole {
+        &[1.0, 2.0, 5.0, 10.0]
+    } else {
+        &[1.0, 2.0, 2.5, 5.0, 10.0]
+    };
     let mut step = factors
         .iter()
         .map(|f| f * magnitude)
@@ -148,20 +152,41 @@ mod tests {
 
     #[test]
     fn a_log_axis_over_one_decade_has_several_labels() {
-        assert_eq!(labels(30.0, 300.0, true, false), ["30", "40", "50", "60", "70", "80", "90", "100", "200", "300"]);
-        assert_eq!(labels(20.0, 600.0, true, false), ["20", "50", "100", "200", "500"]);
+        assert_eq!(
+            labels(30.0, 300.0, true, false),
+            ["30", "40", "50", "60", "70", "80", "90", "100", "200", "300"]
+        );
+        assert_eq!(
+            labels(20.0, 600.0, true, false),
+            ["20", "50", "100", "200", "500"]
+        );
         let wide = labels(1e-6, 1e12, true, false);
-        assert!(wide.len() >= MIN_TICKS && wide.len() <= MAX_TICKS, "{wide:?}");
+        assert!(
+            wide.len() >= MIN_TICKS && wide.len() <= MAX_TICKS,
+            "{wide:?}"
+        );
     }
 
     #[test]
     fn linear_labels_are_distinct_and_free_of_rounding_noise() {
-        assert_eq!(labels(0.95, 1.05, false, false), ["0.96", "0.98", "1.00", "1.02", "1.04"]);
+        assert_eq!(
+            labels(0.95, 1.05, false, false),
+            ["0.96", "0.98", "1.00", "1.02", "1.04"]
+        );
         // Whole numbers over a narrow span: one label, not five "1".
         assert_eq!(labels(0.95, 1.05, false, true), ["1"]);
-        assert_eq!(labels(-1.0, 1.0, false, false), ["-1.0", "-0.5", "0.0", "0.5", "1.0"]);
-        assert_eq!(labels(8.0, 30.0, false, true), ["10", "15", "20", "25", "30"]);
-        assert_eq!(labels(-1e-10, 1e-10, false, false), ["-1e-10", "-5e-11", "0", "5e-11", "1e-10"]);
+        assert_eq!(
+            labels(-1.0, 1.0, false, false),
+            ["-1.0", "-0.5", "0.0", "0.5", "1.0"]
+        );
+        assert_eq!(
+            labels(8.0, 30.0, false, true),
+            ["10", "15", "20", "25", "30"]
+        );
+        assert_eq!(
+            labels(-1e-10, 1e-10, false, false),
+            ["-1e-10", "-5e-11", "0", "5e-11", "1e-10"]
+        );
         for lo in [-1e-10, -3.3e-7, -0.1] {
             let l = labels(lo, -lo, false, false);
             let distinct: std::collections::HashSet<&String> = l.iter().collect();
