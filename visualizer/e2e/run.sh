@@ -32,5 +32,6 @@ cargo build --release --quiet -p tools --bin tester
 cargo build --release --quiet -p queenattack --bin queenattack
 export TESTER=target/release/tester SOLVER=target/release/queenattack
 node visualizer/e2e/e2e.js </dev/null
+node visualizer/e2e/pair.js </dev/null
 node visualizer/e2e/report.js </dev/null
 node visualizer/e2e/video.js </dev/null
