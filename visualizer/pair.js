@@ -10,7 +10,7 @@
 (function () {
   'use strict';
   const J = window.QAJudge;
-  const { rgbOf, css, colourName, CanvasPen, SvgPen, labelFont, geometry, paint } = window.QADraw;
+  const { rgbOf, css, colourName, CanvasPen, SvgPen, labelFont, geometry, paint, download } = window.QADraw;
   const $ = (id) => document.getElementById(id);
   const LABELS = ['A', 'B'];
   /** Outline of a final cell where the two answers differ. */
@@ -342,15 +342,6 @@
 
   // ---------------------------------------------------------------- export
 
-  function download(blob, name) {
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-  }
   const seedPart = () => { const s = $('v-seed').textContent; return s === '—' ? '' : '-seed' + s; };
   function frameSvg(b) {
     const pen = new SvgPen(b.geo.w, b.geo.h);

@@ -104,17 +104,35 @@ pub fn render_page(data: &PageData) -> String {
     if let Some(verdict) = verdict(data) {
         json.insert("verdict".into(), verdict);
     }
-    let json = script_safe_json(&serde_json::Value::Object(json).to_string());
+    let json = serde_json::Value::Object(json);
+    fill_template(
+        INDEX_HTML,
+        "QueenAttack visualizer",
+        &data.title,
+        &json,
+        &SCRIPTS,
+    )
+}
 
-    let title = if data.title.is_empty() {
-        "QueenAttack visualizer".to_string()
+/// A page template (`index.html` or `pair.html`) with its title (`base`, after `title` if
+/// any), style sheet, scripts and data (`json`, made safe for a `<script>` element) inlined.
+fn fill_template(
+    html: &str,
+    base: &str,
+    title: &str,
+    json: &serde_json::Value,
+    scripts: &[(&str, &str)],
+) -> String {
+    let json = script_safe_json(&json.to_string());
+    let full = if title.is_empty() {
+        base.to_string()
     } else {
-        format!("{} · QueenAttack visualizer", escape_html(&data.title))
+        format!("{} · {base}", escape_html(title))
     };
-    let page = INDEX_HTML
+    let page = html
         .replacen(
-            "<title>QueenAttack visualizer</title>",
-            &format!("<title>{title}</title>"),
+            &format!("<title>{base}</title>"),
+            &format!("<title>{full}</title>"),
             1,
         )
         .replacen(STYLE_TAG, &format!("<style>\n{STYLE_CSS}</style>"), 1)
@@ -123,7 +141,7 @@ pub fn render_page(data: &PageData) -> String {
             &format!(r#"<script type="application/json" id="qa-data">{json}</script>"#),
             1,
         );
-    SCRIPTS.iter().fold(page, |page, (name, text)| {
+    scripts.iter().fold(page, |page, (name, text)| {
         page.replacen(&script_tag(name), &format!("<script>\n{text}</script>"), 1)
     })
 }

@@ -18,8 +18,7 @@
 //! assert!(page.contains(r#"id="qa-data""#) && page.contains("two answers"));
 //! ```
 
-use super::{escape_html, page_output, script_safe_json, script_tag, DATA_MARKER, STYLE_CSS};
-use super::{verdict_of, STYLE_TAG};
+use super::{fill_template, page_output, verdict_of};
 use crate::input::Input;
 
 const PAIR_HTML: &str = include_str!("../../../visualizer/pair.html");
@@ -99,27 +98,13 @@ pub fn render_pair_page(data: &PairData) -> String {
     if let Some(p) = data.p.and_then(serde_json::Number::from_f64) {
         json["p"] = serde_json::Value::Number(p);
     }
-    let json = script_safe_json(&json.to_string());
-    let title = if data.title.is_empty() {
-        "QueenAttack: two answers".to_string()
-    } else {
-        format!("{} · QueenAttack: two answers", escape_html(&data.title))
-    };
-    let page = PAIR_HTML
-        .replacen(
-            "<title>QueenAttack: two answers</title>",
-            &format!("<title>{title}</title>"),
-            1,
-        )
-        .replacen(STYLE_TAG, &format!("<style>\n{STYLE_CSS}</style>"), 1)
-        .replacen(
-            DATA_MARKER,
-            &format!(r#"<script type="application/json" id="qa-data">{json}</script>"#),
-            1,
-        );
-    PAIR_SCRIPTS.iter().fold(page, |page, (name, text)| {
-        page.replacen(&script_tag(name), &format!("<script>\n{text}</script>"), 1)
-    })
+    fill_template(
+        PAIR_HTML,
+        "QueenAttack: two answers",
+        &data.title,
+        &json,
+        &PAIR_SCRIPTS,
+    )
 }
 
 #[cfg(test)]
