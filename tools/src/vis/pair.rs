@@ -112,9 +112,13 @@ mod tests {
     use super::*;
 
     fn data() -> PairData {
-        // One colour, two queens on row 0: they attack each other until one leaves the row.
-        let mut input = "8\n1\n1\n0\n0\n1\n".to_string();
-        input.push_str(&"0\n".repeat(60));
+        // One colour, eight queens that attack no one: rows 0-7 in columns 0 4 7 5 2 6 1 3.
+        let mut input = "8\n1\n".to_string();
+        for col in [0, 4, 7, 5, 2, 6, 1, 3] {
+            for c in 0..8 {
+                input.push_str(if c == col { "1\n" } else { "0\n" });
+            }
+        }
         PairData {
             input,
             answers: [
@@ -124,7 +128,7 @@ mod tests {
                 },
                 Answer {
                     name: "</script><b>".into(),
-                    output: "1\n0 3 1 3\n".into(),
+                    output: "1\n0 0 1 1\n".into(),
                 },
             ],
             seed: Some(3),
@@ -166,9 +170,10 @@ mod tests {
         assert_eq!(v["seed"], 3);
         assert_eq!(v["answers"][0]["name"], "a.out");
         assert_eq!(v["answers"][1]["name"], "</script><b>");
-        // A: the pair on row 0 stays, 1 × N = 8. B: (0,3) -> (1,3), no pair, penalty 1.
-        assert_eq!(v["answers"][0]["verdict"]["score"], 8.0);
-        assert_eq!(v["answers"][1]["verdict"]["score"], 1.0);
-        assert_eq!(v["answers"][1]["output"], "1\n0 3 1 3\n");
+        // A: no move, no pair. B: (0,0) -> (1,1) meets (1,4) on row 1 and (6,1) on column 1:
+        // 2 pairs × N = 8, plus the penalty √1.
+        assert_eq!(v["answers"][0]["verdict"]["score"], 0.0);
+        assert_eq!(v["answers"][1]["verdict"]["score"], 17.0);
+        assert_eq!(v["answers"][1]["output"], "1\n0 0 1 1\n");
     }
 }
