@@ -6,7 +6,7 @@
 (function () {
   'use strict';
   const J = window.QAJudge;
-  const { rgbOf, css, colourName, darker, INK, BAD, ACCENT, CanvasPen, SvgPen, labelFont, geometry, coordLabels, paint } = window.QADraw;
+  const { rgbOf, css, colourName, darker, INK, BAD, ACCENT, CanvasPen, SvgPen, labelFont, geometry, coordLabels, paint, download } = window.QADraw;
   const $ = (id) => document.getElementById(id);
 
   // ---------------------------------------------------------------- state
@@ -329,15 +329,6 @@
 
   // ---------------------------------------------------------------- export
 
-  function download(blob, name) {
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-  }
   const exportName = (ext) => `queenattack${S.meta.seed !== undefined && S.meta.seed !== null ? '-seed' + S.meta.seed : ''}-move${S.t}.${ext}`;
 
   /** The current frame as an SVG document (same painter as the screen). */

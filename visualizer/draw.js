@@ -1,7 +1,8 @@
 /*
  * QueenAttack visualizer, drawing: colours, the two drawing back ends (canvas on screen, SVG for
- * export), board geometry with its coordinate labels, and the painter of one frame. Nothing here
- * reads the page: app.js passes in what to draw. Exports window.QADraw.
+ * export), board geometry with its coordinate labels, the painter of one frame, and the download
+ * of an exported file. Nothing here reads the page: app.js and pair.js pass in what to draw.
+ * Exports window.QADraw.
  */
 (function () {
   'use strict';
@@ -407,8 +408,19 @@
     }
   }
 
+  /** Offers blob as a downloaded file `name` (the exports of a frame). */
+  function download(blob, name) {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
+
   window.QADraw = {
     rgbOf, css, colourName, darker, INK, BAD, ACCENT,
-    CanvasPen, SvgPen, labelFont, geometry, coordLabels, paint, pathPieces,
+    CanvasPen, SvgPen, labelFont, geometry, coordLabels, paint, pathPieces, download,
   };
 })();

@@ -23,6 +23,8 @@
 //! assert!(page.contains(r#"id="qa-data""#));
 //! ```
 
+pub mod pair;
+
 use crate::input::Input;
 use crate::judge::judge;
 
@@ -102,17 +104,35 @@ pub fn render_page(data: &PageData) -> String {
     if let Some(verdict) = verdict(data) {
         json.insert("verdict".into(), verdict);
     }
-    let json = script_safe_json(&serde_json::Value::Object(json).to_string());
+    let json = serde_json::Value::Object(json);
+    fill_template(
+        INDEX_HTML,
+        "QueenAttack visualizer",
+        &data.title,
+        &json,
+        &SCRIPTS,
+    )
+}
 
-    let title = if data.title.is_empty() {
-        "QueenAttack visualizer".to_string()
+/// A page template (`index.html` or `pair.html`) with its title (`base`, after `title` if
+/// any), style sheet, scripts and data (`json`, made safe for a `<script>` element) inlined.
+fn fill_template(
+    html: &str,
+    base: &str,
+    title: &str,
+    json: &serde_json::Value,
+    scripts: &[(&str, &str)],
+) -> String {
+    let json = script_safe_json(&json.to_string());
+    let full = if title.is_empty() {
+        base.to_string()
     } else {
-        format!("{} · QueenAttack visualizer", escape_html(&data.title))
+        format!("{} · {base}", escape_html(title))
     };
-    let page = INDEX_HTML
+    let page = html
         .replacen(
-            "<title>QueenAttack visualizer</title>",
-            &format!("<title>{title}</title>"),
+            &format!("<title>{base}</title>"),
+            &format!("<title>{full}</title>"),
             1,
         )
         .replacen(STYLE_TAG, &format!("<style>\n{STYLE_CSS}</style>"), 1)
@@ -121,7 +141,7 @@ pub fn render_page(data: &PageData) -> String {
             &format!(r#"<script type="application/json" id="qa-data">{json}</script>"#),
             1,
         );
-    SCRIPTS.iter().fold(page, |page, (name, text)| {
+    scripts.iter().fold(page, |page, (name, text)| {
         page.replacen(&script_tag(name), &format!("<script>\n{text}</script>"), 1)
     })
 }
@@ -174,13 +194,18 @@ fn script_tag(name: &str) -> String {
 /// prints). `None` without an output or when the input does not parse.
 fn verdict(data: &PageData) -> Option<serde_json::Value> {
     let input = Input::parse(&data.input).ok()?;
-    let judgement = judge(&input, data.output.as_deref()?);
-    Some(serde_json::json!({
+    Some(verdict_of(&input, data.output.as_deref()?))
+}
+
+/// The judge's verdict on `output` for `input`, as a page carries it (see [`verdict`]).
+fn verdict_of(input: &Input, output: &str) -> serde_json::Value {
+    let judgement = judge(input, output);
+    serde_json::json!({
         "score": judgement.score,
         "error": judgement.error(),
         "moves": judgement.moves,
         "report": judgement.report().trim_end(),
-    }))
+    })
 }
 
 /// Rewrites `<`, `>`, `&` and the JavaScript line separators of a JSON text as `\u` escapes.

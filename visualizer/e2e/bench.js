@@ -2,6 +2,9 @@
 // draw) and the redraw time of random jumps. Reports numbers; asserts nothing.
 //   node visualizer/e2e/bench.js [PAGE.html] [JUMPS]
 // Default page: target/vis-e2e/seed2-54000.html, written by run.sh (N = 30, C = 6, 54 000 moves).
+// A page of two answers (pair.html; target/vis-e2e/pair-54000.html, two answers of 54 000 moves
+// written by e2e/pair.js) is measured the same way: its load replays both, a jump moves and
+// redraws both boards.
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -25,22 +28,24 @@ async function main() {
       if (p) await p.close();
       p = await ctx.newPage();
       await p.goto('file://' + page);
-      await p.waitForFunction(() => window.qaVis && window.qaVis.game() !== null);
-      loads.push(await p.evaluate(() => window.qaVis.loadMs()));
+      await p.waitForFunction(() => (window.qaVis && window.qaVis.game() !== null) || (window.qaPair && window.qaPair.game(1) !== null));
+      loads.push(await p.evaluate(() => (window.qaPair ? window.qaPair.loadMs() : window.qaVis.loadMs())));
     }
     const r = await p.evaluate(async (n) => {
-      const g = window.qaVis.game(), out = [];
+      const pair = window.qaPair, out = [];
+      const g = pair ? pair.game(0) : window.qaVis.game();
+      const last = pair ? Math.max(pair.game(0).applied, pair.game(1).applied) : g.applied;
       for (let i = 0; i < n; i++) {
-        const t = Math.floor(Math.random() * (g.applied + 1));
+        const t = Math.floor(Math.random() * (last + 1));
         const a = performance.now();
-        window.qaVis.setFrame(t);
+        if (pair) pair.setPos(t); else window.qaVis.setFrame(t);
         out.push(performance.now() - a);
         // Let the browser paint now and then, as a user dragging the slider would.
         if (i % 10 === 9) await new Promise((res) => requestAnimationFrame(res));
       }
       out.sort((x, y) => x - y);
       const q = (f) => out[Math.min(out.length - 1, Math.floor(f * out.length))].toFixed(2);
-      return { N: g.N, moves: g.applied, median: q(0.5), p95: q(0.95), p99: q(0.99), max: q(1) };
+      return { N: g.N, moves: pair ? `${pair.game(0).applied} + ${pair.game(1).applied}` : g.applied, median: q(0.5), p95: q(0.95), p99: q(0.99), max: q(1) };
     }, jumps);
     loads.sort((a, b) => a - b);
     console.log(`page: ${path.relative(process.cwd(), page)} (N = ${r.N}, ${r.moves} moves)`);

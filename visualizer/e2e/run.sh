@@ -2,7 +2,8 @@
 # Browser end-to-end test of the visualizer. Installs what it needs (idempotent, quiet, no
 # prompts): node and npm, Debian's chromium, playwright-core from package-lock.json (it never
 # downloads a browser). Builds the release `tester` and `queenattack`, then runs e2e.js,
-# report.js (the `tester compare --html` page) and video.js (the page's "Record video").
+# pair.js (two answers side by side, `tester compare --vis`), report.js (the `tester compare
+# --html` page) and video.js (the page's "Record video").
 # Screenshots, pages and exports go to target/vis-e2e/. Each script ends with a line
 # `E2E: N passed, M failed` (`report: ...`); the exit status is 0 only if nothing failed.
 set -euo pipefail
@@ -32,5 +33,6 @@ cargo build --release --quiet -p tools --bin tester
 cargo build --release --quiet -p queenattack --bin queenattack
 export TESTER=target/release/tester SOLVER=target/release/queenattack
 node visualizer/e2e/e2e.js </dev/null
+node visualizer/e2e/pair.js </dev/null
 node visualizer/e2e/report.js </dev/null
 node visualizer/e2e/video.js </dev/null

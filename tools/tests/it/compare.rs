@@ -332,3 +332,106 @@ fn runs_lists_newest_first() {
     let out = tester(&root).args(["runs", "nowhere"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Run folders `a` and `b` of seeds 1-3 as `tester run` writes them (`SEED.in`, `SEED.out`,
+/// `results.json`): A scores 100 everywhere; B 90, 150 and 110.
+fn folders_with_answers(root: &Path) {
+    for (dir, scores) in [("a", [100.0, 100.0, 100.0]), ("b", [90.0, 150.0, 110.0])] {
+        let mut results = Vec::new();
+        for seed in 1..=3u64 {
+            let input = common::tester()
+                .args(["gen", "--seed", &seed.to_string()])
+                .output()
+                .unwrap();
+            let input = String::from_utf8(input.stdout).unwrap();
+            let mut numbers = input.split_whitespace();
+            let n: u64 = numbers.next().unwrap().parse().unwrap();
+            let c: u64 = numbers.next().unwrap().parse().unwrap();
+            fs::create_dir_all(root.join(dir)).unwrap();
+            fs::write(root.join(dir).join(format!("{seed}.in")), &input).unwrap();
+            fs::write(root.join(dir).join(format!("{seed}.out")), "0\n").unwrap();
+            results.push(result(seed, n, c, Some(scores[seed as usize - 1])));
+        }
+        run_folder(&root.join(dir), 1.0, results, json!({}));
+    }
+}
+
+#[test]
+fn vis_pages_for_the_worst_seeds_linked_from_the_report() {
+    let root = scratch("vis");
+    folders_with_answers(&root);
+    let out = tester(&root)
+        .args([
+            "compare",
+            "a",
+            "b",
+            "--html",
+            "report.html",
+            "--vis",
+            "--vis-seeds",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let text = ok_text(&out);
+    assert!(
+        text.contains("side-by-side pages: 2 in report-vis"),
+        "{text}"
+    );
+    // The two worst ratios B/A: seed 2 (1.5) and seed 3 (1.1); seed 1 (0.9) has no page.
+    let pages = root.join("report-vis");
+    assert!(pages.join("2-B.html").is_file() && pages.join("3-B.html").is_file());
+    assert!(!pages.join("1-B.html").exists());
+    let report = fs::read_to_string(root.join("report.html")).unwrap();
+    assert!(
+        report.contains("<a href=\"report-vis/2-B.html\""),
+        "link of seed 2"
+    );
+    assert!(!report.contains("report-vis/1-B.html"));
+    // The verdict and the seed table come before the plots.
+    let at = |s: &str| report.find(s).unwrap_or_else(|| panic!("{s}"));
+    assert!(at("id=\"verdict\"") < at("<table id=\"seeds\">"));
+    assert!(at("<table id=\"seeds\">") < at("<figure class=\"plot\""));
+    // The page of seed 2 carries both folders' answers to seed 2's case.
+    let html = fs::read_to_string(pages.join("2-B.html")).unwrap();
+    let open = r#"<script type="application/json" id="qa-data">"#;
+    let start = html.find(open).unwrap() + open.len();
+    let data: Value =
+        serde_json::from_str(&html[start..start + html[start..].find("</script>").unwrap()])
+            .unwrap();
+    assert_eq!(data["seed"], 2);
+    assert_eq!(
+        data["input"],
+        fs::read_to_string(root.join("a/2.in")).unwrap()
+    );
+    assert!(data["answers"][1]["name"]
+        .as_str()
+        .unwrap()
+        .contains("b/2.out"));
+    // --vis needs --html.
+    let out = tester(&root)
+        .args(["compare", "a", "b", "--vis"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_ab_folder_alone_compares_its_arms() {
+    let root = scratch("ab-folder");
+    folders_with_answers(&root);
+    let ab = root.join("ab");
+    fs::create_dir_all(&ab).unwrap();
+    fs::rename(root.join("a"), ab.join("base")).unwrap();
+    fs::rename(root.join("b"), ab.join("new")).unwrap();
+    fs::write(ab.join("ab.json"), "{}").unwrap();
+    let text = ok_text(
+        &tester(&root)
+            .args(["compare", "ab", "--html", "r.html", "--vis"])
+            .output()
+            .unwrap(),
+    );
+    assert!(text.contains("B vs A: B better on 1, worse on 2"), "{text}");
+    assert!(text.contains("side-by-side pages: 3"), "{text}");
+    assert!(root.join("r-vis/1-B.html").is_file());
+}

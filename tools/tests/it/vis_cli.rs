@@ -237,3 +237,127 @@ fn fault6_a_huge_output_keeps_the_judges_verdict_on_the_page() {
         "Start and end locations cannot be the same: 0 0 0 0"
     );
 }
+
+/// The answers a pair page carries (`answers`: name, output, verdict).
+fn pair_answers(page: &Path) -> Vec<Value> {
+    page_data(page)["answers"].as_array().unwrap().clone()
+}
+
+#[test]
+fn vis_with_two_outputs_writes_one_page_of_both() {
+    let dir = scratch("pair");
+    // Seed 1 (N = 8): A moves (0,1) to (1,0); B does nothing.
+    fs::write(dir.join("a.out"), "1\n0 1 1 0\n").unwrap();
+    fs::write(dir.join("b.out"), "0\n").unwrap();
+    let out = tester()
+        .args(["vis", "--seed", "1", "a.out", "b.out", "-o", "p.html"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let data = page_data(&dir.join("p.html"));
+    assert_eq!(data["input"], gen(1).as_str());
+    assert_eq!(data["seed"], 1);
+    let answers = pair_answers(&dir.join("p.html"));
+    assert_eq!(answers.len(), 2);
+    for (answer, file, label) in [(&answers[0], "a.out", "A"), (&answers[1], "b.out", "B")] {
+        let judged: Value = serde_json::from_slice(
+            &tester()
+                .args(["score", "--seed", "1", file, "--json"])
+                .current_dir(&dir)
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        assert_eq!(answer["name"], file);
+        assert_eq!(
+            answer["output"],
+            fs::read_to_string(dir.join(file)).unwrap()
+        );
+        assert_eq!(answer["verdict"]["score"], judged["score"]);
+        let score = judged["score"].as_f64().unwrap();
+        let said = format!("{label}: {} moves, score {score}", judged["moves"]);
+        assert!(err.contains(&said), "{err} lacks {said}");
+    }
+    let html = fs::read_to_string(dir.join("p.html")).unwrap();
+    assert!(html.contains("id=\"board-B\"") && html.contains("window.qaPair"));
+}
+
+#[test]
+fn vis_with_a_rejected_empty_or_foreign_answer_says_so() {
+    let dir = scratch("pair-bad");
+    fs::write(dir.join("a.out"), "0\n").unwrap();
+    fs::write(dir.join("empty.out"), "").unwrap();
+    fs::write(dir.join("bad.out"), "1\n0 0 0 0\n").unwrap();
+    for (file, message) in [
+        ("empty.out", "Cannot parse your output"),
+        ("bad.out", "Start and end locations cannot be the same"),
+    ] {
+        let out = tester()
+            .args(["vis", "--seed", "1", "a.out", file, "-o", "p.html"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(
+            err.contains(&format!("B: invalid output (rejected): {message}")),
+            "{err}"
+        );
+        let answers = pair_answers(&dir.join("p.html"));
+        assert_eq!(answers[1]["verdict"]["score"], -1.0);
+        assert!(answers[1]["verdict"]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with(message));
+    }
+    // An output of a run folder, beside the input it answered: seed 3's, not seed 1's.
+    fs::create_dir_all(dir.join("run")).unwrap();
+    fs::write(dir.join("run/3.in"), gen(3)).unwrap();
+    fs::write(dir.join("run/3.out"), "0\n").unwrap();
+    let out = tester()
+        .args(["vis", "--seed", "1", "a.out", "run/3.out", "-o", "x.html"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("run/3.out answers another input"), "{err}");
+    assert!(!dir.join("x.html").exists());
+    // Its own case is fine.
+    let out = tester()
+        .args([
+            "vis",
+            "--seed",
+            "3",
+            "run/3.out",
+            "run/3.out",
+            "-o",
+            "y.html",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Two outputs make a page, not a GIF.
+    for args in [
+        vec!["--seed", "1", "a.out", "empty.out"],
+        vec!["--seed", "1", "a.out", "empty.out", "--gif", "x.gif"],
+    ] {
+        let out = tester()
+            .arg("vis")
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

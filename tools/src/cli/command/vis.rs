@@ -1,5 +1,6 @@
 //! `tester vis`: one self-contained visualizer page (page and data in one HTML file), and/or
-//! the replay as an animated GIF (`--gif`, drawn by [`crate::animation`]).
+//! the replay as an animated GIF (`--gif`, drawn by [`crate::animation`]); with two outputs,
+//! one page of both answers side by side ([`crate::vis::pair`]).
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use crate::cli::replace::open_output;
 use crate::gen::generate;
 use crate::input::Input;
 use crate::judge::judge;
+use crate::vis::pair::{render_pair_page, Answer, PairData};
 use crate::vis::{PageData, PAGE_OUTPUT_MAX};
 
 /// Options of `tester vis`.
@@ -24,6 +26,12 @@ pub struct Args {
     /// The case (`--seed` or `--input`) and the output to replay.
     #[command(flatten)]
     pub case: CaseArgs,
+    /// A second output of the same case (answer B): the page then shows both answers side by
+    /// side, stepped together, with the judge's numbers of both and their difference (needs
+    /// -o, not --gif). An output next to a `SEED.in` (as in a run folder) is checked to answer
+    /// the case shown.
+    #[arg(value_name = "OUTPUT_B", conflicts_with = "gif")]
+    pub second: Option<PathBuf>,
     /// The HTML file to write. It needs nothing else: open it in any browser, offline, or share
     /// it; append `#move=123` or `#move=end` to the address to open that move.
     #[arg(short = 'o', long = "out", value_name = "PAGE")]
@@ -68,6 +76,22 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
         (None, None) => return Err("give --seed or --input".into()),
     };
+    if let Some(second) = &args.second {
+        let Some(page) = &args.page else {
+            return Err("two outputs make a page: give -o PAGE.html".into());
+        };
+        let data = PairData {
+            input: input_text,
+            answers: [
+                answer(&args.case.output, output, &input)?,
+                answer(second, read_text(second)?, &input)?,
+            ],
+            seed,
+            p,
+            title: title_of_pair(seed, &args.case, second),
+        };
+        return write_pair_page(page, &data, &input);
+    }
     if let Some(path) = &args.gif {
         write_gif(args, path, &input, &output, seed)?;
     }
@@ -99,6 +123,60 @@ pub fn run(args: &Args) -> Result<(), String> {
              are more, the board and the judge's verdict only"
         );
     }
+    Ok(())
+}
+
+/// Answer `output` read from `path`, refused when a `SEED.in` beside it (a run folder's) is
+/// another case than `input`: its moves were made for another board.
+fn answer(path: &Path, output: String, input: &Input) -> Result<Answer, String> {
+    let beside = path.with_extension("in");
+    if path.extension().is_some_and(|e| e == "out") && beside.is_file() {
+        let text = read_input_text(&beside)?;
+        if Input::parse(&text).ok().as_ref() != Some(input) {
+            return Err(format!(
+                "{} answers another input: {} is not the case shown (another seed or \
+                 --n/--c/--p?); give the two outputs of one case",
+                path.display(),
+                beside.display()
+            ));
+        }
+    }
+    Ok(Answer {
+        name: path.display().to_string(),
+        output,
+    })
+}
+
+/// The title of a pair page: the case and the two outputs.
+fn title_of_pair(seed: Option<u64>, case: &CaseArgs, second: &Path) -> String {
+    let what = match (seed, &case.input) {
+        (Some(seed), _) => format!("seed {seed}"),
+        (None, Some(path)) => path.display().to_string(),
+        (None, None) => String::new(),
+    };
+    format!(
+        "{what}: A {} vs B {}",
+        case.output.display(),
+        second.display()
+    )
+}
+
+/// Writes the pair page and says what the judge thinks of each answer.
+pub fn write_pair_page(page: &Path, data: &PairData, input: &Input) -> Result<(), String> {
+    crate::cli::replace::write_output(page, render_pair_page(data).as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", page.display()))?;
+    let said: Vec<String> = ["A", "B"]
+        .iter()
+        .zip(&data.answers)
+        .map(|(label, a)| {
+            let verdict = judge(input, &a.output);
+            match verdict.error() {
+                Some(message) => format!("{label}: invalid output (rejected): {message}"),
+                None => format!("{label}: {} moves, score {}", verdict.moves, verdict.score),
+            }
+        })
+        .collect();
+    crate::diag!("tester vis: wrote {} ({})", page.display(), said.join("; "));
     Ok(())
 }
 

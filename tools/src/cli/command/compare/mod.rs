@@ -5,8 +5,14 @@
 //! JSON) and drawn by [`html`] (a self-contained page with SVG plots).
 
 pub mod html;
+pub mod pages;
+pub mod plot;
+pub mod rows;
 pub mod select;
 pub mod text;
+pub mod ticks;
+
+pub use rows::{label, Pair, Row, LABELS};
 
 use crate::cli::out::outln;
 use std::fs;
@@ -17,8 +23,7 @@ use clap::Args as ClapArgs;
 use crate::cli::bests::Bests;
 use crate::cli::bests::{load_bests, load_bounds};
 use crate::cli::folder::RunFolder;
-use crate::cli::report::{band_label, set_bounds, SeedResult, Status};
-use crate::cli::stats::{bootstrap_mean, wilcoxon, SignedRank, RESAMPLES};
+use crate::cli::report::{band_label, set_bounds, SeedResult};
 
 /// Options of `tester compare`.
 #[derive(ClapArgs, Debug)]
@@ -31,8 +36,9 @@ drown small ones); p < 0.05 means a difference this consistent would rarely come
 Example: tester compare runs/a runs/b --html report.html"
 )]
 pub struct Args {
-    /// Run folders written by `tester run` (two or more; the first, `A`, is the baseline).
-    #[arg(value_name = "DIR", num_args = 2.., required = true)]
+    /// Run folders written by `tester run` (two or more; the first, `A`, is the baseline), or
+    /// one folder written by `tester ab` (its arms `base/` and `new/` are then A and B).
+    #[arg(value_name = "DIR", num_args = 1.., required = true)]
     pub dirs: Vec<PathBuf>,
     /// Print everything as one JSON object instead of the tables.
     #[arg(long)]
@@ -44,6 +50,17 @@ pub struct Args {
     /// `testcases/bests.json` if it exists (used only when every run is on the official cases).
     #[arg(long, value_name = "FILE", conflicts_with = "no_bests")]
     pub bests: Option<PathBuf>,
+    /// With --html: also write pages of two answers side by side (the visualizer's), A and B
+    /// on one board size, stepped together, with the judge's numbers and their difference, for
+    /// the seeds where B did worst against A (see --vis-seeds), into the folder `REPORT-vis/`
+    /// beside the report; the report's seed table links each of those seeds to its page. With
+    /// more runs, each run against A.
+    #[arg(long, requires = "html")]
+    pub vis: bool,
+    /// How many seeds get a side-by-side page with --vis, the worst ratio X/A first (a seed X
+    /// failed on comes first); 0: every seed.
+    #[arg(long, value_name = "K", default_value_t = 20, requires = "vis")]
+    pub vis_seeds: usize,
     /// Use no bests file: the best of a seed is the best of the compared runs.
     #[arg(long)]
     pub no_bests: bool,
@@ -62,185 +79,6 @@ pub struct Args {
     /// warning.
     #[arg(long, value_name = "KEY")]
     pub group_by: Option<String>,
-}
-
-/// Labels of the runs, in order.
-pub const LABELS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-
-/// Two scores this close are a tie (the judge is deterministic, so equal outputs are equal).
-const TIE: f64 = 1e-9;
-
-/// One seed across the runs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Row {
-    /// The seed.
-    pub seed: u64,
-    /// Board side.
-    pub n: usize,
-    /// Colours.
-    pub c: usize,
-    /// The result of each run (`None`: the run has no result for the seed).
-    pub results: Vec<Option<SeedResult>>,
-    /// The best ok score among the runs.
-    pub best_runs: Option<f64>,
-    /// The bests file's score of the seed.
-    pub best_file: Option<f64>,
-}
-
-impl Row {
-    /// Run `i`'s score if its status is ok.
-    pub fn ok(&self, i: usize) -> Option<f64> {
-        self.results[i]
-            .as_ref()
-            .filter(|r| r.status == Status::Ok)
-            .map(|r| r.score)
-    }
-
-    /// Whether every run has a result for the seed.
-    pub fn in_all(&self) -> bool {
-        self.results.iter().all(Option::is_some)
-    }
-
-    /// Whether run `i` has the best score of the runs on this seed (ties: all of them).
-    pub fn is_best(&self, i: usize) -> bool {
-        matches!((self.ok(i), self.best_runs), (Some(s), Some(b)) if s - b <= TIE)
-    }
-
-    /// Whether run `i` beats the bests file on this seed (strictly lower).
-    pub fn beats_file(&self, i: usize) -> bool {
-        matches!((self.ok(i), self.best_file), (Some(s), Some(b)) if s < b - TIE)
-    }
-
-    /// The contest's relative score of run `i`: `100 · best / score`, the best over the runs
-    /// (and over the bests file too with `with_file`); 0 for a failed run, 100 for a score of
-    /// 0, `None` when the run has no result.
-    pub fn relative(&self, i: usize, with_file: bool) -> Option<f64> {
-        let result = self.results[i].as_ref()?;
-        if result.status != Status::Ok {
-            return Some(0.0);
-        }
-        let file = if with_file { self.best_file } else { None };
-        let best = [self.best_runs, file]
-            .into_iter()
-            .flatten()
-            .fold(result.score, f64::min);
-        Some(if result.score <= 0.0 {
-            100.0
-        } else {
-            100.0 * best / result.score
-        })
-    }
-
-    /// `ratio = b / a` of two ok scores, 1 for 0/0, `None` for x/0.
-    pub fn ratio(a: f64, b: f64) -> Option<f64> {
-        if a > 0.0 {
-            Some(b / a)
-        } else {
-            (b <= 0.0).then_some(1.0)
-        }
-    }
-}
-
-/// Run `b` against the baseline run `a` over some seeds.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Pair {
-    /// Index of the baseline run.
-    pub a: usize,
-    /// Index of the other run.
-    pub b: usize,
-    /// Seeds ok in both runs.
-    pub paired: usize,
-    /// Seeds where `b` scored lower (better) than `a`.
-    pub wins: usize,
-    /// Seeds where `b` scored higher (worse).
-    pub losses: usize,
-    /// Seeds where both scored the same.
-    pub ties: usize,
-    /// Mean of `score_b / score_a` over the paired seeds (those where `a` scored 0 and `b`
-    /// did not are left out).
-    pub mean_ratio: Option<f64>,
-    /// 95 % percentile bootstrap interval of `mean_ratio`.
-    pub ratio_interval: Option<(f64, f64)>,
-    /// The Wilcoxon signed-rank test of `ln(score_b / score_a)`.
-    pub test: SignedRank,
-    /// Seeds left out of the paired figures, with the reason (`A timeout`, `missing in B`,
-    /// `A scored 0`).
-    pub excluded: Vec<(u64, String)>,
-}
-
-impl Pair {
-    /// Pairs run `b` with run `a` over `rows`.
-    pub fn of<'a>(rows: impl IntoIterator<Item = &'a Row>, a: usize, b: usize) -> Pair {
-        let (mut wins, mut losses, mut ties) = (0, 0, 0);
-        let (mut diffs, mut ratios, mut excluded) = (Vec::new(), Vec::new(), Vec::new());
-        for row in rows {
-            let (sa, sb) = match (row.ok(a), row.ok(b)) {
-                (Some(sa), Some(sb)) => (sa, sb),
-                _ => {
-                    excluded.push((row.seed, exclusion(row, &[a, b])));
-                    continue;
-                }
-            };
-            if (sa - sb).abs() <= TIE {
-                ties += 1;
-                diffs.push(0.0);
-            } else {
-                if sb < sa {
-                    wins += 1;
-                } else {
-                    losses += 1;
-                }
-                // ln of the quotient, not a difference of logs: equal ratios (90/100 and
-                // 180/200) must stay equal to rank as ties.
-                diffs.push((sb / sa).ln());
-            }
-            match Row::ratio(sa, sb) {
-                Some(r) => ratios.push(r),
-                None => excluded.push((
-                    row.seed,
-                    format!("{} scored 0 (left out of the ratio only)", label(a)),
-                )),
-            }
-        }
-        Pair {
-            a,
-            b,
-            paired: diffs.len(),
-            wins,
-            losses,
-            ties,
-            mean_ratio: (!ratios.is_empty())
-                .then(|| ratios.iter().sum::<f64>() / ratios.len() as f64),
-            ratio_interval: bootstrap_mean(&ratios, 0.95, RESAMPLES, 1),
-            test: wilcoxon(&diffs),
-            excluded,
-        }
-    }
-
-    /// Whether `b` is significantly better (`Some(true)`) or worse (`Some(false)`) than `a` at
-    /// the 5 % level; `None` when the test finds no significant difference.
-    pub fn verdict(&self) -> Option<bool> {
-        (self.test.p < 0.05).then_some(self.test.w_minus > self.test.w_plus)
-    }
-}
-
-/// Why a seed is not paired: the first of `runs` that is missing it or failed on it.
-fn exclusion(row: &Row, runs: &[usize]) -> String {
-    for &i in runs {
-        match &row.results[i] {
-            None => return format!("missing in {}", label(i)),
-            Some(r) if r.status != Status::Ok => {
-                return format!("{} {}", label(i), r.status.as_str())
-            }
-            Some(_) => {}
-        }
-    }
-    String::new()
-}
-
-/// The label of run `i` (`A`, `B`, …).
-pub fn label(i: usize) -> char {
-    LABELS.as_bytes()[i] as char
 }
 
 /// A group of seeds (by C or by N band) and its figures.
@@ -409,13 +247,13 @@ pub fn group(label: String, members: Vec<&Row>, runs: usize) -> Group {
 
 /// Reads the folders, checks that they ran the same cases, and picks the bests file.
 pub fn load(args: &Args) -> Result<Comparison, String> {
-    if args.dirs.len() > LABELS.len() {
+    let dirs = pages::run_folders(&args.dirs)?;
+    if dirs.len() > LABELS.len() {
         return Err(format!("at most {} run folders", LABELS.len()));
     }
     // The expression is checked before any folder is read: a mistake in it is named first.
     let filter = select::checked_filter(args.filter.as_deref(), args.group_by.as_deref())?;
-    let mut runs = args
-        .dirs
+    let mut runs = dirs
         .iter()
         .map(|d| RunFolder::load(d))
         .collect::<Result<Vec<_>, _>>()?;
@@ -509,7 +347,16 @@ pub fn run(args: &Args) -> Result<(), String> {
         crate::cli::out::print(&text::report(&comparison));
     }
     if let Some(path) = &args.html {
-        let page = html::page(&comparison)?;
+        let links = if args.vis {
+            let written = pages::write_pages(&comparison, path, args.vis_seeds)?;
+            if !args.json {
+                outln!("{}", written.summary());
+            }
+            written.links
+        } else {
+            Default::default()
+        };
+        let page = html::page(&comparison, &links)?;
         // A device (`/dev/stdout`) is written as it is; a symbolic link is replaced.
         crate::cli::replace::write_output(path, page.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -518,91 +365,4 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn result(seed: u64, status: Status, score: f64) -> SeedResult {
-        SeedResult {
-            seed,
-            n: 8,
-            c: 1,
-            p: None,
-            status,
-            score,
-            errors: 0,
-            moves: 0,
-            penalty: 0.0,
-            wall_ms: None,
-            message: None,
-            data: Default::default(),
-            bound: None,
-        }
-    }
-
-    fn row(seed: u64, results: Vec<Option<SeedResult>>, best_file: Option<f64>) -> Row {
-        let mut row = Row {
-            seed,
-            n: 8,
-            c: 1,
-            results,
-            best_runs: None,
-            best_file,
-        };
-        row.best_runs = (0..row.results.len())
-            .filter_map(|i| row.ok(i))
-            .reduce(f64::min);
-        row
-    }
-
-    #[test]
-    fn zero_scores_and_failures() {
-        assert_eq!(Row::ratio(0.0, 0.0), Some(1.0));
-        assert_eq!(Row::ratio(0.0, 5.0), None);
-        assert_eq!(Row::ratio(4.0, 2.0), Some(0.5));
-        let zero = row(
-            1,
-            vec![
-                Some(result(1, Status::Ok, 0.0)),
-                Some(result(1, Status::Ok, 3.0)),
-            ],
-            Some(1.0),
-        );
-        // A score of 0 is 100 (nothing can beat it); 3 against the best 0 is 0 %.
-        assert_eq!(zero.relative(0, true), Some(100.0));
-        assert_eq!(zero.relative(1, false), Some(0.0));
-        let failed = row(
-            2,
-            vec![
-                Some(result(2, Status::Crash, -1.0)),
-                Some(result(2, Status::Ok, 4.0)),
-            ],
-            Some(2.0),
-        );
-        assert_eq!(failed.relative(0, false), Some(0.0));
-        assert_eq!(failed.relative(1, false), Some(100.0));
-        assert_eq!(failed.relative(1, true), Some(50.0));
-        assert!(failed.is_best(1) && !failed.is_best(0) && !failed.beats_file(1));
-        let missing = row(3, vec![Some(result(3, Status::Ok, 4.0)), None], None);
-        assert_eq!(missing.relative(1, false), None);
-        assert!(!missing.in_all());
-        let pair = Pair::of([&zero, &failed, &missing], 0, 1);
-        // Seed 1 is paired (a loss, ln(3/0) = +inf) but has no ratio.
-        assert_eq!(
-            (pair.paired, pair.wins, pair.losses, pair.ties),
-            (1, 0, 1, 0)
-        );
-        assert_eq!(pair.mean_ratio, None);
-        let why: Vec<&str> = pair.excluded.iter().map(|(_, w)| w.as_str()).collect();
-        assert_eq!(
-            why,
-            [
-                "A scored 0 (left out of the ratio only)",
-                "A crash",
-                "missing in B"
-            ]
-        );
-    }
 }
