@@ -77,8 +77,12 @@ fn a_solver_that_may_start_no_thread_still_answers() {
         return;
     }
     let input = testcase("1.in");
+    // a copy that `nobody` may run, wherever the clone is (issue 49)
+    let folder = common::SharedFolder::new("no-thread");
+    let exe = folder.copy_program(EXE);
     for threads in ["1", "4"] {
         let mut command = Command::new("runuser");
+        command.current_dir(folder.path());
         command.args([
             "-u",
             "nobody",
@@ -87,7 +91,8 @@ fn a_solver_that_may_start_no_thread_still_answers() {
             "-c",
             "ulimit -u 1 && exec \"$0\" \"$@\"",
         ]);
-        command.args([EXE, "--time-limit", "1", "--threads", threads]);
+        command.arg(&exe);
+        command.args(["--time-limit", "1", "--threads", threads]);
         let out = run(command, &input);
         let case = format!("--threads {threads} under ulimit -u 1");
         let (moves, _, _) = legal_answer(&out, &input, &case);
