@@ -151,22 +151,31 @@ fn crowded_board(n: usize, colours: usize, walls: f64, rng: &mut impl Rng) -> Bo
     Board { n, colours, cells }
 }
 
-// about 4 s (test profile, 2-core machine shared): the branching runs until the error-free
-// bound meets the with-errors one or the relaxation is solved
-#[test]
-fn the_branching_never_passes_the_relaxations_optimum_and_meets_it_when_solved() {
+/// The 18 boards of the branching's test (seed 3702): three or four colours, where the proof
+/// search does not apply and the branching does.
+fn branching_boards() -> Vec<Board> {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3702);
+    (0..18)
+        .map(|round| {
+            let (n, colours) = match round % 3 {
+                0 => (5, 4),
+                1 => (7, 3),
+                _ => (7, 4),
+            };
+            crowded_board(n, colours, rng.random_range(0.0..0.08), &mut rng)
+        })
+        .collect()
+}
+
+/// Checks the branching on `rounds` of [`branching_boards`] against the relaxation's optimum;
+/// returns on how many boards it branched and on how many it solved the relaxation.
+fn check_branching(rounds: std::ops::Range<usize>) -> (usize, usize) {
+    let boards = branching_boards();
     let (mut branched, mut solved) = (0, 0);
-    for round in 0..18 {
-        // three or four colours: the proof search does not apply, the branching does
-        let (n, colours) = match round % 3 {
-            0 => (5, 4),
-            1 => (7, 3),
-            _ => (7, 4),
-        };
-        let board = crowded_board(n, colours, rng.random_range(0.0..0.08), &mut rng);
-        let optimum = relaxation_optimum(&board);
-        let bound = lower_bound(&board, Instant::now() + Duration::from_secs(5));
+    for round in rounds {
+        let board = &boards[round];
+        let optimum = relaxation_optimum(board);
+        let bound = lower_bound(board, Instant::now() + Duration::from_secs(5));
         let cases = bound.cases.as_ref().expect("the cases have time");
         assert!(
             cases.free <= optimum + 1e-9,
@@ -182,7 +191,24 @@ fn the_branching_never_passes_the_relaxations_optimum_and_meets_it_when_solved()
         branched += usize::from(cases.nodes > 0);
         solved += usize::from(cases.solved);
     }
+    eprintln!("branched {branched}, solved {solved}");
+    (branched, solved)
+}
+
+// The 18 boards in two tests of nine that run side by side: together they took 13.0 s on a
+// loaded machine (issue 49). The branching runs until the error-free bound meets the
+// with-errors one or the relaxation is solved.
+#[test]
+fn the_branching_never_passes_the_relaxations_optimum_and_meets_it_when_solved() {
+    let (branched, solved) = check_branching(0..9);
     // not vacuous: the branching ran, and often to the relaxation's optimum
-    assert!(branched >= 8, "the branching ran on only {branched} boards");
-    assert!(solved >= 8, "only {solved} boards solved");
+    assert!(branched >= 4, "the branching ran on only {branched} boards");
+    assert!(solved >= 4, "only {solved} boards solved");
+}
+
+#[test]
+fn the_branching_never_passes_the_relaxations_optimum_on_nine_more_boards() {
+    let (branched, solved) = check_branching(9..18);
+    assert!(branched >= 4, "the branching ran on only {branched} boards");
+    assert!(solved >= 4, "only {solved} boards solved");
 }

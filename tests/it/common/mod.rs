@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests of the root package.
 
+mod shared_folder;
+
+pub use shared_folder::SharedFolder;
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 

@@ -1,4 +1,4 @@
-//! Property test: over 100 000 random and mutated outputs thrown at the judge.
+//! Property test: 110 000 random and mutated outputs thrown at the judge (two tests).
 //!
 //! Every verdict must be either a finite score `>= 0` with no error, or `-1` with a message,
 //! and it must agree with a slow reference judge written here independently (board as rows of
@@ -303,17 +303,18 @@ fn random_text(rng: &mut Xoshiro256PlusPlus) -> String {
     }
 }
 
-#[test]
-fn judge_never_panics_and_agrees_with_the_reference() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+/// `rounds` outputs from a generator seeded with `seed` thrown at the judge and the
+/// reference; returns how many were valid and how many fatal.
+fn fuzz(seed: u64, rounds: usize) -> (usize, usize) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut inputs: Vec<Input> = (1..=12u64)
         .map(|s| generate(s, &Ranges::default()).input)
         .collect();
     // Small custom boards make legal long runs and walls in the way more likely.
     inputs.push(Input::new(2, 1, vec![1, 0, 0, -1]).unwrap());
     inputs.push(Input::new(3, 2, vec![1, 2, 0, -1, 0, 0, 0, 0, 1]).unwrap());
-    let (mut total, mut valid, mut fatal) = (0usize, 0usize, 0usize);
-    for round in 0..110_000 {
+    let (mut valid, mut fatal) = (0usize, 0usize);
+    for round in 0..rounds {
         let input = &inputs[round % inputs.len()];
         let text = if round % 5 == 0 {
             random_text(&mut rng)
@@ -351,13 +352,28 @@ fn judge_never_panics_and_agrees_with_the_reference() {
                 assert_eq!(verdict.error(), Some(message.as_str()), "{text:?}");
             }
         }
-        total += 1;
     }
-    assert!(total >= 100_000);
+    eprintln!("fuzz: seed {seed}: {rounds} outputs, {valid} valid, {fatal} fatal");
+    (valid, fatal)
+}
+
+// 110 000 outputs in two tests of 55 000 that run side by side: one took 12.5 s on a loaded
+// machine at the test profile's opt-level 0 (issue 49)
+#[test]
+fn judge_never_panics_and_agrees_with_the_reference() {
+    let (valid, fatal) = fuzz(2026, 55_000);
     // Both kinds of verdict must be well represented, or the mutations are too weak/strong.
     assert!(
-        valid > 10_000 && fatal > 10_000,
+        valid > 5_000 && fatal > 5_000,
         "valid {valid}, fatal {fatal}"
     );
-    eprintln!("fuzz: {total} outputs, {valid} valid, {fatal} fatal");
+}
+
+#[test]
+fn judge_never_panics_and_agrees_with_the_reference_on_more_outputs() {
+    let (valid, fatal) = fuzz(2027, 55_000);
+    assert!(
+        valid > 5_000 && fatal > 5_000,
+        "valid {valid}, fatal {fatal}"
+    );
 }

@@ -4,13 +4,12 @@
 //! blocked in a system call.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{run_within, scratch, tester};
+use crate::common::{run_within, scratch, tester, SharedFolder};
 
 /// The user and group ids of `nobody`, if the system has that user.
 fn nobody() -> Option<(libc::uid_t, libc::gid_t)> {
@@ -21,16 +20,12 @@ fn nobody() -> Option<(libc::uid_t, libc::gid_t)> {
 }
 
 /// A folder `nobody` may write, with a copy of `tester` it may run: the build folder may be
-/// closed to others (a home folder).
-fn nobody_folder(name: &str, (uid, gid): (libc::uid_t, libc::gid_t)) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("qa-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    let program = dir.join("tester");
-    fs::copy(env!("CARGO_BIN_EXE_tester"), &program).unwrap();
-    fs::set_permissions(&program, fs::Permissions::from_mode(0o755)).unwrap();
-    std::os::unix::fs::chown(&dir, Some(uid), Some(gid)).unwrap();
-    (dir, program)
+/// closed to others (a home folder, issue 49). Removed when dropped.
+fn nobody_folder(name: &str, (uid, gid): (libc::uid_t, libc::gid_t)) -> (SharedFolder, PathBuf) {
+    let folder = SharedFolder::new(name);
+    let program = folder.copy_program(env!("CARGO_BIN_EXE_tester"));
+    std::os::unix::fs::chown(folder.path(), Some(uid), Some(gid)).unwrap();
+    (folder, program)
 }
 
 /// `tester run` of seeds 1-4 with `--jobs jobs`, as `nobody` with at most `processes`
@@ -87,7 +82,7 @@ fn case1_threads_that_cannot_start_end_the_run_with_a_message() {
         eprintln!("NOTICE: not root (or no user nobody): the limit on processes is not tested");
         return;
     };
-    let (dir, program) = nobody_folder("thread-limits", who);
+    let (_folder, program) = nobody_folder("thread-limits", who);
     // From a limit that stops the guardian to one that lets every thread start.
     for jobs in [1, 2] {
         for processes in 2..=10 {
@@ -110,7 +105,6 @@ fn case1_threads_that_cannot_start_end_the_run_with_a_message() {
             }
         }
     }
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -50,7 +50,11 @@ fn stdout_of(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
+// two Optuna studies (three trials of `tester run`, each a Python start and an optuna
+// import): 11.7 s on a loaded 2-core machine (issue 49), and nothing in it can be shortened
+// without dropping what it checks (a stored study resumed)
 #[test]
+#[ignore = "slow: two Optuna studies, 11.7 s on a loaded machine"]
 fn a_tiny_study_prints_its_best_and_resumes_from_sqlite() {
     if !has_optuna() {
         assert!(

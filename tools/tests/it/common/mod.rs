@@ -1,5 +1,10 @@
 //! Helpers shared by the integration tests (each test file uses some of them).
 
+// one file for both packages' tests that run a program as another user
+#[path = "../../../../tests/it/common/shared_folder.rs"]
+mod shared_folder;
+
+pub use shared_folder::SharedFolder;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
