@@ -109,7 +109,8 @@ pub(super) fn turned(
 /// orientation still racing, the width doubled after each round; while the next round
 /// would not fit in [`NEXT_BEAM_ROOM`] times its time, the orientation with the dearest
 /// best board drops out. The last one left goes on alone as [`OneColour::anytime`] does
-/// (wider beams, then the depth-first search, which finishes on small boards).
+/// (wider beams, then the depth-first search, which finishes on small boards), its
+/// depth-first search capped at the cheapest board of every orientation.
 pub(crate) fn one_colour_turns(
     n: usize,
     walls: &[bool],
@@ -179,8 +180,11 @@ fn race(searches: &mut [OneColour<'_>]) {
         }
         width *= 2;
     }
+    // the depth-first search prunes from the cheapest board of every orientation: on small
+    // boards it then finishes sooner
+    let cheapest_of_all = searches.iter().map(cheapest).fold(f64::INFINITY, f64::min);
     if let Some(&last) = racing.first() {
-        searches[last].run(f64::INFINITY);
+        searches[last].run(cheapest_of_all);
     }
 }
 
