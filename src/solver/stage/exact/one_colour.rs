@@ -433,6 +433,20 @@ mod tests {
         (walls, dist)
     }
 
+    /// `cells` (one per queen) form an N-Queens board that avoids the walls.
+    pub(super) fn is_board(n: usize, walls: &[bool], cells: &[usize]) -> bool {
+        let mut lines = std::collections::HashSet::new();
+        cells.len() == n
+            && cells.iter().all(|&x| {
+                let (r, c) = (x / n, x % n);
+                !walls[x]
+                    && lines.insert(('r', r))
+                    && lines.insert(('c', c))
+                    && lines.insert(('d', r + n - c))
+                    && lines.insert(('a', r + c))
+            })
+    }
+
     /// The least cost over every N-Queens board avoiding `walls`, by listing them all.
     pub(super) fn brute_minimum(n: usize, walls: &[bool], dist: &[f32]) -> f64 {
         let far = Instant::now() + Duration::from_secs(3600);

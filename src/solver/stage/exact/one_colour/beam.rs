@@ -147,25 +147,11 @@ fn cut(children: &mut Vec<Child>, width: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{brute_minimum, random_case};
+    use super::super::tests::{brute_minimum, is_board, random_case};
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
-
-    /// `cells` (one per queen) form an N-Queens board that avoids the walls.
-    fn is_board(n: usize, walls: &[bool], cells: &[usize]) -> bool {
-        let mut lines = std::collections::HashSet::new();
-        cells.len() == n
-            && cells.iter().all(|&x| {
-                let (r, c) = (x / n, x % n);
-                !walls[x]
-                    && lines.insert(('r', r))
-                    && lines.insert(('c', c))
-                    && lines.insert(('d', r + n - c))
-                    && lines.insert(('a', r + c))
-            })
-    }
 
     /// A beam wide enough to hold every partial board is exhaustive: it finds the brute-force
     /// minimum; narrow beams find true boards that cost at least that; the anytime search

@@ -205,7 +205,7 @@ fn cheapest(search: &OneColour<'_>) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{brute_minimum, random_case};
+    use super::super::tests::{brute_minimum, is_board, random_case};
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
@@ -214,15 +214,6 @@ mod tests {
     fn lines(n: usize, x: usize) -> [usize; 4] {
         let (r, c) = (x / n, x % n);
         [r, n + c, 2 * n + r + c, 4 * n + r + n - c]
-    }
-
-    /// `cells` (one per queen) form an N-Queens board that avoids the walls.
-    fn is_board(n: usize, walls: &[bool], cells: &[usize]) -> bool {
-        let mut seen = std::collections::HashSet::new();
-        cells.len() == n
-            && cells
-                .iter()
-                .all(|&x| !walls[x] && lines(n, x).iter().all(|&l| seen.insert(l)))
     }
 
     #[test]
