@@ -194,7 +194,7 @@ fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut Run
     // Stages 2–5: candidate target boards (exact ones where the board is small, then
     // annealed ones), matched and routed; the pool keeps the best.
     let mut pool = Pool::new(problem, params, &mut rng);
-    let exact = exact_boards(&budget, &log, &mut pool, &mut sim);
+    let exact = exact_boards(&budget, &log, &mut pool, &mut sim, options.seed);
     stats.boards = exact;
     let mut annealer = Annealer::new(problem, &budget, params);
     let (mut boards_end, mut second_round) = (budget.boards_end(), false);
@@ -278,9 +278,15 @@ impl Log {
 
 /// Stage 2: the best error-free boards of [`exact`] (small boards only), routed into the pool;
 /// how many were found.
-fn exact_boards(budget: &Budget, log: &Log, pool: &mut Pool, sim: &mut Simulator<'_>) -> usize {
+fn exact_boards(
+    budget: &Budget,
+    log: &Log,
+    pool: &mut Pool,
+    sim: &mut Simulator<'_>,
+    seed: u64,
+) -> usize {
     let problem = sim.problem;
-    let found = exact::boards(problem, budget, sim.params);
+    let found = exact::boards(problem, budget, sim.params, seed);
     let count = found.len();
     if found.is_empty() {
         return 0;

@@ -3,6 +3,7 @@
 
 use super::{colour_errors, faulty_colours, Annealer, Made, Pool};
 use crate::solver::stage::assign;
+use crate::solver::stage::exact::TURNS;
 use crate::solver::stage::lift::{lift, lift_colours, recombine, LiftMove};
 use crate::solver::stage::route::Simulator;
 use rand::Rng;
@@ -41,6 +42,12 @@ impl Annealer<'_> {
                 rng,
             ),
             noise: p.lift_noise,
+            // one colour: each lift is a new search of the whole board, in any orientation
+            turn: if problem.colours == 1 {
+                rng.random_range(0..TURNS)
+            } else {
+                0
+            },
         };
         if elite >= 2 && problem.colours >= 2 && rng.random_bool(p.lift_cross) {
             // recombination: a colour of another elite board, the colours in its way lifted

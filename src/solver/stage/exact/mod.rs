@@ -39,8 +39,8 @@ use crate::solver::budget::Budget;
 use crate::solver::params::Params;
 use crate::solver::problem::Problem;
 use colours::several_colours;
-use one_colour::{one_colour, one_colour_floor};
-pub(crate) use one_colour::{place_colour, Floor};
+use one_colour::{one_colour, one_colour_floor, one_colour_turns};
+pub(crate) use one_colour::{place_colour, place_colour_turned, Floor, TURNS};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 use std::collections::BinaryHeap;
@@ -122,8 +122,14 @@ fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64
 /// `exact_pieces_colours` colours on, the table with the pieces), cheapest first
 /// (as many as `exact_keep`, `exact_keep_big` beyond `exact_small_cells` cells), until
 /// [`Budget::exact_end`]; at N = 14 with several colours the boards are listed only from a
-/// compute budget of `exact_n14_budget` on, else made colour by colour.
-pub(crate) fn boards(problem: &Problem, budget: &Budget, params: &Params) -> Vec<ExactBoard> {
+/// compute budget of `exact_n14_budget` on, else made colour by colour. With one colour the
+/// board is searched in every orientation, the first drawn from `seed`.
+pub(crate) fn boards(
+    problem: &Problem,
+    budget: &Budget,
+    params: &Params,
+    seed: u64,
+) -> Vec<ExactBoard> {
     let (n, colours) = (problem.n, problem.colours);
     let listing = !(n == 14 && colours > 1 && !budget.lists_n14());
     let end = if listing && lists_every_board(n, colours) {
@@ -147,10 +153,12 @@ pub(crate) fn boards(problem: &Problem, budget: &Budget, params: &Params) -> Vec
         Some(pieces) if colours >= params.exact_pieces_colours => pieces.as_slice(),
         _ => problem.walls_only(),
     };
-    if listing {
-        best_boards(n, walls, queens, dist, keep, end)
-    } else {
-        colour_by_colour(n, walls, queens, dist, end)
+    match full_colours(queens, n) {
+        Some(members) if members.len() == 1 && n <= MAX_N_ONE_COLOUR && keep.boards > 0 => {
+            one_colour_turns(n, walls, &members[0], dist, keep.boards, end, seed)
+        }
+        _ if listing => best_boards(n, walls, queens, dist, keep, end),
+        _ => colour_by_colour(n, walls, queens, dist, end),
     }
 }
 
@@ -559,7 +567,7 @@ mod tests {
                     exact_pieces_colours: threshold,
                     ..Params::default()
                 };
-                let found = boards(&problem, &budget, &params);
+                let found = boards(&problem, &budget, &params, 1);
                 assert!(!found.is_empty());
                 let on = |(q, &cell): (usize, &usize)| problem.tables[table][q * 49 + cell] as f64;
                 for b in &found {

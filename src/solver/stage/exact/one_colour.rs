@@ -13,10 +13,13 @@
 //! [`one_colour_floor`] is depth first alone.
 
 mod beam;
+mod turns;
 
 use super::{matching, potentials, Best, ExactBoard, CLOCK_EVERY};
 use ahash::AHashSet;
 use std::time::Instant;
+use turns::turned;
+pub(crate) use turns::{one_colour_turns, TURNS};
 
 /// The best `keep` boards of one colour (see [`super::best_boards`]).
 ///
@@ -30,23 +33,7 @@ pub(super) fn one_colour(
     keep: usize,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
-    let Some(mut search) = OneColour::new(n, walls, members, dist, keep, deadline) else {
-        return Vec::new(); // some row has no cell a queen can reach
-    };
-    // a search cut by the deadline keeps what it found
-    search.anytime();
-    search
-        .best
-        .into_sorted()
-        .into_iter()
-        .map(|(cost, assigned)| {
-            let mut cells = vec![0; dist.len() / (n * n)];
-            for (&q, cell) in members.iter().zip(assigned) {
-                cells[q] = cell;
-            }
-            ExactBoard { cells, cost }
-        })
-        .collect()
+    turned(n, walls, members, dist, keep, deadline, 0).0
 }
 
 /// The cheapest board [`one_colour`] finds for the queens `members` (rows of `dist`, a queen's
@@ -61,10 +48,25 @@ pub(crate) fn place_colour(
     dist: &[f32],
     deadline: Instant,
 ) -> Option<ExactBoard> {
+    place_colour_turned(n, taken, members, dist, deadline, 0)
+}
+
+/// [`place_colour`] on the board turned by [`orientation`] `turn` (the cells it returns
+/// are the board's own): the one-colour lifts draw it, so that their searches rank the
+/// partial boards row by row in another direction.
+pub(crate) fn place_colour_turned(
+    n: usize,
+    taken: &[bool],
+    members: &[usize],
+    dist: &[f32],
+    deadline: Instant,
+    turn: u64,
+) -> Option<ExactBoard> {
     if n == 0 || n > super::MAX_N_ONE_COLOUR || members.len() != n {
         return None;
     }
-    one_colour(n, taken, members, dist, 1, deadline)
+    turned(n, taken, members, dist, 1, deadline, turn)
+        .0
         .into_iter()
         .next()
 }
@@ -429,6 +431,20 @@ mod tests {
             })
             .collect();
         (walls, dist)
+    }
+
+    /// `cells` (one per queen) form an N-Queens board that avoids the walls.
+    pub(super) fn is_board(n: usize, walls: &[bool], cells: &[usize]) -> bool {
+        let mut lines = std::collections::HashSet::new();
+        cells.len() == n
+            && cells.iter().all(|&x| {
+                let (r, c) = (x / n, x % n);
+                !walls[x]
+                    && lines.insert(('r', r))
+                    && lines.insert(('c', c))
+                    && lines.insert(('d', r + n - c))
+                    && lines.insert(('a', r + c))
+            })
     }
 
     /// The least cost over every N-Queens board avoiding `walls`, by listing them all.

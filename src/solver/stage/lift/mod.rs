@@ -14,7 +14,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::exact::place_colour;
+use super::exact::{place_colour, place_colour_turned};
 use crate::solver::board::by_colour;
 use crate::solver::problem::Problem;
 use rand::Rng;
@@ -28,6 +28,9 @@ pub(crate) struct LiftMove {
     /// Relative price noise: each free cell's costs are scaled by a factor drawn uniformly in
     /// `1 ± noise` (0: the cheapest board the search finds on the true table).
     pub(crate) noise: f64,
+    /// The orientation of the board the search places the colours on
+    /// (`exact::place_colour_turned`; 0: as it is).
+    pub(crate) turn: u64,
 }
 
 /// The target cells of `base` (one per queen of `problem`) with the colours of `lift` placed
@@ -58,7 +61,10 @@ pub(crate) fn lift(
         let end = now + deadline.saturating_duration_since(now) / (lift.colours.len() - k) as u32;
         let prices = noisy_rows(dist, nn, group, lift.noise, rng);
         let local: Vec<usize> = (0..group.len()).collect();
-        let board = place_colour(n, &taken, &local, &prices, end)?;
+        let board = match lift.turn {
+            0 => place_colour(n, &taken, &local, &prices, end)?,
+            turn => place_colour_turned(n, &taken, &local, &prices, end, turn)?,
+        };
         for (i, &q) in group.iter().enumerate() {
             cells[q] = board.cells[i];
             taken[board.cells[i]] = true;

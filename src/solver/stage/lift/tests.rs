@@ -48,6 +48,7 @@ fn a_lift_keeps_the_others_and_places_valid_colours() {
         let mv = LiftMove {
             colours: lifted.clone(),
             noise: rng.random_range(0.0..0.5),
+            turn: case_no as u64,
         };
         let end = Instant::now() + Duration::from_secs(5);
         let Some(cells) = lift(&problem, problem.walls_only(), &base, &mv, end, &mut rng) else {
@@ -85,6 +86,7 @@ fn a_lift_without_noise_never_costs_more() {
         let mv = LiftMove {
             colours: vec![colour],
             noise: 0.0,
+            turn: case_no as u64,
         };
         let end = Instant::now() + Duration::from_secs(30);
         let cells = lift(&problem, problem.walls_only(), &base, &mv, end, &mut rng)
@@ -163,6 +165,7 @@ fn recombined_boards_are_valid_after_their_lift() {
         let all = LiftMove {
             colours: (0..colours).collect(),
             noise: 1.0,
+            turn: 0,
         };
         let end = Instant::now() + Duration::from_secs(5);
         let Some(b) = lift(&problem, problem.walls_only(), &a, &all, end, &mut rng) else {
@@ -186,6 +189,7 @@ fn recombined_boards_are_valid_after_their_lift() {
         let mv = LiftMove {
             colours: conflicts.clone(),
             noise: 0.1,
+            turn: 0,
         };
         let Some(cells) = lift(&problem, problem.walls_only(), &child, &mv, end, &mut rng) else {
             continue;

@@ -14,18 +14,18 @@ use super::{Attacks, OneColour};
 use std::time::Instant;
 
 /// Width of the first beam: doubled while the next beam fits the time left.
-const FIRST_WIDTH: usize = 4;
+pub(super) const FIRST_WIDTH: usize = 4;
 /// Widest beam (seed 3 at 3 s reached 30.57 at width 2¹⁴ and 30.18 at 2¹⁶). A row's
 /// children are cut back to the width whenever [`HELD_CHILDREN`] times it are held, so a
 /// beam holds at most about 12 MB at this width (N = 32).
-const MAX_WIDTH: usize = 1 << 16;
+pub(super) const MAX_WIDTH: usize = 1 << 16;
 /// See [`MAX_WIDTH`].
 const HELD_CHILDREN: usize = 4;
 /// Complete boards matched between two looks at the clock (each an `N × N` assignment).
 const LEAF_CLOCK_EVERY: usize = 16;
 /// A beam of twice the width takes about twice as long: the next one starts only while
 /// this many times the last one's time is left.
-const NEXT_BEAM_ROOM: u32 = 3;
+pub(super) const NEXT_BEAM_ROOM: u32 = 3;
 /// Frontier nodes expanded between two looks at the clock (each up to N children, each
 /// with a look-ahead over the rows below).
 const BEAM_CLOCK_EVERY: u32 = 64;
@@ -147,25 +147,11 @@ fn cut(children: &mut Vec<Child>, width: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{brute_minimum, random_case};
+    use super::super::tests::{brute_minimum, is_board, random_case};
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
-
-    /// `cells` (one per queen) form an N-Queens board that avoids the walls.
-    fn is_board(n: usize, walls: &[bool], cells: &[usize]) -> bool {
-        let mut lines = std::collections::HashSet::new();
-        cells.len() == n
-            && cells.iter().all(|&x| {
-                let (r, c) = (x / n, x % n);
-                !walls[x]
-                    && lines.insert(('r', r))
-                    && lines.insert(('c', c))
-                    && lines.insert(('d', r + n - c))
-                    && lines.insert(('a', r + c))
-            })
-    }
 
     /// A beam wide enough to hold every partial board is exhaustive: it finds the brute-force
     /// minimum; narrow beams find true boards that cost at least that; the anytime search
