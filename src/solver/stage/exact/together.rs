@@ -276,8 +276,8 @@ fn step(prices: &mut [f64], wishes: &[Column], dual: f64, upper: f64) -> bool {
         0.1 * dual.abs()
     };
     let t = THETA * gap / norm;
-    for x in 0..prices.len() {
-        prices[x] = (prices[x] + t * grad(x)).max(0.0);
+    for (x, price) in prices.iter_mut().enumerate() {
+        *price = (*price + t * grad(x)).max(0.0);
     }
     true
 }
