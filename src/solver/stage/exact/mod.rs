@@ -23,7 +23,11 @@
 //!   each the one-colour search on the cells left by the colours before it, once per rotation
 //!   of the colour order. Not exact, but at 1 s on the 52 seeds of 1–100 with C ≥ 2 and
 //!   N ≥ 15 (side by side, one run each) its boards took the score to 0.874 of the build
-//!   without them (52 better, 0 worse); at 10 s, 18 of those seeds: 0.924 (18 better).
+//!   without them (52 better, 0 worse); at 10 s, 18 of those seeds: 0.924 (18 better);
+//! * **colours chosen together** on those boards with [`TOGETHER_COLOURS`] colours or more
+//!   (`together`): cell prices for "one piece per cell" push the colours' one-colour
+//!   searches off each other's cells, and a master picks one of the boards found per colour,
+//!   pairwise disjoint, of least total cost.
 //!
 //! The searches stop at a deadline and return what they found (the best so far). They only
 //! know error-free boards: on crowded boards where every colour cannot be a valid N-Queens
