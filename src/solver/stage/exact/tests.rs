@@ -2,7 +2,7 @@
 
 use super::colours::{all_boards, disjoint, Mask};
 use super::*;
-use crate::solver::board::Board;
+use crate::solver::board::{Board, Queen};
 use crate::solver::problem::walls_only_problem;
 use crate::solver::score::errors;
 use rand::{Rng, SeedableRng};
@@ -14,6 +14,29 @@ fn mask_cells(mask: &Mask) -> Vec<usize> {
     (0..64 * mask.len())
         .filter(|&c| mask[c / 64] >> (c % 64) & 1 == 1)
         .collect()
+}
+
+/// Asserts that `board` is error-free (no two targets on one cell, none on a wall, no two
+/// queens of a colour attacking) and costs what it claims on `dist` (`q * n² + cell`).
+pub(super) fn assert_valid(board: &ExactBoard, queens: &[Queen], walls: &[bool], dist: &[f32]) {
+    let nn = walls.len();
+    let n = (1..=nn).find(|k| k * k == nn).expect("a square board");
+    let colours = queens.iter().map(|q| q.colour + 1).max().unwrap_or(0);
+    let mut cells = vec![0i8; nn];
+    for (q, &c) in board.cells.iter().enumerate() {
+        assert_eq!(cells[c], 0, "two targets on one cell");
+        assert!(!walls[c], "a target on a wall");
+        cells[c] = queens[q].colour as i8 + 1;
+    }
+    assert_eq!(errors(n, colours, &cells), 0);
+    let cost: f64 = (0..queens.len())
+        .map(|q| dist[q * nn + board.cells[q]] as f64)
+        .sum();
+    assert!(
+        (cost - board.cost).abs() < 1e-3,
+        "{cost} against {}",
+        board.cost
+    );
 }
 
 fn far() -> Instant {

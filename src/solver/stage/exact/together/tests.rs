@@ -1,8 +1,8 @@
 use super::super::one_colour;
+use super::super::tests::assert_valid;
 use super::*;
 use crate::solver::board::{by_colour, Board};
 use crate::solver::problem::walls_only_problem;
-use crate::solver::score::errors;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -134,17 +134,7 @@ fn boards_are_error_free_priced_right_and_bounded() {
             "case {case}"
         );
         for b in &found {
-            let mut cells = vec![0i8; n * n];
-            for (q, &c) in b.cells.iter().enumerate() {
-                assert_eq!(cells[c], 0, "case {case}: two targets on one cell");
-                assert!(!walls[c], "case {case}: target on a wall");
-                cells[c] = queens[q].colour as i8 + 1;
-            }
-            assert_eq!(errors(n, colours, &cells), 0, "case {case}");
-            let cost: f64 = (0..queens.len())
-                .map(|q| dist[q * n * n + b.cells[q]] as f64)
-                .sum();
-            assert!((cost - b.cost).abs() < 1e-3, "case {case}");
+            assert_valid(b, &queens, &walls, &dist);
             assert!(
                 b.cost >= floor - 1e-3,
                 "case {case}: {} below {floor}",
