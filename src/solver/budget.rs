@@ -41,6 +41,11 @@ impl Budget {
         self.started + self.compute.mul_f64(share)
     }
 
+    /// The length of the compute budget.
+    pub(crate) fn compute(&self) -> Duration {
+        self.compute
+    }
+
     /// The end of the compute budget: the search stops here.
     pub(crate) fn end(&self) -> Instant {
         self.end

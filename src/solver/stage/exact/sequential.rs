@@ -55,10 +55,10 @@ pub(super) fn sequential(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::assert_valid;
     use super::*;
     use crate::solver::board::{by_colour, Board};
     use crate::solver::problem::walls_only_problem;
-    use crate::solver::score::errors;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::time::Duration;
@@ -78,17 +78,7 @@ mod tests {
             assert!(found.len() <= colours, "case {case}");
             assert!(found.windows(2).all(|w| w[0].cost <= w[1].cost));
             for b in &found {
-                let mut cells = vec![0i8; n * n];
-                for (q, &c) in b.cells.iter().enumerate() {
-                    assert_eq!(cells[c], 0, "case {case}: two targets on one cell");
-                    assert!(!walls[c], "case {case}: target on a wall");
-                    cells[c] = queens[q].colour as i8 + 1;
-                }
-                assert_eq!(errors(n, colours, &cells), 0, "case {case}");
-                let cost: f64 = (0..queens.len())
-                    .map(|q| dist[q * n * n + b.cells[q]] as f64)
-                    .sum();
-                assert!((cost - b.cost).abs() < 1e-3, "case {case}");
+                assert_valid(b, &queens, &walls, &dist);
                 made += 1;
             }
         }
