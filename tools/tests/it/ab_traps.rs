@@ -182,15 +182,37 @@ fn a_smaller_max_pairs_keeps_the_pairs_and_reads_the_first() {
     assert_eq!(verdict.status.code(), Some(3), "{}", both(&verdict));
 }
 
-/// A script that writes its pid into `$QA_TEST_PIDS` and hangs.
+/// A script that writes its pid into `$QA_TEST_PIDS`, answers (no move) while at most 4 pids
+/// are there, and hangs after.
 fn hanging(dir: &Path) -> String {
     let script = dir.join("hang.sh");
     fs::write(
         &script,
-        "read n\necho $$ > \"$QA_TEST_PIDS/$$\"\nexec sleep 300\n",
+        "read n\necho $$ > \"$QA_TEST_PIDS/$$\"\n\
+         if [ \"$(ls \"$QA_TEST_PIDS\" | wc -l)\" -le 4 ]; then echo 0; exit 0; fi\n\
+         exec sleep 300\n",
     )
     .unwrap();
     format!("sh '{}'", script.display())
+}
+
+/// The output of `command`, interrupted after 20 s (a second process that is not refused
+/// would run the hanging solver).
+fn output_within(command: &mut Command) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(20) {
+            // SAFETY: a signal to a process this test started.
+            unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// Waits until `count` solvers wrote their pid into `pids`.
@@ -213,6 +235,8 @@ fn a_second_process_in_one_folder_is_refused() {
     let hang = hanging(&dir);
     let out = dir.join("ab");
     let out_s = out.to_str().unwrap();
+    // Two pairs answer, the third hangs: the folder holds finished pairs when the second
+    // process comes.
     let first = tester()
         .arg("ab")
         .args(execs(&hang, &hang, out_s))
@@ -221,39 +245,57 @@ fn a_second_process_in_one_folder_is_refused() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    wait_for(&pids, 2);
-    let second = ab(&dir, &["--resume", "--out", out_s]);
+    wait_for(&pids, 6);
+    let start = Instant::now();
+    while !out.join("new/results.json").is_file() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let second = output_within(
+        tester()
+            .args(["ab", "--resume", "--out", out_s])
+            .env("QA_TEST_PIDS", &pids),
+    );
+    // SAFETY: a signal to the tester this test started.
+    unsafe { libc::kill(first.id() as i32, libc::SIGINT) };
+    let first = first.wait_with_output().unwrap();
     assert_eq!(second.status.code(), Some(2), "{}", both(&second));
     assert!(
         both(&second).contains("in use by another tester ab"),
         "{}",
         both(&second)
     );
-    // SAFETY: a signal to the tester this test started.
-    unsafe { libc::kill(first.id() as i32, libc::SIGINT) };
-    let first = first.wait_with_output().unwrap();
     assert_eq!(first.status.code(), Some(130));
-    // tester run: the same.
+    assert_eq!(
+        json(&out.join("ab.json"))["pairs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // tester run: the same (four seeds answer, the fifth hangs).
+    let pids = dir.join("run-pids");
+    fs::create_dir_all(&pids).unwrap();
     let run_out = dir.join("run");
-    let mut run = tester()
-        .args(["run", "--seeds", "1-4", "--jobs", "1", "--time-limit", "60"])
-        .args(["--exec", &hang, "--out"])
-        .arg(&run_out)
-        .env("QA_TEST_PIDS", &pids)
+    let run = |extra: &[&str]| {
+        let mut command = tester();
+        command
+            .args(["run", "--seeds", "1-6", "--jobs", "1", "--time-limit", "60"])
+            .args(["--exec", &hang, "--out"])
+            .arg(&run_out)
+            .args(extra)
+            .env("QA_TEST_PIDS", &pids);
+        command
+    };
+    let mut first = run(&[])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    wait_for(&pids, 3);
-    let second = tester()
-        .args(["run", "--seeds", "1-4", "--jobs", "1", "--time-limit", "60"])
-        .args(["--exec", &hang, "--resume", "--out"])
-        .arg(&run_out)
-        .output()
-        .unwrap();
+    wait_for(&pids, 5);
+    let second = output_within(&mut run(&["--resume"]));
     // SAFETY: as above.
-    unsafe { libc::kill(run.id() as i32, libc::SIGINT) };
-    run.wait().unwrap();
+    unsafe { libc::kill(first.id() as i32, libc::SIGINT) };
+    first.wait().unwrap();
     assert_eq!(second.status.code(), Some(2), "{}", both(&second));
     assert!(
         both(&second).contains("in use by another tester run"),
@@ -413,9 +455,22 @@ fn a_folder_name_that_is_not_utf8_is_refused_cleanly() {
 fn the_ab_folder_is_no_change_of_the_tree() {
     let dir = scratch("ab-traps-dirty");
     let repo = repository(&dir);
-    let ok = fixture("ok.sh");
-    let out = ab(&repo, &execs(&ok, &ok, "abx"));
+    // The current build (copied into OUT/bin) on both sides: a tester with a queenattack
+    // beside it, outside the repository.
+    let bin = dir.join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_tester"), bin.join("tester")).unwrap();
+    let solver = bin.join("queenattack");
+    let ok = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ok.sh");
+    fs::copy(ok, &solver).unwrap();
+    fs::set_permissions(&solver, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = Command::new(bin.join("tester"))
+        .current_dir(&repo)
+        .args(["ab", "--out", "abx", "--jobs", "2", "--no-project"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", both(&out));
+    assert!(repo.join("abx/bin/queenattack").is_file());
     for arm in ["base", "new"] {
         let run = json(&repo.join("abx").join(arm).join("results.json"));
         assert_eq!(run["git_dirty"], false, "{arm}");
