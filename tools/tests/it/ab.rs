@@ -18,7 +18,7 @@ fn ab(args: &[&str]) -> Output {
 }
 
 /// The text of both streams, for assertion messages.
-fn both(out: &Output) -> String {
+pub fn both(out: &Output) -> String {
     format!(
         "{}\n{}{}",
         out.status,
@@ -27,7 +27,8 @@ fn both(out: &Output) -> String {
     )
 }
 
-fn json(path: &Path) -> Value {
+/// `path` read as JSON.
+pub fn json(path: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -92,7 +93,7 @@ pub fn assert_llr_is_the_formula(out: &Output, doc: &Value) {
 }
 
 /// Options of an A/B of two fixture solvers in `out` with 2 jobs and a 10 s limit.
-fn fixtures<'a>(base: &'a str, new: &'a str, out: &'a str) -> Vec<&'a str> {
+pub fn fixtures<'a>(base: &'a str, new: &'a str, out: &'a str) -> Vec<&'a str> {
     vec![
         "--base-exec",
         base,
@@ -296,8 +297,8 @@ fn shards_on_two_hosts_give_the_verdict_of_one_machine() {
     );
 }
 
-/// Runs `git ARGS` in `dir`.
-fn git(dir: &Path, args: &[&str]) {
+/// Runs `git ARGS` in `dir`; its standard output.
+pub fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -313,6 +314,7 @@ fn git(dir: &Path, args: &[&str]) {
         .output()
         .unwrap();
     assert!(out.status.success(), "git {args:?}: {}", both(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

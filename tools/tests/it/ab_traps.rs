@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{fixture, scratch, tester};
+use super::ab::{both, fixtures, git, json};
+use crate::common::{fixture, run_within, scratch, tester};
 
 fn ab(dir: &Path, args: &[&str]) -> Output {
     tester()
@@ -23,52 +24,8 @@ fn ab(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn both(out: &Output) -> String {
-    format!(
-        "{}\n{}{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
-}
-
 fn write_json(path: &Path, v: &Value) {
     fs::write(path, serde_json::to_string_pretty(v).unwrap()).unwrap();
-}
-
-/// Options of an A/B of two commands into `out` (2 jobs, 10 s, no project).
-fn execs<'a>(base: &'a str, new: &'a str, out: &'a str) -> Vec<&'a str> {
-    vec![
-        "--base-exec",
-        base,
-        "--new-exec",
-        new,
-        "--out",
-        out,
-        "--jobs",
-        "2",
-        "--time-limit",
-        "10",
-        "--no-project",
-    ]
-}
-
-/// Runs `git ARGS` in `dir`; its standard output.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(["-c", "commit.gpgsign=false"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", both(&out));
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// A repository in `dir/repo` whose tester.toml builds with `true` and runs ok.sh, with the
@@ -105,10 +62,10 @@ fn an_ab_stopped_before_its_first_pair_resumes() {
     fs::write(early.join(".tester.lock"), "").unwrap();
     let ok = fixture("ok.sh");
     let early_s = early.to_str().unwrap();
-    let refused = ab(&dir, &execs(&ok, &ok, early_s));
+    let refused = ab(&dir, &fixtures(&ok, &ok, early_s));
     assert_eq!(refused.status.code(), Some(2), "{}", both(&refused));
     assert!(both(&refused).contains("--resume"), "{}", both(&refused));
-    let mut args = execs(&ok, &ok, early_s);
+    let mut args = fixtures(&ok, &ok, early_s);
     args.push("--resume");
     let resumed = ab(&dir, &args);
     assert_eq!(resumed.status.code(), Some(1), "{}", both(&resumed));
@@ -150,7 +107,7 @@ fn a_smaller_max_pairs_keeps_the_pairs_and_reads_the_first() {
     let one_s = one.to_str().unwrap();
     let first = ab(
         &dir,
-        &[&execs(&crash, &ok, one_s)[..], &["--max-pairs", "20"]].concat(),
+        &[&fixtures(&crash, &ok, one_s)[..], &["--max-pairs", "20"]].concat(),
     );
     assert_eq!(first.status.code(), Some(3), "{}", both(&first));
     let smaller = ab(&dir, &["--resume", "--out", one_s, "--max-pairs", "15"]);
@@ -167,7 +124,7 @@ fn a_smaller_max_pairs_keeps_the_pairs_and_reads_the_first() {
     let shard = dir.join("shard");
     let shard_s = shard.to_str().unwrap();
     let args = [
-        &execs(&crash, &ok, shard_s)[..],
+        &fixtures(&crash, &ok, shard_s)[..],
         &["--max-pairs", "40", "--shard", "0/2"],
     ]
     .concat();
@@ -196,23 +153,13 @@ fn hanging(dir: &Path) -> String {
     format!("sh '{}'", script.display())
 }
 
-/// The output of `command`, interrupted after 20 s (a second process that is not refused
-/// would run the hanging solver).
+/// The output of `command`, which must end within 20 s (a second process that is not
+/// refused runs the hanging solver: it is killed then).
 fn output_within(command: &mut Command) -> Output {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(20) {
-            // SAFETY: a signal to a process this test started.
-            unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
+    let command = std::mem::replace(command, Command::new("true"));
+    run_within(command, Duration::from_secs(20))
+        .0
+        .expect("the second process was not refused: it ran the hanging solver")
 }
 
 /// Waits until `count` solvers wrote their pid into `pids`.
@@ -239,7 +186,7 @@ fn a_second_process_in_one_folder_is_refused() {
     // process comes.
     let first = tester()
         .arg("ab")
-        .args(execs(&hang, &hang, out_s))
+        .args(fixtures(&hang, &hang, out_s))
         .env("QA_TEST_PIDS", &pids)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -309,7 +256,7 @@ fn an_arm_failing_on_every_pair_is_decided_at_15_and_both_failing_is_an_error() 
     let dir = scratch("ab-traps-failing");
     let ok = fixture("ok.sh");
     let crash = dir.join("crash");
-    let out = ab(&dir, &execs(&ok, "exit 3", crash.to_str().unwrap()));
+    let out = ab(&dir, &fixtures(&ok, "exit 3", crash.to_str().unwrap()));
     assert_eq!(out.status.code(), Some(1), "{}", both(&out));
     let doc = json(&crash.join("ab.json"));
     assert_eq!(doc["verdict"]["pairs"], 15, "{}", both(&out));
@@ -326,12 +273,12 @@ fn an_arm_failing_on_every_pair_is_decided_at_15_and_both_failing_is_an_error() 
     assert!(text.contains("ratio of the scores: none"), "{text}");
     // A failing on every pair: accepted at 15.
     let a_fails = dir.join("a-fails");
-    let out = ab(&dir, &execs("exit 3", &ok, a_fails.to_str().unwrap()));
+    let out = ab(&dir, &fixtures("exit 3", &ok, a_fails.to_str().unwrap()));
     assert_eq!(out.status.code(), Some(0), "{}", both(&out));
     assert_eq!(json(&a_fails.join("ab.json"))["verdict"]["pairs"], 15);
     // Both failing on every pair: nothing was compared, no verdict.
     let none = dir.join("none");
-    let out = ab(&dir, &execs("false", "false", none.to_str().unwrap()));
+    let out = ab(&dir, &fixtures("false", "false", none.to_str().unwrap()));
     assert_eq!(out.status.code(), Some(2), "{}", both(&out));
     let text = both(&out);
     assert!(
@@ -348,7 +295,7 @@ fn tampered_scores_are_judged_again() {
     let ok = fixture("ok.sh");
     let out_dir = dir.join("ab");
     let out_s = out_dir.to_str().unwrap();
-    let out = ab(&dir, &execs(&ok, &ok, out_s));
+    let out = ab(&dir, &fixtures(&ok, &ok, out_s));
     assert_eq!(out.status.code(), Some(1), "{}", both(&out));
     // B's scores made 10 % lower in both files, consistently.
     let mut doc = json(&out_dir.join("ab.json"));
@@ -381,7 +328,7 @@ fn ab_json_is_range_checked() {
     let ok = fixture("ok.sh");
     let out_dir = dir.join("ab");
     let out_s = out_dir.to_str().unwrap();
-    assert_eq!(ab(&dir, &execs(&ok, &ok, out_s)).status.code(), Some(1));
+    assert_eq!(ab(&dir, &fixtures(&ok, &ok, out_s)).status.code(), Some(1));
     let path = out_dir.join("ab.json");
     let original = json(&path);
     let mut doc = original.clone();
@@ -425,7 +372,7 @@ fn options_that_can_never_decide_are_refused() {
         (&["--delta", "1e308"], "--delta 1e308:"),
         (&["--seeds=-1"], "`-1` is not a seed"),
     ] {
-        let out = ab(&dir, &[&execs(&ok, &ok, out_s)[..], extra].concat());
+        let out = ab(&dir, &[&fixtures(&ok, &ok, out_s)[..], extra].concat());
         let text = both(&out);
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {text}");
         assert!(text.contains(message), "{extra:?}: {text}");

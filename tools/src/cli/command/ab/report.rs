@@ -180,23 +180,14 @@ mod tests {
     use super::*;
     use crate::cli::command::ab::folder::{read_pairs, Pair, SeedStream};
     use crate::cli::report::{SeedResult, Status};
+    use crate::gen::{generate, Ranges};
 
+    /// A judged result of `score` on `seed`'s case.
     fn result(seed: u64, score: f64) -> SeedResult {
-        SeedResult {
-            seed,
-            n: 8,
-            c: 1,
-            p: None,
-            status: Status::Ok,
-            score,
-            errors: 0,
-            moves: 0,
-            penalty: 0.0,
-            wall_ms: None,
-            message: None,
-            data: Default::default(),
-            bound: None,
-        }
+        let case = generate(seed, &Ranges::default());
+        let mut r = SeedResult::failed(seed, &case.input, None, Status::Ok, String::new());
+        r.score = score;
+        r
     }
 
     #[test]
