@@ -278,10 +278,14 @@ impl Sprt {
     /// `x = 0`), `F` = [`VARIANCE_FLOOR`]; never below [`MIN_PAIRS`]. A δ so small that this
     /// exceeds the pairs allowed can never give a verdict.
     pub fn fewest_pairs(&self) -> f64 {
-        let step = 0.5 * (1.0 + self.mu1() * self.mu1() / VARIANCE_FLOOR).ln();
-        (self.upper().max(-self.lower()) / step)
+        (self.upper().max(-self.lower()) / self.largest_step())
             .ceil()
             .max(MIN_PAIRS as f64)
+    }
+
+    /// The most one pair moves the LLR: `½ · ln(1 + μ1² / F)`.
+    fn largest_step(&self) -> f64 {
+        0.5 * (self.mu1() * self.mu1() / VARIANCE_FLOOR).ln_1p()
     }
 
     /// Refuses a test that cannot decide within `pairs` pairs (fewer than [`MIN_PAIRS`], or a
@@ -300,7 +304,7 @@ impl Sprt {
                  to reach its bounds, and {what} allows {pairs}: no verdict is possible; give a \
                  larger --delta",
                 short(self.delta * 100.0),
-                self.upper().max(-self.lower()) / fewest,
+                self.largest_step(),
                 short(fewest)
             ));
         }
@@ -309,13 +313,16 @@ impl Sprt {
 }
 
 /// `x` for people: plain up to 12 characters (`0.5`, `1000`), else in scientific notation
-/// (`1e308`, not its 309 digits).
+/// (`1e308`, not its 309 digits), to 4 digits when longer (`4.778e20`).
 pub fn short(x: f64) -> String {
     let plain = format!("{x}");
+    let scientific = format!("{x:e}");
     if plain.len() <= 12 {
         plain
+    } else if scientific.len() <= 12 {
+        scientific
     } else {
-        format!("{x:e}")
+        format!("{x:.3e}")
     }
 }
 
@@ -559,6 +566,7 @@ mod tests {
         };
         assert!(huge.check().unwrap_err().starts_with("--delta 1e308:"));
         assert_eq!(short(0.5), "0.5");
+        assert_eq!(short(4.777_625_394_272_938e20), "4.778e20");
     }
 
     #[test]
