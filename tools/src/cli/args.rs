@@ -20,12 +20,17 @@ pub const MAX_SEEDS: usize = 1_000_000;
 /// assert_eq!(parse_seeds("1-3,9,5").unwrap(), [1, 2, 3, 9, 5]);
 /// assert!(parse_seeds("3-1").is_err());
 /// assert!(parse_seeds("x").is_err());
+/// assert_eq!(parse_seeds("-1").unwrap_err(), "`-1` is not a seed (a non-negative integer)");
 /// assert_eq!(parse_seeds("1-5,3").unwrap_err(), "seed 3 is listed twice");
 /// ```
 pub fn parse_seeds(text: &str) -> Result<Vec<u64>, String> {
     let mut seeds = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for item in text.split(',').map(str::trim) {
+        if item.starts_with('-') {
+            // Not a range with an empty start: a negative number.
+            return Err(format!("`{item}` is not a seed (a non-negative integer)"));
+        }
         let number = |s: &str| {
             s.trim()
                 .parse::<u64>()

@@ -20,6 +20,7 @@ pub mod folder;
 pub mod guardian;
 #[cfg(test)]
 mod import_graph;
+pub mod lock;
 pub mod out;
 pub mod pages;
 pub mod proctable;

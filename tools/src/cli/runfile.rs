@@ -84,7 +84,18 @@ impl RunInfo {
     /// ([`write_patch`]) and notes both here (`git_dirty`, `git_patch`). Here, not in
     /// [`super::provenance`], so that module needs nothing of this one.
     pub fn record_tree(&mut self, dir: &Path) -> Result<TreeState, String> {
-        let tree = tree_state(dir);
+        self.record_tree_leaving_out(dir, dir)
+    }
+
+    /// [`RunInfo::record_tree`] with the folder `left_out` (one that holds `dir`) left out of
+    /// the tree instead of `dir` alone: `tester ab` leaves its whole folder out, so that its
+    /// worktrees and copied build never count as changes.
+    pub fn record_tree_leaving_out(
+        &mut self,
+        dir: &Path,
+        left_out: &Path,
+    ) -> Result<TreeState, String> {
+        let tree = tree_state(left_out);
         self.git_dirty = tree.dirty;
         self.git_patch = write_patch(dir, &tree)?.map(str::to_string);
         Ok(tree)

@@ -6,6 +6,7 @@
 mod ab;
 mod ab_solver;
 mod ab_sprt;
+mod ab_traps;
 mod best_answers;
 mod bests_updates;
 mod bounded;

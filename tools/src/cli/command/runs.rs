@@ -1,4 +1,5 @@
-//! `tester runs` (alias `history`): one line per run folder, newest first.
+//! `tester runs` (alias `history`): one line per run folder, newest first; an A/B folder of
+//! `tester ab` as its two arms (`ab-…/base`, `ab-…/new`).
 
 use crate::cli::out::outln;
 use std::fs;
@@ -10,6 +11,7 @@ use serde_json::{json, Value};
 
 use crate::cli::bests::load_bests;
 use crate::cli::bests::Bests;
+use crate::cli::command::ab::folder::AB_JSON;
 use crate::cli::folder::RunFolder;
 use crate::cli::quote::{printable, printable_lines};
 use crate::cli::report::Group;
@@ -49,9 +51,9 @@ fn modified(dir: &Path) -> Option<SystemTime> {
         .ok()
 }
 
-/// The run folders directly under `dir`, newest first: by `started` (or `date`), then by the
-/// time `results.json` was written, then by name. Folders whose `results.json` cannot be read
-/// are reported on standard error and skipped.
+/// The run folders directly under `dir` (and the two arms of an A/B folder), newest first: by
+/// `started` (or `date`), then by the time `results.json` was written, then by name. Folders
+/// whose `results.json` cannot be read are reported on standard error and skipped.
 pub fn list(dir: &Path, bests: Option<&Bests>) -> Result<Vec<Entry>, String> {
     let entries = fs::read_dir(dir).map_err(|e| {
         format!(
@@ -59,9 +61,23 @@ pub fn list(dir: &Path, bests: Option<&Bests>) -> Result<Vec<Entry>, String> {
             dir.display()
         )
     })?;
-    let mut found = Vec::new();
+    let mut folders = Vec::new();
     for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
+        let (path, name) = (
+            entry.path(),
+            entry.file_name().to_string_lossy().into_owned(),
+        );
+        // An A/B (`tester ab`) is listed as its two arms, each a run folder.
+        if path.join(AB_JSON).is_file() {
+            for arm in ["base", "new"] {
+                folders.push((path.join(arm), format!("{name}/{arm}")));
+            }
+        } else {
+            folders.push((path, name));
+        }
+    }
+    let mut found = Vec::new();
+    for (path, name) in folders {
         if !path.join("results.json").is_file() {
             continue;
         }
@@ -69,7 +85,6 @@ pub fn list(dir: &Path, bests: Option<&Bests>) -> Result<Vec<Entry>, String> {
             Ok(run) => {
                 let bests = bests.filter(|_| run.official);
                 let group = Group::of(run.results.values(), bests);
-                let name = entry.file_name().to_string_lossy().into_owned();
                 found.push((
                     run.when.clone(),
                     modified(&path),

@@ -100,44 +100,104 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     }
 }
 
-/// The commit of `rev` in the repository holding the current folder, and that repository's
-/// top folder.
-fn commit_of(rev: &str) -> Result<(String, PathBuf), String> {
-    let top = git(Path::new("."), &["rev-parse", "--show-toplevel"]).map_err(|e| {
-        format!("a revision (`{rev}`) needs a git repository around the current folder: {e}")
-    })?;
-    let commit = git(
-        Path::new(&top),
-        &[
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            &format!("{rev}^{{commit}}"),
-        ],
-    )
-    .map_err(|_| format!("`{rev}` is not a commit of the repository in {top}"))?;
-    Ok((commit, PathBuf::from(top)))
+/// The top folder of the repository holding the current folder.
+fn repository_top(why: &str) -> Result<PathBuf, String> {
+    git(Path::new("."), &["rev-parse", "--show-toplevel"])
+        .map(PathBuf::from)
+        .map_err(|e| format!("{why} needs a git repository around the current folder: {e}"))
 }
 
-/// Checks out `commit` into `tree` (or checks that `tree` already holds it).
+/// The commit of `rev` in the repository holding the current folder, and that repository's
+/// top folder. The revision is resolved first and its object peeled to a commit after, so
+/// that a revision by message (`:/fix the bound`) is searched for as typed.
+fn commit_of(rev: &str) -> Result<(String, PathBuf), String> {
+    let top = repository_top(&format!("a revision (`{rev}`)"))?;
+    let not_commit = |_| {
+        format!(
+            "`{rev}` is not a commit of the repository in {}",
+            top.display()
+        )
+    };
+    let verify = |text: &str| {
+        git(
+            &top,
+            &["rev-parse", "--verify", "--quiet", "--end-of-options", text],
+        )
+    };
+    let object = verify(rev).map_err(not_commit)?;
+    let commit = verify(&format!("{object}^{{commit}}")).map_err(not_commit)?;
+    Ok((commit, top))
+}
+
+/// The worktree of `commit` in the A/B folder `out`: `OUT/src/COMMIT12`.
+pub fn tree_of(out: &Path, commit: &str) -> PathBuf {
+    out.join("src").join(&commit[..12.min(commit.len())])
+}
+
+/// Checks out `commit` into `tree`, or checks that `tree` already holds it (its tracked files
+/// restored: a checkout stopped midway is completed). A tree left empty or bare by a `git
+/// worktree add` that was stopped is taken over (`--force` twice: the stopped add left its
+/// entry registered and locked).
 fn worktree(top: &Path, tree: &Path, commit: &str) -> Result<(), String> {
     if tree.exists() {
-        let head = git(tree, &["rev-parse", "HEAD"]).unwrap_or_default();
-        if head != commit {
-            return Err(format!(
-                "{} should hold commit {commit} but holds `{head}`: move it away",
-                tree.display()
-            ));
+        let own = git(tree, &["rev-parse", "--show-toplevel"])
+            .ok()
+            .and_then(|t| Path::new(&t).canonicalize().ok());
+        if own.is_some() && own == tree.canonicalize().ok() {
+            let head = git(tree, &["rev-parse", "HEAD"]).unwrap_or_default();
+            if head != commit {
+                return Err(format!(
+                    "{} should hold commit {commit} but holds `{head}`: move it away",
+                    tree.display()
+                ));
+            }
+            return git(tree, &["reset", "--hard", "--quiet"])
+                .map(drop)
+                .map_err(|e| format!("git reset --hard in {}: {e}", tree.display()));
         }
-        return Ok(());
+        let entries: Vec<_> = std::fs::read_dir(tree)
+            .map_err(|e| format!("{}: {e}", tree.display()))?
+            .filter_map(Result::ok)
+            .map(|e| e.file_name())
+            .collect();
+        match entries.as_slice() {
+            [] => {}
+            [name] if name == ".git" => std::fs::remove_file(tree.join(".git"))
+                .map_err(|e| format!("{}: {e}", tree.display()))?,
+            _ => {
+                return Err(format!(
+                    "{} should hold commit {commit} but is no checkout of it: move it away",
+                    tree.display()
+                ))
+            }
+        }
     }
-    let tree_text = tree.to_string_lossy();
+    let tree_text = tree
+        .to_str()
+        .ok_or_else(|| format!("{}: the folder's name is not UTF-8", tree.display()))?;
     git(
         top,
-        &["worktree", "add", "--detach", "--quiet", &tree_text, commit],
+        &[
+            "worktree", "add", "--detach", "--quiet", "--force", "--force", tree_text, commit,
+        ],
     )
     .map(drop)
     .map_err(|e| format!("git worktree add {tree_text} {commit}: {e}"))
+}
+
+/// Removes the worktree `tree` with `git worktree remove --force --force` (git forgets it);
+/// a folder that is not a checkout of its own is left alone (`Ok(false)`).
+pub fn remove_worktree(tree: &Path) -> Result<bool, String> {
+    let own = git(tree, &["rev-parse", "--show-toplevel"])
+        .ok()
+        .and_then(|t| Path::new(&t).canonicalize().ok());
+    if own.is_none() || own != tree.canonicalize().ok() {
+        return Ok(false);
+    }
+    let text = tree.to_string_lossy();
+    git(tree, &["worktree", "remove", "--force", "--force", &text])
+        .map_err(|e| format!("git worktree remove {text}: {e}"))?;
+    Ok(true)
 }
 
 /// The arguments of a queenattack arm: `--time-limit`, `--seed`, then the arm's own.
@@ -181,7 +241,7 @@ impl Arm {
         };
         if let Some(rev) = &spec.rev {
             let (commit, top) = commit_of(rev)?;
-            let tree = out.join("src").join(&commit[..12.min(commit.len())]);
+            let tree = tree_of(out, &commit);
             worktree(&top, &tree, &commit)?;
             let own = project::find(&tree)?.filter(|f| f.dir == tree);
             let own = own.map(|f| f.project).unwrap_or_default();
@@ -254,6 +314,22 @@ impl Arm {
         }
     }
 
+    /// Checks out the worktree of a revision arm again when it is gone (`tester ab --clean`
+    /// removed it), to be built again; nothing for other arms.
+    pub fn restore_tree(&mut self, out: &Path) -> Result<(), String> {
+        let Source::Revision { commit, .. } = &self.source else {
+            return Ok(());
+        };
+        let tree = tree_of(out, commit);
+        if tree.join(".git").exists() {
+            return Ok(());
+        }
+        let top = repository_top(&format!("the worktree {}", tree.display()))?;
+        worktree(&top, &tree, commit)?;
+        self.built = false;
+        Ok(())
+    }
+
     /// Runs the arm's build unless it already succeeded. `Ok(None)`: built; `Ok(Some(code))`:
     /// interrupted by a signal (exit with `code`); `Err`: the build failed (its output's end).
     pub fn build(&mut self, quiet: bool) -> Result<Option<i32>, String> {
@@ -281,8 +357,14 @@ impl Arm {
                 crate::diag!("{}", failure.message.replace("tester run:", "tester ab:"));
                 Ok(Some(failure.code))
             }
-            // The message names `tester run` (the build step is the one of `tester run`).
-            Err(failure) => Err(failure.message.replace("tester run:", "tester ab:")),
+            // The message names `tester run` (the build step is the one of `tester run`); it
+            // starts with the build's own output, so the first line says what failed.
+            Err(failure) => Err(format!(
+                "the build of {} ({}) failed; the end of its output:\n{}",
+                self.label,
+                self.describe(),
+                failure.message.replace("tester run:", "tester ab:")
+            )),
         }
     }
 
@@ -356,7 +438,15 @@ impl Arm {
             label,
             source,
             solver,
-            time_limit: v["time_limit"].as_f64().ok_or("`time_limit` is missing")?,
+            time_limit: v["time_limit"]
+                .as_f64()
+                .filter(|t| *t > 0.0 && *t <= 86_400.0)
+                .ok_or_else(|| {
+                    format!(
+                        "`time_limit` {} is not a time limit in seconds (0 < SECS <= 86400)",
+                        v["time_limit"]
+                    )
+                })?,
             args: strings(&v["args"]),
             build: text("build"),
             built: v["built"].as_bool().unwrap_or(false),

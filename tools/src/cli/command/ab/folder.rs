@@ -14,13 +14,19 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::arms::Arm;
-use super::sprt::{pair_statistic, Sprt, Verdict, Walk};
+use super::sprt::{pair_statistic, Sprt, Stats, Verdict, Walk, MIN_PAIRS};
 use crate::cli::args::{parse_shard, Shard};
+use crate::cli::command::run::kept::rejudged;
 use crate::cli::report::{SeedResult, Status};
 use crate::cli::select::shuffled;
+use crate::gen::Ranges;
 
 /// The record's file name.
 pub const AB_JSON: &str = "ab.json";
+
+/// The most pairs an A/B may run (`--max-pairs`, `settings.max_pairs` and pair numbers of
+/// `ab.json` are checked against it).
+pub const MAX_PAIRS: usize = 1_000_000;
 
 /// The first seed of the default stream.
 pub const STREAM_START: u64 = 10_001;
@@ -91,9 +97,14 @@ impl SeedStream {
     fn from_json(v: &Value) -> Result<SeedStream, String> {
         if let Some(list) = v.get("list").and_then(Value::as_array) {
             let seeds: Option<Vec<u64>> = list.iter().map(Value::as_u64).collect();
-            return seeds
-                .map(SeedStream::List)
-                .ok_or("`seeds.list` is not a seed list".into());
+            let seeds = seeds.ok_or("`seeds.list` is not a seed list")?;
+            let distinct: std::collections::HashSet<u64> = seeds.iter().copied().collect();
+            if seeds.len() > MAX_PAIRS || distinct.len() != seeds.len() {
+                return Err(format!(
+                    "`seeds.list` must hold distinct seeds, {MAX_PAIRS} at most"
+                ));
+            }
+            return Ok(SeedStream::List(seeds));
         }
         let default = SeedStream::Default.to_json();
         if *v == default {
@@ -150,13 +161,22 @@ impl Settings {
             Some(text) => Some(parse_shard(text)?),
             None => None,
         };
+        let max_pairs = v.get("max_pairs").and_then(Value::as_u64);
+        let max_pairs = max_pairs
+            .filter(|m| (1..=MAX_PAIRS as u64).contains(m))
+            .ok_or_else(|| {
+                format!(
+                    "`settings.max_pairs` {} is not a number of pairs from 1 to {MAX_PAIRS}",
+                    v.get("max_pairs").unwrap_or(&Value::Null)
+                )
+            })?;
         let settings = Settings {
             sprt: Sprt {
                 delta: num("delta")?,
                 alpha: num("alpha")?,
                 beta: num("beta")?,
             },
-            max_pairs: num("max_pairs")? as usize,
+            max_pairs: max_pairs as usize,
             seeds: SeedStream::from_json(v.get("seeds").unwrap_or(&Value::Null))?,
             shard,
         };
@@ -198,6 +218,16 @@ impl Pair {
         pair_statistic(Self::judged(&self.a), Self::judged(&self.b))
     }
 
+    /// `ln(score_B / score_A)` unclipped, when both sides were judged with scores above 0 (or
+    /// equal): what the ratio of the scores is reported from.
+    pub fn log_ratio(&self) -> Option<f64> {
+        match (Self::judged(&self.a), Self::judged(&self.b)) {
+            (Some(a), Some(b)) if a == b => Some(0.0),
+            (Some(a), Some(b)) if a > 0.0 && b > 0.0 => Some((b / a).ln()),
+            _ => None,
+        }
+    }
+
     fn side_json(r: &SeedResult) -> Value {
         json!({ "status": r.status.as_str(), "score": r.score, "wall_ms": r.wall_ms })
     }
@@ -227,6 +257,12 @@ pub struct Reading {
     pub failed: Vec<String>,
     /// The position of the first pair not finished where the reading stopped early.
     pub gap: Option<usize>,
+    /// The unclipped `ln(score_B / score_A)` of the pairs read that both sides had judged:
+    /// the ratio of the scores (the test's own statistic is clipped).
+    pub judged: Stats,
+    /// Why there is no verdict, as an error: both arms failed on every pair read, from
+    /// [`MIN_PAIRS`] on (then the walk's verdict is dropped: nothing was compared).
+    pub error: Option<String>,
 }
 
 /// Reads the finished `pairs` in stream order with the test of `settings`.
@@ -234,12 +270,15 @@ pub fn read_pairs(settings: &Settings, pairs: &BTreeMap<usize, Pair>) -> Reading
     let count = settings.max_pairs.min(settings.seeds.len_limit());
     let mut walk = Walk::new(settings.sprt, count);
     let (mut failures, mut failed) = ([0; 3], Vec::new());
-    let mut gap = None;
+    let (mut gap, mut judged) = (None, Stats::default());
     for position in 0..count {
         let Some(pair) = pairs.get(&position) else {
             gap = Some(position);
             break;
         };
+        if let Some(r) = pair.log_ratio() {
+            judged.push(r);
+        }
         let (a_ok, b_ok) = (pair.a.status == Status::Ok, pair.b.status == Status::Ok);
         let side = match (a_ok, b_ok) {
             (true, true) => None,
@@ -255,11 +294,36 @@ pub fn read_pairs(settings: &Settings, pairs: &BTreeMap<usize, Pair>) -> Reading
             break;
         }
     }
+    let n = walk.stats.n;
+    let error = (n >= MIN_PAIRS && failures[2] == n).then(|| {
+        walk.verdict = None;
+        let first = pairs.get(&0).map_or(String::new(), |p| {
+            let why = |r: &SeedResult| {
+                format!(
+                    "{} ({})",
+                    r.status.as_str(),
+                    crate::cli::quote::printable(r.message.as_deref().unwrap_or("-"), 120)
+                )
+            };
+            format!(
+                " (pair 1, seed {}: A {}, B {})",
+                p.seed,
+                why(&p.a),
+                why(&p.b)
+            )
+        });
+        format!(
+            "both arms failed on every one of the {n} pairs read{first}: nothing was compared, \
+             so there is no verdict; see SEED.err in base/ and new/"
+        )
+    });
     Reading {
         walk,
         failures,
         failed,
         gap,
+        judged,
+        error,
     }
 }
 
@@ -268,6 +332,8 @@ pub fn read_pairs(settings: &Settings, pairs: &BTreeMap<usize, Pair>) -> Reading
 fn verdict_json(settings: &Settings, reading: &Reading) -> Value {
     let (stats, sprt) = (&reading.walk.stats, &settings.sprt);
     let interval = stats.interval95().map(|(lo, hi)| (lo.exp(), hi.exp()));
+    let judged = &reading.judged;
+    let judged_interval = judged.interval95().map(|(lo, hi)| (lo.exp(), hi.exp()));
     json!({
         "verdict": reading.walk.verdict.map(Verdict::as_str),
         "pairs": stats.n,
@@ -284,6 +350,12 @@ fn verdict_json(settings: &Settings, reading: &Reading) -> Value {
         "failures": { "a": reading.failures[0], "b": reading.failures[1],
                       "both": reading.failures[2] },
         "missing_pair": reading.gap.filter(|_| reading.walk.verdict.is_none()).map(|p| p + 1),
+        "sign_rule": reading.walk.by_sign_rule(),
+        "judged_pairs": judged.n,
+        "score_ratio": (judged.n > 0).then(|| judged.mean.exp()),
+        "score_ratio_low": judged_interval.map(|i| i.0),
+        "score_ratio_high": judged_interval.map(|i| i.1),
+        "error": reading.error,
         "formula": super::sprt::FORMULA,
     })
 }
@@ -359,6 +431,8 @@ impl Record {
                 return Err(format!("pair {} is listed twice", v["pair"]));
             }
         }
+        check_seeds(&settings.seeds, &pairs)?;
+        let pairs = judged_again(dir, &arms, pairs);
         Ok(Record {
             started: doc["started"].as_str().unwrap_or_default().to_string(),
             settings,
@@ -368,12 +442,62 @@ impl Record {
     }
 }
 
-/// The results of an arm's run folder by seed.
+/// The results of an arm's run folder by seed (none before the arm's first save: an A/B
+/// stopped during its builds).
 fn arm_results(dir: &Path, arm: &Arm) -> Result<BTreeMap<u64, SeedResult>, String> {
     let folder = dir.join(arm.folder());
-    let run = crate::cli::runfile::read_run(&folder)?
-        .ok_or_else(|| format!("{} holds no results.json", folder.display()))?;
+    let Some(run) = crate::cli::runfile::read_run(&folder)? else {
+        return Ok(BTreeMap::new());
+    };
     Ok(run.results.into_iter().map(|r| (r.seed, r)).collect())
+}
+
+/// Refuses pairs whose seed is not the stream's seed at their position (an edited pair).
+fn check_seeds(seeds: &SeedStream, pairs: &BTreeMap<usize, Pair>) -> Result<(), String> {
+    let Some(&last) = pairs.keys().next_back() else {
+        return Ok(());
+    };
+    let stream = seeds.first(last + 1);
+    for pair in pairs.values() {
+        if stream.get(pair.position) != Some(&pair.seed) {
+            return Err(format!(
+                "pair {} has seed {}, but the seed stream has {} there",
+                pair.position + 1,
+                pair.seed,
+                stream
+                    .get(pair.position)
+                    .map_or("no seed".to_string(), u64::to_string)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The pairs with each side's recorded verdict replaced by the judge's verdict on its saved
+/// `SEED.out` (as `tester run --resume` does: an edited score must not decide); a warning on
+/// standard error for each that changed.
+fn judged_again(
+    dir: &Path,
+    arms: &[Arm; 2],
+    mut pairs: BTreeMap<usize, Pair>,
+) -> BTreeMap<usize, Pair> {
+    for (i, arm) in arms.iter().enumerate() {
+        let side = |p: &Pair| if i == 0 { p.a.clone() } else { p.b.clone() };
+        let kept: Vec<SeedResult> = pairs.values().map(side).collect();
+        let (results, warnings) = rejudged(&dir.join(arm.folder()), kept, &Ranges::default());
+        for warning in warnings {
+            let warning = warning.trim_start_matches("--resume: ");
+            crate::diag!("tester ab: arm {}: {warning}", arm.label);
+        }
+        for (pair, result) in pairs.values_mut().zip(results) {
+            if i == 0 {
+                pair.a = result;
+            } else {
+                pair.b = result;
+            }
+        }
+    }
+    pairs
 }
 
 /// A pair of `ab.json` with its two results from the arms' folders (they must agree).
@@ -394,8 +518,13 @@ fn pair_from_json(v: &Value, results: &[BTreeMap<u64, SeedResult>; 2]) -> Result
         }
         Ok(r.clone())
     };
+    if !(1..=MAX_PAIRS as u64).contains(&number) {
+        return Err(format!(
+            "pair {number}: pairs are numbered from 1 to {MAX_PAIRS}"
+        ));
+    }
     Ok(Pair {
-        position: number.checked_sub(1).ok_or("pair 0 does not exist")? as usize,
+        position: number as usize - 1,
         seed,
         a: side(0, "a")?,
         b: side(1, "b")?,

@@ -3,13 +3,16 @@
 //! test ([`sprt`]) that stops as soon as B is shown better by `--delta` or not better.
 //!
 //! [`arms`] makes the two solvers (git revisions built in worktrees, commands, the current
-//! build), [`pairs`] runs the pairs, [`folder`] keeps `ab.json` and the seed stream,
-//! [`report`] prints; `tester ab --verdict DIR…` reads the folders of many hosts ([`verdict`]).
+//! build), [`open`] starts or resumes the folder (locked), [`pairs`] runs the pairs, [`folder`]
+//! keeps `ab.json` and the seed stream, [`report`] prints; `tester ab --verdict DIR…` reads the
+//! folders of many hosts ([`verdict`]); [`clean`] removes the worktrees.
 //! It is the one subcommand built on another: it runs its seeds with `tester run`'s
 //! `run_seed`, builds with its build step and reads its `tester.toml`.
 
 pub mod arms;
+pub mod clean;
 pub mod folder;
+pub mod open;
 pub mod pairs;
 pub mod report;
 pub mod sprt;
@@ -18,16 +21,14 @@ pub mod verdict;
 use std::path::{Path, PathBuf};
 
 use clap::Args as ClapArgs;
-use serde_json::json;
 
 use crate::cli::args::{parse_seed_list, parse_shard, SeedList, Shard};
 use crate::cli::command::run::{parse_secs, project};
-use crate::cli::date;
 use crate::cli::out::print;
 use crate::cli::reaper::{self, Target};
-use crate::cli::runfile::{read_run, RunInfo};
+use crate::cli::runfile::RunInfo;
 use arms::{Arm, ArmSpec, Source};
-use folder::{arm_dir, read_pairs, Record, SeedStream, Settings, AB_JSON};
+use folder::{read_pairs, Record, SeedStream, AB_JSON, MAX_PAIRS};
 use pairs::Session;
 use sprt::Sprt;
 
@@ -38,17 +39,20 @@ pairs with one not finished); 2 bad usage or an error (a build that failed, a fo
 cannot be written: nothing decided); with --shard, 0 once the shard's pairs are finished (the \
 verdict comes from `tester ab --verdict`); 130, 143, 129 interrupted by SIGINT (Ctrl-C), \
 SIGTERM, SIGHUP: ab.json and both run folders keep every finished pair, the verdict so far is \
-printed, --resume continues.
+printed, --resume continues. Both arms failing on every pair is an error (2): nothing was \
+compared.
 
 The test (docs/tester.md, \"tester ab\"): x = ln(score_B / score_A) per pair, clipped to \
 +-ln 1.25 (a side that failed loses the pair: x = +ln 2 when B failed, -ln 2 when A failed, 0 \
 when both did); H0 \
 mean(x) = 0 against H1 mean(x) = ln(1 - delta); after n pairs LLR = n/2 * ln(sum (x - 0)^2 / \
 sum (x - ln(1 - delta))^2); accepted at LLR >= ln((1 - beta) / alpha), rejected at LLR <= \
-ln(beta / (1 - alpha)), never before 15 pairs.
+ln(beta / (1 - alpha)), never before 15 pairs; from 15 pairs on, B better by delta on every \
+pair so far is accepted and B worse on every pair rejected (a sign test: by chance at most \
+2^-15 of the time).
 
 Examples:
-  tester ab --base HEAD --time-limit 1                  # the current build against HEAD
+  tester ab --base HEAD --time-limit 1                  # the current build (uncommitted changes) against HEAD
   tester ab --new-args \"--param t1=0.2\" --time-limit 1  # a parameter against its default
   tester ab --base-time-limit 0.5 --new-time-limit 1    # one build at two time limits
   tester ab --base-exec \"./old --seed {seed}\" --new-exec \"./new --seed {seed}\"";
@@ -108,8 +112,9 @@ pub struct Args {
     /// The rate at which a B better by delta is rejected. Default 0.05.
     #[arg(long, value_name = "B")]
     pub beta: Option<f64>,
-    /// The most pairs the test reads before it says inconclusive. Default 1000.
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// The most pairs the test reads before it says inconclusive (15 at least: the test
+    /// decides from 15 pairs on). Default 1000.
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..=MAX_PAIRS as u64))]
     pub max_pairs: Option<u64>,
     /// The run folder: ab.json, base/ and new/ (ordinary run folders), src/ (worktrees), bin/.
     /// Default: runs/ab-YYYYMMDD-HHMMSS (UTC; `…-shardKofM` with --shard).
@@ -127,6 +132,14 @@ pub struct Args {
     /// exit with its code; runs nothing.
     #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["resume", "shard", "base", "new", "base_exec", "new_exec"])]
     pub verdict: Vec<PathBuf>,
+    /// Remove the worktrees (OUT/src, a checkout and a build each) of the A/B folders given,
+    /// with `git worktree remove`; their results stay. Runs nothing.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["resume", "shard", "base", "new", "base_exec", "new_exec", "verdict"])]
+    pub clean: Vec<PathBuf>,
+    /// Keep the worktrees when the A/B reaches its verdict (by default they are removed then;
+    /// they stay while the A/B is unfinished or inconclusive, for --resume).
+    #[arg(long)]
+    pub keep_worktrees: bool,
     /// No progress line and no start lines on standard error.
     #[arg(long)]
     pub quiet: bool,
@@ -198,12 +211,35 @@ fn jobs(args: &Args, found: Option<&project::Found>) -> Result<usize, String> {
     Ok(jobs)
 }
 
+/// Refuses a test that can never give a verdict: `--max-pairs` or a `--seeds` list below the
+/// test's minimum of pairs, a `--delta` too small for the LLR to reach its bounds.
+fn check_pairs(sprt: &Sprt, max_pairs: usize, seeds: &SeedStream) -> Result<(), String> {
+    match seeds {
+        SeedStream::List(list) if list.len() < max_pairs => {
+            sprt.check_pairs(list.len(), &format!("--seeds ({} seeds)", list.len()))
+        }
+        _ => sprt.check_pairs(max_pairs, &format!("--max-pairs {max_pairs}")),
+    }
+}
+
 /// Runs `tester ab`; returns the exit code (see [`EXIT_HELP`]).
 pub fn run(args: &Args) -> Result<i32, String> {
     if !args.verdict.is_empty() {
         return verdict::run(&args.verdict);
     }
+    if !args.clean.is_empty() {
+        return clean::run(&args.clean);
+    }
     args.sprt().check()?;
+    let recorded = args.out.as_ref().is_some_and(|d| d.join(AB_JSON).is_file());
+    if !(args.resume && recorded) {
+        let seeds = args
+            .seeds
+            .as_ref()
+            .map_or(SeedStream::Default, |s| SeedStream::List(s.0.clone()));
+        let max_pairs = args.max_pairs.map_or(DEFAULTS.3, |m| m as usize);
+        check_pairs(&args.sprt(), max_pairs, &seeds)?;
+    }
     reaper::install()?;
     let found = if args.no_project {
         None
@@ -212,15 +248,17 @@ pub fn run(args: &Args) -> Result<i32, String> {
         project::find(&cwd)?
     };
     let jobs = jobs(args, found.as_ref())?;
-    let recorded = args.out.as_ref().is_some_and(|d| d.join(AB_JSON).is_file());
     if args.resume && !recorded && !args.quiet {
         crate::diag!("tester ab: --resume: no {AB_JSON} in --out yet: a new A/B starts");
     }
-    let (dir, mut record, infos) = if args.resume && recorded {
-        resume(args)?
-    } else {
-        start(args, found.as_ref())?
-    };
+    let opened = open::open(args, found.as_ref())?;
+    let (dir, mut record, infos) = (opened.dir, opened.record, opened.infos);
+    let settings = &record.settings;
+    check_pairs(&settings.sprt, settings.max_pairs, &settings.seeds)
+        .map_err(|e| format!("{e} (--resume --max-pairs M sets another)"))?;
+    if !args.quiet {
+        warn_same_solver(&record.arms, &infos);
+    }
     for i in 0..2 {
         let built = record.arms[i].build(args.quiet);
         record.save(&dir, true)?;
@@ -239,7 +277,71 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let signal = reaper::interrupted();
     session.save(signal.is_some() || outcome.is_err())?;
     outcome?;
-    finish(&session.record(), &dir, signal)
+    let code = finish(&session.record(), &dir, signal)?;
+    worktrees_at_the_end(args, &session.record(), &dir, code);
+    drop(opened.lock);
+    Ok(code)
+}
+
+/// Says when both arms run the same code (the same commit, command or build, with the same
+/// args and time limit; or A a commit and B the current build of a clean tree at that commit,
+/// as `tester ab --base HEAD` without uncommitted changes): such an A/B can only reject.
+fn warn_same_solver(arms: &[Arm; 2], infos: &[RunInfo; 2]) {
+    let [a, b] = arms;
+    let same_run = a.args == b.args && a.time_limit == b.time_limit;
+    let same_source = match (&a.source, &b.source) {
+        (Source::Revision { commit: x, .. }, Source::Revision { commit: y, .. }) => x == y,
+        (Source::Revision { commit, .. }, Source::Current) => {
+            infos[1].git_dirty == Some(false) && infos[1].git_commit.as_ref() == Some(commit)
+        }
+        (x, y) => x == y,
+    };
+    if same_run && same_source {
+        crate::diag!(
+            "tester ab: warning: A ({}) and B ({}) run the same code with the same options: the \
+             A/B can only say rejected. To test a change, leave it uncommitted and build it \
+             (cargo build --release) before `tester ab --base HEAD`, or commit it and run \
+             `tester ab --base HEAD~1 --new HEAD`",
+            a.describe(),
+            b.describe()
+        );
+    }
+}
+
+/// At a verdict (accepted, rejected) the worktrees are removed unless --keep-worktrees; else
+/// (unfinished, inconclusive, a shard) they stay for --resume, and the line to remove them is
+/// said.
+fn worktrees_at_the_end(args: &Args, record: &Record, dir: &Path, code: i32) {
+    let revisions = record
+        .arms
+        .iter()
+        .any(|a| matches!(a.source, Source::Revision { .. }));
+    if !revisions || !dir.join("src").exists() {
+        return;
+    }
+    let decided = record.settings.shard.is_none() && (code == 0 || code == 1);
+    if decided && !args.keep_worktrees {
+        match clean::remove_trees(dir) {
+            Ok(removed) if !args.quiet => {
+                for tree in removed {
+                    crate::diag!(
+                        "tester ab: removed the worktree {} (the verdict is in; \
+                         --keep-worktrees keeps them)",
+                        tree.display()
+                    );
+                }
+            }
+            Ok(_) => {}
+            Err(e) => crate::diag!("tester ab: warning: {e}"),
+        }
+    } else if !args.quiet {
+        crate::diag!(
+            "tester ab: the worktrees in {} stay for --resume; `tester ab --clean {}` removes \
+             them (and git forgets them)",
+            dir.join("src").display(),
+            dir.display()
+        );
+    }
 }
 
 /// Prints the report and returns the exit code.
@@ -279,6 +381,9 @@ fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, Strin
     if settings.shard.is_some() {
         return Ok(0);
     }
+    if let Some(error) = reading.error {
+        return Err(error);
+    }
     Ok(reading.walk.verdict.map_or(3, sprt::Verdict::exit_code))
 }
 
@@ -298,7 +403,7 @@ fn print_start(session: &Session<'_>, dir: &Path, jobs: usize) {
         "tester ab: delta {}%, alpha {}, beta {}: accepted at LLR >= {:.3}, rejected at LLR <= \
          {:.3}, after {} pairs at least and {} at most ({seeds}{}){}; {jobs} jobs, {} at a \
          time; output in {}",
-        s.delta * 100.0,
+        sprt::short(s.delta * 100.0),
         s.alpha,
         s.beta,
         s.upper(),
@@ -320,177 +425,4 @@ fn print_start(session: &Session<'_>, dir: &Path, jobs: usize) {
         },
         dir.display()
     );
-}
-
-/// A new A/B: its folder (absolute, refused when it holds anything), its record (written)
-/// and the arms' run records.
-fn start(
-    args: &Args,
-    found: Option<&project::Found>,
-) -> Result<(PathBuf, Record, [RunInfo; 2]), String> {
-    let dir = args.out.clone().unwrap_or_else(|| {
-        let runs = found
-            .and_then(|f| f.project.out.as_ref().map(|o| f.dir.join(o)))
-            .unwrap_or_else(|| PathBuf::from("runs"));
-        let shard = args
-            .shard
-            .map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.m));
-        runs.join(format!("ab-{}{shard}", date::stamp()))
-    });
-    if dir.join(AB_JSON).exists() {
-        return Err(format!(
-            "{} already holds an A/B: pass --resume to continue it, or another --out",
-            dir.display()
-        ));
-    }
-    if std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some()) {
-        return Err(format!(
-            "{} is not empty: choose another --out",
-            dir.display()
-        ));
-    }
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let dir = dir
-        .canonicalize()
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
-    let time_limit = args
-        .time_limit
-        .or(found.and_then(|f| f.project.time_limit))
-        .unwrap_or(DEFAULT_TIME_LIMIT);
-    let [a, b] = args.specs(time_limit);
-    let arms = [
-        Arm::resolve('A', &a, &dir, found)?,
-        Arm::resolve('B', &b, &dir, found)?,
-    ];
-    let record = Record {
-        started: date::now_rfc3339(),
-        settings: Settings {
-            sprt: args.sprt(),
-            max_pairs: args.max_pairs.map_or(DEFAULTS.3, |m| m as usize),
-            seeds: args
-                .seeds
-                .as_ref()
-                .map_or(SeedStream::Default, |s| SeedStream::List(s.0.clone())),
-            shard: args.shard,
-        },
-        arms,
-        pairs: Default::default(),
-    };
-    let infos = [
-        run_info(&record.arms[0], &dir)?,
-        run_info(&record.arms[1], &dir)?,
-    ];
-    record.save(&dir, true)?;
-    Ok((dir, record, infos))
-}
-
-/// The run record of an arm's folder (made here): what `tester run` records, the arm's commit
-/// for a revision, a comment naming the A/B.
-fn run_info(arm: &Arm, dir: &Path) -> Result<RunInfo, String> {
-    let folder = arm_dir(dir, arm);
-    std::fs::create_dir_all(&folder)
-        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-    let ranges = json!({ "n": null, "c": null, "p": null });
-    let comment = format!("tester ab {}: {}", arm.label, arm.describe());
-    let mut info = RunInfo::now(&arm.solver, arm.time_limit, ranges, Some(comment));
-    match &arm.source {
-        Source::Revision { commit, .. } => {
-            info.git_commit = Some(commit.clone());
-            info.git_dirty = Some(false);
-        }
-        _ => {
-            info.record_tree(&folder)?;
-        }
-    }
-    Ok(info)
-}
-
-/// The A/B in --out to continue: its record (with --max-pairs of the command line, if given)
-/// and the arms' run records; options given that differ from the record are refused.
-fn resume(args: &Args) -> Result<(PathBuf, Record, [RunInfo; 2]), String> {
-    let dir = args.out.clone().expect("--resume requires --out");
-    let dir = dir
-        .canonicalize()
-        .map_err(|e| format!("--resume: {}: {e}", dir.display()))?;
-    let mut record = Record::load(&dir)?;
-    check_same(args, &record)?;
-    if let Some(max) = args.max_pairs {
-        record.settings.max_pairs = max as usize;
-    }
-    let info = |arm: &Arm| -> Result<RunInfo, String> {
-        let folder = arm_dir(&dir, arm);
-        let run = read_run(&folder)?
-            .ok_or_else(|| format!("{} holds no results.json", folder.display()))?;
-        Ok(run.info)
-    };
-    let infos = [info(&record.arms[0])?, info(&record.arms[1])?];
-    Ok((dir, record, infos))
-}
-
-/// Refuses options of the command line that differ from the recorded A/B.
-fn check_same(args: &Args, record: &Record) -> Result<(), String> {
-    let s = &record.settings;
-    let given = args.sprt();
-    let mut differ = Vec::new();
-    let mut check = |name: &str, given: bool, same: bool| {
-        if given && !same {
-            differ.push(name.to_string());
-        }
-    };
-    check(
-        "--delta",
-        args.delta.is_some(),
-        (given.delta - s.sprt.delta).abs() < 1e-12,
-    );
-    check("--alpha", args.alpha.is_some(), given.alpha == s.sprt.alpha);
-    check("--beta", args.beta.is_some(), given.beta == s.sprt.beta);
-    let seeds = args.seeds.as_ref().map(|l| SeedStream::List(l.0.clone()));
-    check("--seeds", seeds.is_some(), seeds.as_ref() == Some(&s.seeds));
-    check("--shard", args.shard.is_some(), args.shard == s.shard);
-    let specs = args.specs(args.time_limit.unwrap_or(0.0));
-    for (arm, spec) in record.arms.iter().zip(&specs) {
-        let name = arm.folder();
-        let rev = match &arm.source {
-            Source::Revision { rev, .. } => Some(rev),
-            _ => None,
-        };
-        let exec = match &arm.source {
-            Source::Exec(exec) => Some(exec),
-            _ => None,
-        };
-        check(
-            &format!("--{name}"),
-            spec.rev.is_some(),
-            spec.rev.as_ref() == rev,
-        );
-        check(
-            &format!("--{name}-exec"),
-            spec.exec.is_some(),
-            spec.exec.as_ref() == exec,
-        );
-        check(
-            &format!("--{name}-args"),
-            !spec.args.is_empty(),
-            spec.args == arm.args,
-        );
-    }
-    let limits = [args.base_time_limit, args.new_time_limit];
-    for (arm, own) in record.arms.iter().zip(limits) {
-        let limit = own.or(args.time_limit);
-        check(
-            "--time-limit",
-            limit.is_some(),
-            limit == Some(arm.time_limit),
-        );
-    }
-    if differ.is_empty() {
-        return Ok(());
-    }
-    differ.dedup();
-    Err(format!(
-        "--resume: {} differ from the A/B recorded in {}; give the same values or none (only \
-         --max-pairs and --jobs may change)",
-        differ.join(", "),
-        AB_JSON
-    ))
 }

@@ -21,6 +21,42 @@ use crate::cli::runfile::{write_run, RunInfo};
 /// How often at most the files are rewritten while pairs finish.
 const SAVE_EVERY: Duration = Duration::from_secs(1);
 
+/// Whether the session is done: a verdict, or the error of a test with nothing compared.
+fn decided(reading: &super::folder::Reading) -> bool {
+    reading.walk.verdict.is_some() || reading.error.is_some()
+}
+
+/// The pairs after which a side that failed on each one is named (once), so a misspelled
+/// `--new-args` is seen before the test's 15 pairs are over.
+const FAILING_EARLY: usize = 3;
+
+/// Says, when exactly the first [`FAILING_EARLY`] pairs are finished and one side failed on
+/// each, how it failed.
+fn warn_failing_arm(pairs: &std::collections::BTreeMap<usize, Pair>) {
+    if pairs.len() != FAILING_EARLY || pairs.keys().next_back() != Some(&(FAILING_EARLY - 1)) {
+        return;
+    }
+    let ok = crate::cli::report::Status::Ok;
+    for (label, side) in [('A', 0), ('B', 1)] {
+        let results: Vec<&SeedResult> = pairs
+            .values()
+            .map(|p| if side == 0 { &p.a } else { &p.b })
+            .collect();
+        if results.iter().all(|r| r.status != ok) {
+            let r = results[0];
+            crate::diag!(
+                "tester ab: {label} failed on each of the first {FAILING_EARLY} pairs (seed {}: \
+                 {}, {}): if that is a mistake (a misspelled option), stop with Ctrl-C; the \
+                 test decides at {} pairs",
+                r.seed,
+                r.status.as_str(),
+                crate::cli::quote::printable(r.message.as_deref().unwrap_or("-"), 200),
+                super::sprt::MIN_PAIRS
+            );
+        }
+    }
+}
+
 /// What the workers share.
 struct State {
     record: Record,
@@ -60,20 +96,16 @@ impl<'a> Session<'a> {
         quiet: bool,
     ) -> Self {
         let positions = record.settings.positions();
-        let stream = record
-            .settings
-            .seeds
-            .first(positions.last().map_or(0, |p| p + 1));
+        // Pairs kept from a session with a larger --max-pairs lie past the positions to run.
+        let end = positions.last().max(record.pairs.keys().next_back());
+        let stream = record.settings.seeds.first(end.map_or(0, |p| p + 1));
         let todo: Vec<usize> = positions
             .into_iter()
             .filter(|p| !record.pairs.contains_key(p))
             .collect();
         let started = record.pairs.keys().copied().collect();
         let stop = record.settings.shard.is_none()
-            && read_pairs(&record.settings, &record.pairs)
-                .walk
-                .verdict
-                .is_some();
+            && decided(&read_pairs(&record.settings, &record.pairs));
         let progress = Progress::new(todo.len());
         Session {
             dir,
@@ -225,8 +257,11 @@ impl<'a> Session<'a> {
         state.record.pairs.insert(pair.position, pair);
         let reading = read_pairs(&state.record.settings, &state.record.pairs);
         let sharded = state.record.settings.shard.is_some();
-        if !sharded && reading.walk.verdict.is_some() {
+        if !sharded && decided(&reading) {
             state.stop = true;
+        }
+        if !self.quiet {
+            warn_failing_arm(&state.record.pairs);
         }
         if !self.quiet {
             let line = if sharded {
@@ -268,12 +303,12 @@ impl<'a> Session<'a> {
     fn write(&self, state: &State, interrupted: bool) -> Result<(), String> {
         let record = &state.record;
         // A shard lists its whole share of the stream (as `tester run --shard` does, for
-        // `tester merge`); one machine lists the pairs it started.
-        let listed: Vec<usize> = if record.settings.shard.is_some() {
-            record.settings.positions()
-        } else {
-            state.started.iter().copied().collect()
-        };
+        // `tester merge`); one machine lists the pairs it started. Pairs kept past a smaller
+        // --max-pairs stay listed (their results are not dropped).
+        let mut listed: BTreeSet<usize> = state.started.clone();
+        if record.settings.shard.is_some() {
+            listed.extend(record.settings.positions());
+        }
         let seeds: Vec<u64> = listed.iter().map(|&p| self.stream[p]).collect();
         for (i, arm) in record.arms.iter().enumerate() {
             let results: Vec<SeedResult> = listed

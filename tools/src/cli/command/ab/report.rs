@@ -66,7 +66,8 @@ pub fn text(settings: &Settings, reading: &Reading) -> String {
     });
     let mut text = format!(
         "pairs: {} (at most {}); failed: A {}, B {}, both {}{}\n\
-         mean ln(B/A) {:.6} (sd {:.6}): ratio B/A {:.5}, 95% interval {interval}\n\
+         mean ln(B/A) {:.6} (sd {:.6}), each pair clipped to +-ln 1.25 as the test reads it: \
+         ratio B/A {:.5}, 95% interval {interval}\n{}\
          LLR {:.4}, bounds {:.4} (rejected) and {:.4} (accepted); delta {}% (mu1 {:.6}), \
          alpha {}, beta {}\n\
          GSPRT: {FORMULA}\n",
@@ -83,6 +84,7 @@ pub fn text(settings: &Settings, reading: &Reading) -> String {
         stats.mean,
         stats.sd(),
         stats.mean.exp(),
+        score_ratio_line(reading),
         reading.walk.llr(),
         sprt.lower(),
         sprt.upper(),
@@ -95,8 +97,54 @@ pub fn text(settings: &Settings, reading: &Reading) -> String {
     text
 }
 
+/// The ratio of the scores themselves (unclipped) over the pairs judged on both sides.
+fn score_ratio_line(reading: &Reading) -> String {
+    let judged = &reading.judged;
+    if judged.n == 0 {
+        return "ratio of the scores: none (no pair read was judged on both sides)\n".to_string();
+    }
+    let interval = ratio_interval(judged).map_or(String::new(), |(lo, hi)| {
+        format!(", 95% interval {lo:.5} to {hi:.5}")
+    });
+    format!(
+        "ratio of the scores B/A {:.5}{interval} (geometric mean, unclipped, of the {} pairs \
+         judged on both sides)\n",
+        judged.mean.exp(),
+        judged.n
+    )
+}
+
 /// `verdict: accepted (…)` and what it means.
 fn verdict_line(settings: &Settings, reading: &Reading) -> String {
+    let sprt = &settings.sprt;
+    let delta = percent(sprt);
+    if let Some(error) = &reading.error {
+        return format!("verdict: none: {error}\n");
+    }
+    let n = reading.walk.stats.n;
+    let sign = if reading.walk.by_sign_rule() {
+        match reading.walk.verdict {
+            Some(Verdict::Accepted) => format!(
+                " [sign rule: B better by {delta}% or more on every one of the {n} pairs; \
+                 by chance at most 2^-{n} of the time]"
+            ),
+            _ => format!(
+                " [sign rule: B worse on every one of the {n} pairs; by chance at most 2^-{n} \
+                 of the time]"
+            ),
+        }
+    } else {
+        String::new()
+    };
+    let line = verdict_words(settings, reading);
+    match line.strip_suffix('\n') {
+        Some(text) => format!("{text}{sign}\n"),
+        None => line,
+    }
+}
+
+/// The verdict's words, without the sign rule's note.
+fn verdict_words(settings: &Settings, reading: &Reading) -> String {
     let sprt = &settings.sprt;
     let delta = percent(sprt);
     match reading.walk.verdict {
@@ -122,5 +170,63 @@ fn verdict_line(settings: &Settings, reading: &Reading) -> String {
             ),
             None => "verdict: none yet (inconclusive so far)\n".to_string(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::cli::command::ab::folder::{read_pairs, Pair, SeedStream};
+    use crate::cli::report::{SeedResult, Status};
+    use crate::gen::{generate, Ranges};
+
+    /// A judged result of `score` on `seed`'s case.
+    fn result(seed: u64, score: f64) -> SeedResult {
+        let case = generate(seed, &Ranges::default());
+        let mut r = SeedResult::failed(seed, &case.input, None, Status::Ok, String::new());
+        r.score = score;
+        r
+    }
+
+    #[test]
+    fn the_report_gives_the_ratio_of_the_scores_beside_the_clipped_one() {
+        let settings = Settings {
+            sprt: Sprt {
+                delta: 0.01,
+                alpha: 0.05,
+                beta: 0.05,
+            },
+            max_pairs: 1000,
+            seeds: SeedStream::Default,
+            shard: None,
+        };
+        // B scores 5 where A scores 100 on every pair: the clip reads 0.8.
+        let pairs: BTreeMap<usize, Pair> = (0..40)
+            .map(|i| {
+                let seed = 10_001 + i as u64;
+                let (a, b) = (result(seed, 100.0), result(seed, 5.0));
+                (
+                    i,
+                    Pair {
+                        position: i,
+                        seed,
+                        a,
+                        b,
+                    },
+                )
+            })
+            .collect();
+        let reading = read_pairs(&settings, &pairs);
+        let text = text(&settings, &reading);
+        assert!(text.contains("ratio B/A 0.80000"), "{text}");
+        assert!(text.contains("ratio of the scores B/A 0.05000"), "{text}");
+        assert!(
+            text.contains("of the 15 pairs judged on both sides"),
+            "{text}"
+        );
+        assert!(text.contains("verdict: accepted"), "{text}");
+        assert!(text.contains("[sign rule: B better by 1% or more on every one of the 15 pairs"));
     }
 }

@@ -32,6 +32,15 @@
 //! estimates are too small); this form with 15 pairs at least accepted 4.8 % (normal), 3.6 %
 //! (Student-t, 3 degrees of freedom) and 3.9 % (a mixture), and accepted a true δ 95.2 %,
 //! 96.3 % and 95.6 % of the time at β = 5 %.
+//!
+//! **Unanimous pairs.** The LLR of pairs far beyond both hypotheses grows slowly: both explain
+//! them with a large variance (a B that crashed on every pair, `x = ln 2` each time, needed 205
+//! pairs; a B better by more than 25 % on every pair, 64). So the walk also stops at the first
+//! `n >= MIN_PAIRS` where every pair so far is on one side ([`Walk::push`]): B better by at least
+//! δ on every pair (`x <= μ1`) is accepted, B worse on every pair (`x > 0`) rejected. This is a
+//! sign test: under H0 (pairs symmetric around 0) a pair has `x <= μ1 < 0` with probability at
+//! most 1/2, so `n` such pairs in a row happen at most `2^-n` of the time (3.1e-5 at 15 pairs),
+//! and the same bounds a false reject under H1; the error rates grow by at most that.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
@@ -236,22 +245,84 @@ impl Sprt {
     }
 
     /// Checks the settings: 0 < δ < 1, and α, β each above 0 and at most 0.5 (an error rate
-    /// above a coin's is no test; α + β < 1 keeps the bounds apart).
+    /// above a coin's is no test) and not both 0.5 (α + β < 1 keeps the bounds apart: at
+    /// α = β = 0.5 both are 0).
     pub fn check(&self) -> Result<(), String> {
         if !(self.delta > 0.0 && self.delta < 1.0) {
             return Err(format!(
                 "--delta {}: the improvement must lie strictly between 0 and 100 %",
-                self.delta * 100.0
+                short(self.delta * 100.0)
             ));
         }
         let rate = |r: f64| r > 0.0 && r <= 0.5;
         if !(rate(self.alpha) && rate(self.beta)) {
             return Err(format!(
                 "--alpha {} --beta {}: each must be above 0 and at most 0.5",
-                self.alpha, self.beta
+                short(self.alpha),
+                short(self.beta)
+            ));
+        }
+        if self.alpha + self.beta >= 1.0 {
+            return Err(format!(
+                "--alpha {} --beta {}: both bounds would be 0 (every test stops at {MIN_PAIRS} \
+                 pairs on the sign of its LLR): lower at least one",
+                short(self.alpha),
+                short(self.beta)
             ));
         }
         Ok(())
+    }
+
+    /// The fewest pairs whose LLR can reach both bounds: one pair adds at most
+    /// `½ · ln((μ1² + F) / F)` (all pairs at `x = μ1`) and takes away at most as much (all at
+    /// `x = 0`), `F` = [`VARIANCE_FLOOR`]; never below [`MIN_PAIRS`]. A δ so small that this
+    /// exceeds the pairs allowed can never give a verdict.
+    pub fn fewest_pairs(&self) -> f64 {
+        (self.upper().max(-self.lower()) / self.largest_step())
+            .ceil()
+            .max(MIN_PAIRS as f64)
+    }
+
+    /// The most one pair moves the LLR: `½ · ln(1 + μ1² / F)`.
+    fn largest_step(&self) -> f64 {
+        0.5 * (self.mu1() * self.mu1() / VARIANCE_FLOOR).ln_1p()
+    }
+
+    /// Refuses a test that cannot decide within `pairs` pairs (fewer than [`MIN_PAIRS`], or a
+    /// δ too small for the LLR to reach its bounds: see [`Sprt::fewest_pairs`]).
+    pub fn check_pairs(&self, pairs: usize, what: &str) -> Result<(), String> {
+        if pairs < MIN_PAIRS {
+            return Err(format!(
+                "{what}: {pairs} pairs, but the test decides from {MIN_PAIRS} pairs on: it could \
+                 only say inconclusive"
+            ));
+        }
+        let fewest = self.fewest_pairs();
+        if fewest > pairs as f64 {
+            return Err(format!(
+                "--delta {}: the LLR moves at most {:.3e} a pair, so it needs {} pairs at least \
+                 to reach its bounds, and {what} allows {pairs}: no verdict is possible; give a \
+                 larger --delta",
+                short(self.delta * 100.0),
+                self.largest_step(),
+                short(fewest)
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `x` for people: plain up to 12 characters (`0.5`, `1000`), else in scientific notation
+/// (`1e308`, not its 309 digits), to 4 digits when longer (`4.778e20`).
+pub fn short(x: f64) -> String {
+    let plain = format!("{x}");
+    let scientific = format!("{x:e}");
+    if plain.len() <= 12 {
+        plain
+    } else if scientific.len() <= 12 {
+        scientific
+    } else {
+        format!("{x:.3e}")
     }
 }
 
@@ -266,6 +337,9 @@ pub struct Walk {
     pub stats: Stats,
     /// The verdict, once reached (then no pair is read any more).
     pub verdict: Option<Verdict>,
+    /// Whether every pair so far had B better by δ at least (`x <= μ1`), and whether every
+    /// pair had B worse (`x > 0`): the unanimous pairs of the sign rule (see the module).
+    pub unanimous: [bool; 2],
 }
 
 impl Walk {
@@ -276,21 +350,43 @@ impl Walk {
             max_pairs,
             stats: Stats::default(),
             verdict: None,
+            unanimous: [true, true],
         }
     }
 
     /// Reads the next pair's statistic (ignored once the verdict is reached); returns the
-    /// verdict if this pair reached it.
+    /// verdict if this pair reached it: the LLR's, else the sign rule's (every pair so far on
+    /// one side, from [`MIN_PAIRS`] on), else inconclusive at `max_pairs`.
     pub fn push(&mut self, x: f64) -> Option<Verdict> {
         if self.verdict.is_some() {
             return None;
         }
         self.stats.push(x);
+        self.unanimous[0] &= x <= self.sprt.mu1();
+        self.unanimous[1] &= x > 0.0;
         self.verdict = self
             .sprt
             .decide(&self.stats)
+            .or_else(|| self.by_sign())
             .or_else(|| (self.stats.n >= self.max_pairs).then_some(Verdict::Inconclusive));
         self.verdict
+    }
+
+    /// The sign rule's verdict: from [`MIN_PAIRS`] on, B better by δ on every pair is
+    /// accepted, B worse on every pair rejected.
+    fn by_sign(&self) -> Option<Verdict> {
+        match (self.stats.n >= MIN_PAIRS, self.unanimous) {
+            (true, [true, _]) => Some(Verdict::Accepted),
+            (true, [_, true]) => Some(Verdict::Rejected),
+            _ => None,
+        }
+    }
+
+    /// Whether the verdict came from the sign rule (the LLR alone had not crossed a bound).
+    pub fn by_sign_rule(&self) -> bool {
+        self.verdict.is_some()
+            && self.verdict != Some(Verdict::Inconclusive)
+            && self.sprt.decide(&self.stats).is_none()
     }
 
     /// The LLR so far.
@@ -410,6 +506,67 @@ mod tests {
             hi - stats.mean
         );
         assert_eq!(Stats::of(&[1.0]).interval95(), None);
+    }
+
+    #[test]
+    fn one_side_on_every_pair_decides_at_the_minimum() {
+        // B crashed on every pair (x = ln 2): the LLR alone needed 205 pairs.
+        let walk = Walk::run(SPRT, 1000, &[FAILURE; 300]);
+        assert_eq!(
+            (walk.verdict, walk.stats.n),
+            (Some(Verdict::Rejected), MIN_PAIRS)
+        );
+        assert!(walk.by_sign_rule());
+        // B more than 25 % better on every pair (x clipped to -ln 1.25): the LLR needed 64.
+        let walk = Walk::run(SPRT, 1000, &[-CLIP; 300]);
+        assert_eq!(
+            (walk.verdict, walk.stats.n),
+            (Some(Verdict::Accepted), MIN_PAIRS)
+        );
+        // A failed on every pair.
+        let walk = Walk::run(SPRT, 1000, &[-FAILURE; 300]);
+        assert_eq!(
+            (walk.verdict, walk.stats.n),
+            (Some(Verdict::Accepted), MIN_PAIRS)
+        );
+        // One pair the other way: the LLR decides, later.
+        let mut xs = vec![FAILURE; 300];
+        xs[3] = -0.001;
+        let walk = Walk::run(SPRT, 1000, &xs);
+        assert!(walk.stats.n > MIN_PAIRS && !walk.by_sign_rule(), "{walk:?}");
+    }
+
+    #[test]
+    fn tests_that_can_never_decide_are_refused() {
+        assert!(SPRT.check_pairs(15, "--max-pairs").is_ok());
+        assert!(SPRT.check_pairs(14, "--max-pairs").is_err());
+        let tiny = Sprt {
+            delta: 1e-16,
+            ..SPRT
+        };
+        assert!(tiny.check().is_ok());
+        let why = tiny.check_pairs(1_000_000, "--max-pairs").unwrap_err();
+        assert!(why.contains("no verdict is possible"), "{why}");
+        // 1e-6 %: about 59 000 pairs at least.
+        let small = Sprt {
+            delta: 1e-8,
+            ..SPRT
+        };
+        assert!(small.check_pairs(1000, "--max-pairs").is_err());
+        assert!(small.check_pairs(100_000, "--max-pairs").is_ok());
+        let coin = Sprt {
+            alpha: 0.5,
+            beta: 0.5,
+            ..SPRT
+        };
+        assert!(coin.check().unwrap_err().contains("both bounds would be 0"));
+        let huge = Sprt {
+            delta: 1e306,
+            ..SPRT
+        };
+        assert!(huge.check().unwrap_err().starts_with("--delta 1e308:"));
+        assert_eq!(short(0.5), "0.5");
+        assert_eq!(short(4.777_625_394_272_938e20), "4.778e20");
     }
 
     #[test]

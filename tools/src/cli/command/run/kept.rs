@@ -17,7 +17,7 @@ use crate::gen::{generate, Ranges};
 /// `kept` (results read from `dir/results.json`) with each judged verdict replaced by the
 /// judge's verdict on `dir/SEED.out` for the case of `ranges`; and a warning for each seed
 /// whose verdict changed.
-pub(super) fn rejudged(
+pub(crate) fn rejudged(
     dir: &Path,
     kept: Vec<SeedResult>,
     ranges: &Ranges,

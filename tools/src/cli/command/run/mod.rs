@@ -6,7 +6,7 @@
 mod answers;
 pub mod build;
 mod hints;
-mod kept;
+pub(crate) mod kept;
 mod known;
 mod options;
 pub mod project;
@@ -422,6 +422,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
     info.shard = args.shard.map(|s| s.to_string());
     let (bests_path, bests) = known::bests_for(args)?;
     let (bounds_path, bounds) = known::bounds_for(args)?;
+    // Held until the run ends: a second run in this folder is refused.
+    let _lock = crate::cli::lock::lock_folder(&dir, "tester run")?;
     let (kept, mut all_seeds) = prepare_folder(&dir, args, &info, &seeds)?;
     let tree = info.record_tree(&dir)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
