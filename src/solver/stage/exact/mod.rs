@@ -137,7 +137,8 @@ pub(crate) fn boards(
 ) -> Vec<ExactBoard> {
     let (n, colours) = (problem.n, problem.colours);
     let listing = !(n == 14 && colours > 1 && !budget.lists_n14());
-    let end = if listing && lists_every_board(n, colours) {
+    let listed = listing && lists_every_board(n, colours);
+    let end = if listed {
         budget.exact_end_listing()
     } else {
         budget.exact_end(colours == 1, Instant::now())
@@ -158,7 +159,6 @@ pub(crate) fn boards(
         Some(pieces) if colours >= params.exact_pieces_colours => pieces.as_slice(),
         _ => problem.walls_only(),
     };
-    let listed = listing && lists_every_board(n, colours);
     match full_colours(queens, n) {
         Some(members) if members.len() == 1 && n <= MAX_N_ONE_COLOUR && keep.boards > 0 => {
             one_colour_turns(n, walls, &members[0], dist, keep.boards, end, seed)
