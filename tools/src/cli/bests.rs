@@ -261,26 +261,9 @@ impl Bests {
         let mut lock_name = path.as_os_str().to_owned();
         lock_name.push(".lock");
         let lock_path = std::path::PathBuf::from(lock_name);
-        use std::os::unix::fs::OpenOptionsExt;
-        let lock = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            // A link planted as the lock file is refused, not followed.
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&lock_path)
-            .map_err(|e| format!("cannot open lock file {}: {e}", lock_path.display()))?;
-        loop {
-            use std::os::fd::AsRawFd;
-            // SAFETY: `flock` on a descriptor we own; released when `lock` is dropped.
-            if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) } == 0 {
-                return Ok(lock);
-            }
-            let e = std::io::Error::last_os_error();
-            if e.kind() != std::io::ErrorKind::Interrupted {
-                return Err(format!("cannot lock {}: {e}", lock_path.display()));
-            }
-        }
+        // waits (so never `None`): the updates of one table take turns
+        crate::cli::lock::lock_file(&lock_path, true)?
+            .ok_or_else(|| format!("cannot lock {}", lock_path.display()))
     }
 
     /// The table at `path`, or an empty one with `about` when there is no file.

@@ -5,6 +5,7 @@
 //! included), so a stopped run never leaves a folder locked.
 
 use std::fs::{File, OpenOptions};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
 
@@ -22,27 +23,45 @@ pub struct FolderLock {
 pub fn lock_folder(dir: &Path, who: &str) -> Result<FolderLock, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join(LOCK_FILE);
+    match lock_file(&path, false)? {
+        Some(file) => Ok(FolderLock { _file: file }),
+        None => Err(format!(
+            "{} is in use by another {who} (it holds {}): wait until it ends, or choose another \
+             folder",
+            dir.display(),
+            path.display()
+        )),
+    }
+}
+
+/// Opens the lock file `path` (created if missing; a link planted in its place is refused, not
+/// followed) and takes an exclusive `flock` on it: waiting for it when `wait`, else `None`
+/// when another process holds it. The lock lasts as long as the returned file.
+pub fn lock_file(path: &Path, wait: bool) -> Result<Option<File>, String> {
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(&path)
-        .map_err(|e| format!("cannot open the lock file {}: {e}", path.display()))?;
-    // SAFETY: flock on a descriptor this function owns; no memory is passed.
-    let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
-    if !locked {
-        let e = std::io::Error::last_os_error();
-        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-            return Err(format!(
-                "{} is in use by another {who} (it holds {}): wait until it ends, or choose \
-                 another folder",
-                dir.display(),
-                path.display()
-            ));
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| format!("cannot open lock file {}: {e}", path.display()))?;
+    let operation = if wait {
+        libc::LOCK_EX
+    } else {
+        libc::LOCK_EX | libc::LOCK_NB
+    };
+    loop {
+        // SAFETY: flock on a descriptor this function owns; no memory is passed.
+        if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {
+            return Ok(Some(file));
         }
-        return Err(format!("cannot lock {}: {e}", path.display()));
+        let e = std::io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EINTR) => continue,
+            Some(libc::EWOULDBLOCK) if !wait => return Ok(None),
+            _ => return Err(format!("cannot lock {}: {e}", path.display())),
+        }
     }
-    Ok(FolderLock { _file: file })
 }
 
 #[cfg(test)]
