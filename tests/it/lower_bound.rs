@@ -450,14 +450,18 @@ fn seed_board(seed: u64) -> Board {
 
 #[test]
 fn meets_the_best_known_score_on_small_one_colour_seeds() {
-    // (seed, N, best known score: the solver's 10 s answer, testcases/bound_1-100.tsv). The
-    // plain relaxation gave 6.37, 11.87, 13.29, 12.64: the cheapest N-Queens board, matched
-    // on walls-only distances, is what these answers pay.
+    // (seed, N, best known score: testcases/bests.json). The plain relaxation gave 6.37,
+    // 13.29, 12.64 on the first three: the cheapest N-Queens board, matched on walls-only
+    // distances, is what these answers pay. Seed 33 (N 11, 13.928203) meets it too, but its
+    // proof search with blocking alone took 4.3 s of a release build (about 10 s of the test
+    // profile, issue 49): seed 92 keeps an N = 11 board, where the proof runs, and the N = 15
+    // seeds 39 and 74 (0.1 s each) took its place.
     for (seed, n, best) in [
         (22, 9, 7.732050807568877),
-        (33, 11, 13.928203230275507),
         (92, 11, 15.156232045040214),
         (94, 13, 14.120955864630133),
+        (39, 15, 15.610365985079726),
+        (74, 15, 16.66024921497113),
     ] {
         let board = seed_board(seed);
         assert_eq!((board.n, board.colours), (n, 1), "seed {seed}");
