@@ -180,7 +180,7 @@ fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut Run
         }
         Tables::OutOfTime => {
             log.say("out of time in paths");
-            return first;
+            return first::descent_only(board, first, budget.end(), params);
         }
     };
     log.say(format!("paths done ({} tables)", problem.tables.len()));
@@ -213,7 +213,8 @@ fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut Run
             return best;
         }
         if pool.top.is_empty() {
-            return first;
+            // no board in the time (a loaded core): what is left goes to the descent
+            return first::descent_only(board, first, budget.end(), params);
         }
         // Stage 6: a short reordering of each of the best boards.
         let before = pool.top[0].score;

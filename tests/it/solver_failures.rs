@@ -180,6 +180,27 @@ fn threads_keep_the_limit_on_a_loaded_core() {
     assert!(took < Duration::from_millis(550), "{took:?}");
 }
 
+/// Before: on a core shared with eight busy threads, official seed 2 (N 30, C 6, 281
+/// attacking pairs) at 0.6 s answered no move at all, 3 runs of 3: the first answer's share
+/// (3 ms) had passed before its descent got the core, and the board phase had no time left.
+/// Now the descent's first pass of single moves is made in any case.
+#[test]
+fn a_loaded_core_still_gets_an_answer_better_than_no_move() {
+    let input = testcase("2.in");
+    let load = Load::on_one_core(8);
+    let mut command = Command::new(EXE);
+    command.args(["--time-limit", "0.6"]);
+    load.pin(&mut command);
+    let out = run(command, &input);
+    drop(load);
+    let (moves, score, err) = legal_answer(&out, &input, "seed 2 on a loaded core");
+    let nothing = judge(&Input::parse(&input).unwrap(), "0\n").score;
+    assert!(
+        moves > 0 && score < nothing,
+        "{score} against {nothing}: {err}"
+    );
+}
+
 /// Before: `queenattack >&-` exited 0 after the whole time limit with no answer anywhere (the
 /// standard library reopens a closed stdout on /dev/null).
 #[test]

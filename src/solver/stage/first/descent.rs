@@ -27,6 +27,18 @@ const EPS: f64 = 1e-9;
 /// One pass costs `O(Q · N)` for `Q` queens (each looks along its rays with `O(1)` scoring);
 /// every move lowers the score by a positive amount, so the descent ends.
 pub fn descend(board: &Board, deadline: Instant, chain_cells: usize) -> Vec<Move> {
+    descend_after_a_pass(board, deadline, deadline, chain_cells)
+}
+
+/// [`descend`], whose first pass of single moves may go on until `first_pass_end` (later
+/// than `deadline`): a process that gets the core late (a loaded machine) still makes the
+/// cheap first pass, `O(Q · N)`, instead of answering with no move at all.
+pub fn descend_after_a_pass(
+    board: &Board,
+    first_pass_end: Instant,
+    deadline: Instant,
+    chain_cells: usize,
+) -> Vec<Move> {
     let mut state = State {
         n: board.n,
         cells: board.cells.clone(),
@@ -41,8 +53,9 @@ pub fn descend(board: &Board, deadline: Instant, chain_cells: usize) -> Vec<Move
     // single moves first (cheap), then re-routes, then chains; after any gain, single moves
     // again where they opened up
     let mut search = None;
+    let mut pass_end = first_pass_end.max(deadline);
     loop {
-        let Some(moved) = state.pass(deadline, |s, q, here| {
+        let Some(moved) = state.pass(std::mem::replace(&mut pass_end, deadline), |s, q, here| {
             let (from, colour) = (s.pos[q], s.colour[q]);
             best_move(s.n, &s.cells, &s.counts, &sqrt, from, colour, here).map(|to| vec![from, to])
         }) else {
@@ -330,6 +343,24 @@ mod tests {
     fn a_passed_deadline_gives_no_moves() {
         let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
         assert!(descend(&board, Instant::now(), 4).is_empty());
+    }
+
+    /// A descent whose deadline has passed before it starts (the process got the core late)
+    /// still makes its first pass of single moves when it may run on until the budget's end,
+    /// and only that pass: the score falls, and a full descent goes further.
+    #[test]
+    fn a_first_pass_is_made_after_the_deadline() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(49);
+        for (n, c) in [(8, 1), (12, 3), (20, 5), (30, 6)] {
+            let board = Board::random(n, c, 0.05, &mut rng);
+            let start = replay(&board, &[]).unwrap();
+            let far = Instant::now() + Duration::from_secs(60);
+            let moves = descend_after_a_pass(&board, far, Instant::now(), 4);
+            let after = replay(&board, &moves).expect("every move is legal");
+            assert!(after.score < start.score, "n {n} c {c}: no move made");
+            let full = replay(&board, &descend(&board, far, 4)).unwrap();
+            assert!(full.score <= after.score + 1e-9, "n {n} c {c}");
+        }
     }
 }
 
