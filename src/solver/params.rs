@@ -268,7 +268,8 @@ params! {
     /// (docs/benchmarks.md, 2026-11-27): 0.05 -> mean per-seed ratio 1.0007 over the 16 pairs
     /// (2 better, 1 worse), the two seeds' answers differ on 6 of 16 (3 before), `--threads 2`
     /// 0.9986 (6 seeds); 0.1 -> 1.0018 (seeds 1 and 2: 0 better, 2 worse); 0.4 cost stage 2's
-    /// board 5-10 % on seed 3.
+    /// board 5-10 % on seed 3. At 1 s, 0.05 on all 19 one-colour seeds of 1-100: 0.9971 (4
+    /// better, 1 worse), answers differ on 8 (5 before).
     exact_tilt_one_colour: f64 = 0.05, 0.0..=100.0;
     /// Compute budget (s) from which N = 14 with several colours lists every board.
     /// (0.4-1.3 s on seeds 48, 1005, 1013 at load 10); below it the boards are made colour by
