@@ -236,6 +236,8 @@ struct OneColour<'a> {
     nodes: u32,
     deadline: Instant,
     out_of_time: bool,
+    /// Ranking noise of the beams, per cell (empty: none; see `beam`).
+    tilt: Vec<f64>,
 }
 
 impl<'a> OneColour<'a> {
@@ -296,6 +298,7 @@ impl<'a> OneColour<'a> {
             nodes: 0,
             deadline,
             out_of_time: false,
+            tilt: Vec::new(),
         };
         let ahead = search.look_ahead(0, Attacks::default())?;
         search.root_ahead = Some(ahead);
