@@ -10,9 +10,11 @@
 //!
 //! The boards of [`one_colour`] and [`place_colour`] come first from beam searches over the
 //! same bounds ([`beam`]), then from the depth-first search with the time left; the proof of
-//! [`one_colour_floor`] is depth first alone.
+//! [`one_colour_floor`] is depth first alone, filling the most constrained row or column
+//! first with the open rows and columns reduced jointly ([`proof`]).
 
 mod beam;
+mod proof;
 mod turns;
 
 use super::{matching, potentials, Best, ExactBoard, CLOCK_EVERY};
@@ -142,7 +144,7 @@ pub(super) fn one_colour_floor(
     loop {
         let cap = floor + step;
         let started = Instant::now();
-        if !search.run(cap) {
+        if !search.run_most_constrained(cap) {
             return Floor::AtLeast(floor);
         }
         if !search.best.is_empty() {
@@ -234,6 +236,10 @@ struct OneColour<'a> {
     /// search meet the same boards.
     offered: AHashSet<Vec<usize>>,
     nodes: u32,
+    /// Every cell's reduced cost (∞ on walls and cells no queen reaches), row-major.
+    reduced: Vec<f64>,
+    /// `prefix[r][i]`: the columns of the first `i` cells of `order[r]`.
+    prefix: Vec<Vec<u32>>,
     deadline: Instant,
     out_of_time: bool,
 }
@@ -282,6 +288,16 @@ impl<'a> OneColour<'a> {
                 row
             })
             .collect();
+        let prefix: Vec<Vec<u32>> = order
+            .iter()
+            .map(|row| {
+                let mut masks = vec![0u32];
+                for &(c, _) in row {
+                    masks.push(masks[masks.len() - 1] | 1 << c);
+                }
+                masks
+            })
+            .collect();
         let mut search = OneColour {
             n,
             cap: f64::INFINITY,
@@ -294,6 +310,10 @@ impl<'a> OneColour<'a> {
             cells: Vec::with_capacity(n),
             offered: AHashSet::new(),
             nodes: 0,
+            reduced: (0..nn)
+                .map(|x| if walls[x] { f64::INFINITY } else { reduced[x] })
+                .collect(),
+            prefix,
             deadline,
             out_of_time: false,
         };
