@@ -168,21 +168,31 @@ impl OneColour<'_> {
         let slack = self.threshold() - 1e-9 - reduced.base;
         let mut kept = [0u32; 32];
         let mut per_column = [0u32; 32];
-        let (mut line, mut fewest) = (None, u32::MAX);
+        // each line's two least extras: among lines with the fewest cells, the one whose
+        // second cell costs most (the largest regret)
+        let mut column_two = [(f64::INFINITY, f64::INFINITY); 32];
+        let (mut line, mut fewest, mut regret) = (None, u32::MAX, f64::NEG_INFINITY);
+        let two = |(a, b): (f64, f64), x: f64| if x < a { (x, a) } else { (a, b.min(x)) };
         for r in bits(!lines.rows & all) {
+            let mut row_two = (f64::INFINITY, f64::INFINITY);
             for c in bits(reduced.viable[r]) {
-                if reduced.extra(self.reduced[r * n + c], r, c) < slack {
+                let extra = reduced.extra(self.reduced[r * n + c], r, c);
+                if extra < slack {
                     kept[r] |= 1 << c;
                     per_column[c] += 1;
+                    row_two = two(row_two, extra);
+                    column_two[c] = two(column_two[c], extra);
                 }
             }
-            if kept[r].count_ones() < fewest {
-                (line, fewest) = (Some((r, true)), kept[r].count_ones());
+            let count = kept[r].count_ones();
+            if count < fewest || (count == fewest && row_two.1 > regret) {
+                (line, fewest, regret) = (Some((r, true)), count, row_two.1);
             }
         }
         for c in bits(!lines.columns & all) {
-            if per_column[c] < fewest {
-                (line, fewest) = (Some((c, false)), per_column[c]);
+            let count = per_column[c];
+            if count < fewest || (count == fewest && column_two[c].1 > regret) {
+                (line, fewest, regret) = (Some((c, false)), count, column_two[c].1);
             }
         }
         let (at, is_row) = line?;
