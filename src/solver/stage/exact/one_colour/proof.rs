@@ -271,6 +271,9 @@ mod tests {
                 }
             }
         }
-        assert!(found >= 100 && below >= 100, "found {found}, below the cap {below}");
+        assert!(
+            found >= 100 && below >= 100,
+            "found {found}, below the cap {below}"
+        );
     }
 }
