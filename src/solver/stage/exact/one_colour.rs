@@ -236,7 +236,8 @@ struct OneColour<'a> {
     /// search meet the same boards.
     offered: AHashSet<Vec<usize>>,
     nodes: u32,
-    /// Every cell's reduced cost (∞ on walls and cells no queen reaches), row-major.
+    /// Every cell's reduced cost (∞ on walls and cells no queen reaches), row-major: built
+    /// from `order` by the proof's search ([`proof`]) only, as is `prefix`.
     reduced: Vec<f64>,
     /// `prefix[r][i]`: the columns of the first `i` cells of `order[r]`.
     prefix: Vec<Vec<u32>>,
@@ -288,16 +289,6 @@ impl<'a> OneColour<'a> {
                 row
             })
             .collect();
-        let prefix: Vec<Vec<u32>> = order
-            .iter()
-            .map(|row| {
-                let mut masks = vec![0u32];
-                for &(c, _) in row {
-                    masks.push(masks[masks.len() - 1] | 1 << c);
-                }
-                masks
-            })
-            .collect();
         let mut search = OneColour {
             n,
             cap: f64::INFINITY,
@@ -310,10 +301,8 @@ impl<'a> OneColour<'a> {
             cells: Vec::with_capacity(n),
             offered: AHashSet::new(),
             nodes: 0,
-            reduced: (0..nn)
-                .map(|x| if walls[x] { f64::INFINITY } else { reduced[x] })
-                .collect(),
-            prefix,
+            reduced: Vec::new(),
+            prefix: Vec::new(),
             deadline,
             out_of_time: false,
         };

@@ -78,10 +78,28 @@ impl OneColour<'_> {
     /// line first; `false` when the deadline cut it.
     pub(super) fn run_most_constrained(&mut self, cap: f64) -> bool {
         self.cap = cap;
+        if self.prefix.is_empty() {
+            self.tables();
+        }
         if let Some(ahead) = self.root_ahead {
             self.constrained(0, Lines::default(), self.root - ahead);
         }
         !self.out_of_time
+    }
+
+    /// The tables of this search that the others do without: every cell's reduced cost and
+    /// the columns of each prefix of a row's order.
+    fn tables(&mut self) {
+        let n = self.n;
+        self.reduced = vec![f64::INFINITY; n * n];
+        for (r, row) in self.order.iter().enumerate() {
+            let mut masks = vec![0u32];
+            for &(c, cost) in row {
+                self.reduced[r * n + c as usize] = cost;
+                masks.push(masks[masks.len() - 1] | 1 << c);
+            }
+            self.prefix.push(masks);
+        }
     }
 
     /// The node with `depth` queens placed on `lines`, their reduced costs and the weights'
