@@ -294,4 +294,33 @@ mod tests {
             "found {found}, below the cap {below}"
         );
     }
+
+    #[test]
+    fn the_most_constrained_search_agrees_with_the_row_by_row_search_on_bigger_boards() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(53);
+        let members: Vec<usize> = (0..11).collect();
+        let far = Instant::now() + Duration::from_secs(3600);
+        let mut boards = 0;
+        for case in 0..24 {
+            let n = rng.random_range(8..=11);
+            let (walls, dist) = random_case(n, &mut rng);
+            let least = |most_constrained: bool| {
+                let mut search = OneColour::new(n, &walls, &members[..n], &dist, 1, far)?;
+                let finished = if most_constrained {
+                    search.run_most_constrained(f64::INFINITY)
+                } else {
+                    search.run(f64::INFINITY)
+                };
+                assert!(finished, "case {case}: no deadline");
+                search.best.into_sorted().first().map(|b| b.0)
+            };
+            let (rows, lines) = (least(false), least(true));
+            match (rows, lines) {
+                (Some(a), Some(b)) => assert!((a - b).abs() < 1e-6, "case {case}: {a} vs {b}"),
+                _ => assert_eq!(rows, lines, "case {case}"),
+            }
+            boards += usize::from(rows.is_some());
+        }
+        assert!(boards >= 16, "only {boards} boards with an N-Queens board");
+    }
 }
