@@ -10,9 +10,11 @@
 //!
 //! The boards of [`one_colour`] and [`place_colour`] come first from beam searches over the
 //! same bounds ([`beam`]), then from the depth-first search with the time left; the proof of
-//! [`one_colour_floor`] is depth first alone.
+//! [`one_colour_floor`] is depth first alone, filling the most constrained row or column
+//! first with the open rows and columns reduced jointly ([`proof`]).
 
 mod beam;
+mod proof;
 mod turns;
 
 use super::{matching, potentials, Best, ExactBoard, CLOCK_EVERY};
@@ -142,7 +144,7 @@ pub(super) fn one_colour_floor(
     loop {
         let cap = floor + step;
         let started = Instant::now();
-        if !search.run(cap) {
+        if !search.run_most_constrained(cap) {
             return Floor::AtLeast(floor);
         }
         if !search.best.is_empty() {
@@ -234,6 +236,11 @@ struct OneColour<'a> {
     /// search meet the same boards.
     offered: AHashSet<Vec<usize>>,
     nodes: u32,
+    /// Every cell's reduced cost (∞ on walls and cells no queen reaches), row-major: built
+    /// from `order` by the proof's search ([`proof`]) only, as is `prefix`.
+    reduced: Vec<f64>,
+    /// `prefix[r][i]`: the columns of the first `i` cells of `order[r]`.
+    prefix: Vec<Vec<u32>>,
     deadline: Instant,
     out_of_time: bool,
     /// Ranking noise of the beams, per cell (empty: none; see `beam`).
@@ -296,6 +303,8 @@ impl<'a> OneColour<'a> {
             cells: Vec::with_capacity(n),
             offered: AHashSet::new(),
             nodes: 0,
+            reduced: Vec::new(),
+            prefix: Vec::new(),
             deadline,
             out_of_time: false,
             tilt: Vec::new(),

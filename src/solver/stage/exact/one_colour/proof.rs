@@ -1,0 +1,326 @@
+//! The depth-first search of [`one_colour_floor`](super::one_colour_floor): the branch and
+//! bound of [`OneColour`] with the most constrained line first (`docs/solver.md`, "`F_c`:
+//! the one-colour branch and bound as a proof").
+//!
+//! Every node fills one line, a row or a column, that no queen stands on yet: the one with
+//! the fewest cells that can still take a board below the threshold. Its bound reduces the
+//! open rows and columns as the Hungarian method does: each open row pays at least its
+//! cheapest free cell, and beyond that each open column at least the least extra of its free
+//! cells in the open rows. A cell whose extra beyond both reductions reaches the slack left
+//! is out of every board below the threshold.
+
+use super::{OneColour, CLOCK_EVERY};
+use std::time::Instant;
+
+/// Which lines a node has filled, and the columns the queens placed so far attack in each
+/// row (bit `c`: column `c`).
+#[derive(Clone, Copy, Default)]
+struct Lines {
+    blocked: [u32; 32],
+    rows: u32,
+    columns: u32,
+}
+
+impl Lines {
+    /// The lines once a queen stands on `(row, col)` of an `n`-row board.
+    fn place(&self, n: usize, row: usize, col: u32) -> Lines {
+        let mut next = *self;
+        next.rows |= 1 << row;
+        next.columns |= 1 << col;
+        for (r, blocked) in next.blocked.iter_mut().enumerate().take(n) {
+            let k = r.abs_diff(row) as u32;
+            let mut bits = 1u32 << col;
+            if let Some(left) = col.checked_sub(k) {
+                bits |= 1 << left;
+            }
+            if col + k < 32 {
+                bits |= 1 << (col + k);
+            }
+            *blocked |= bits;
+        }
+        next
+    }
+}
+
+/// The reductions of a node: the least cost of every board below the threshold through it
+/// is `base` plus, per cell, its `extra` beyond `cheapest[row] + column_least[column]`.
+struct Reduced {
+    /// Each open row's cheapest free cell.
+    cheapest: [f64; 32],
+    /// Each open column's least extra beyond its row's cheapest.
+    column_least: [f64; 32],
+    /// Each open row's cells that can still take a board below the threshold.
+    viable: [u32; 32],
+    /// The node's bound.
+    base: f64,
+}
+
+impl Reduced {
+    /// A cell's cost beyond the reductions.
+    fn extra(&self, reduced: f64, row: usize, col: usize) -> f64 {
+        reduced - self.cheapest[row] - self.column_least[col]
+    }
+}
+
+/// The bits of `mask`, lowest first.
+fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            bit
+        })
+    })
+}
+
+impl OneColour<'_> {
+    /// Searches every board below `cap` (and the keep list's threshold), most constrained
+    /// line first; `false` when the deadline cut it.
+    pub(super) fn run_most_constrained(&mut self, cap: f64) -> bool {
+        self.cap = cap;
+        if self.prefix.is_empty() {
+            self.tables();
+        }
+        if let Some(ahead) = self.root_ahead {
+            self.constrained(0, Lines::default(), self.root - ahead);
+        }
+        !self.out_of_time
+    }
+
+    /// The tables of this search that the others do without: every cell's reduced cost and
+    /// the columns of each prefix of a row's order.
+    fn tables(&mut self) {
+        let n = self.n;
+        self.reduced = vec![f64::INFINITY; n * n];
+        for (r, row) in self.order.iter().enumerate() {
+            let mut masks = vec![0u32];
+            for &(c, cost) in row {
+                self.reduced[r * n + c as usize] = cost;
+                masks.push(masks[masks.len() - 1] | 1 << c);
+            }
+            self.prefix.push(masks);
+        }
+    }
+
+    /// The node with `depth` queens placed on `lines`, their reduced costs and the weights'
+    /// constant summing to `bound`.
+    fn constrained(&mut self, depth: usize, lines: Lines, bound: f64) {
+        self.nodes += 1;
+        if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
+            self.out_of_time = true;
+        }
+        if self.out_of_time {
+            return;
+        }
+        let n = self.n;
+        if depth == n {
+            // row-major, as the other searches offer their boards
+            let mut cells = self.cells.clone();
+            cells.sort_unstable();
+            std::mem::swap(&mut cells, &mut self.cells);
+            self.leaf();
+            self.cells = cells;
+            return;
+        }
+        let Some(reduced) = self.reduce(&lines, bound) else {
+            return;
+        };
+        let Some((options, count)) = self.fewest(&lines, &reduced) else {
+            return;
+        };
+        for &(extra, cell) in &options[..count] {
+            if reduced.base + extra >= self.threshold() - 1e-9 {
+                break; // cheapest first: the other cells fail too
+            }
+            let (r, c) = (cell / n, cell % n);
+            self.cells.push(cell);
+            let next = lines.place(n, r, c as u32);
+            self.constrained(depth + 1, next, bound + self.reduced[cell]);
+            self.cells.pop();
+        }
+    }
+
+    /// The node's reductions; `None` when no board below the threshold goes through it.
+    fn reduce(&self, lines: &Lines, bound: f64) -> Option<Reduced> {
+        let n = self.n;
+        let all = u32::MAX >> (32 - n);
+        let mut reduced = Reduced {
+            cheapest: [0.0; 32],
+            column_least: [f64::INFINITY; 32],
+            viable: [0; 32],
+            base: bound,
+        };
+        for r in bits(!lines.rows & all) {
+            let blocked = lines.blocked[r];
+            let &(_, cost) = self.order[r].iter().find(|(c, _)| blocked >> c & 1 == 0)?;
+            reduced.cheapest[r] = cost;
+            reduced.base += cost;
+        }
+        let slack = self.threshold() - 1e-9 - reduced.base;
+        if slack <= 0.0 {
+            return None;
+        }
+        // a row's cells within the slack of its cheapest are a prefix of its order
+        for r in bits(!lines.rows & all) {
+            let cheapest = reduced.cheapest[r];
+            let within = self.order[r].partition_point(|&(_, cost)| cost - cheapest < slack);
+            reduced.viable[r] = self.prefix[r][within] & !lines.blocked[r];
+            for c in bits(reduced.viable[r]) {
+                let extra = self.reduced[r * n + c] - cheapest;
+                reduced.column_least[c] = reduced.column_least[c].min(extra);
+            }
+        }
+        // a column no open row can fill within the slack adds ∞
+        for c in bits(!lines.columns & all) {
+            reduced.base += reduced.column_least[c];
+        }
+        (reduced.base < self.threshold() - 1e-9).then_some(reduced)
+    }
+
+    /// The open line (row or column) with the fewest cells left once the reductions are
+    /// counted, as (extra, cell) cheapest first with their count; `None` when some open line
+    /// has none.
+    fn fewest(&self, lines: &Lines, reduced: &Reduced) -> Option<([(f64, usize); 32], usize)> {
+        let n = self.n;
+        let all = u32::MAX >> (32 - n);
+        let slack = self.threshold() - 1e-9 - reduced.base;
+        let mut kept = [0u32; 32];
+        let mut per_column = [0u32; 32];
+        // each line's two least extras: among lines with the fewest cells, the one whose
+        // second cell costs most (the largest regret)
+        let mut column_two = [(f64::INFINITY, f64::INFINITY); 32];
+        let (mut line, mut fewest, mut regret) = (None, u32::MAX, f64::NEG_INFINITY);
+        let two = |(a, b): (f64, f64), x: f64| if x < a { (x, a) } else { (a, b.min(x)) };
+        for r in bits(!lines.rows & all) {
+            let mut row_two = (f64::INFINITY, f64::INFINITY);
+            for c in bits(reduced.viable[r]) {
+                let extra = reduced.extra(self.reduced[r * n + c], r, c);
+                if extra < slack {
+                    kept[r] |= 1 << c;
+                    per_column[c] += 1;
+                    row_two = two(row_two, extra);
+                    column_two[c] = two(column_two[c], extra);
+                }
+            }
+            let count = kept[r].count_ones();
+            if count < fewest || (count == fewest && row_two.1 > regret) {
+                (line, fewest, regret) = (Some((r, true)), count, row_two.1);
+            }
+        }
+        for c in bits(!lines.columns & all) {
+            let count = per_column[c];
+            if count < fewest || (count == fewest && column_two[c].1 > regret) {
+                (line, fewest, regret) = (Some((c, false)), count, column_two[c].1);
+            }
+        }
+        let (at, is_row) = line?;
+        if fewest == 0 {
+            return None;
+        }
+        let mut options = [(0.0, 0); 32];
+        let mut count = 0;
+        for r in bits(!lines.rows & all) {
+            let cells = if is_row {
+                if r != at {
+                    continue;
+                }
+                kept[r]
+            } else {
+                kept[r] & 1 << at
+            };
+            for c in bits(cells) {
+                let cell = r * n + c;
+                options[count] = (reduced.extra(self.reduced[cell], r, c), cell);
+                count += 1;
+            }
+        }
+        options[..count].sort_by(|a, b| a.0.total_cmp(&b.0));
+        Some((options, count))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{brute_minimum, random_case};
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use std::time::Duration;
+
+    #[test]
+    fn placing_a_queen_blocks_its_column_and_diagonals_in_every_row() {
+        let lines = Lines::default().place(5, 2, 1);
+        assert_eq!(lines.rows, 1 << 2);
+        assert_eq!(lines.columns, 1 << 1);
+        // rows 0 and 4 lose columns 1 and 3 (column −1 is off the board); rows 1 and 3
+        // columns 0, 1, 2
+        assert_eq!(&lines.blocked[..5], &[0b1010, 0b111, 0b10, 0b111, 0b1010]);
+    }
+
+    #[test]
+    fn the_most_constrained_search_finds_the_brute_force_minimum_below_any_cap() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(52);
+        let members: Vec<usize> = (0..7).collect();
+        let far = Instant::now() + Duration::from_secs(3600);
+        let (mut found, mut below) = (0, 0);
+        for case in 0..120 {
+            let n = rng.random_range(4..=7);
+            let (walls, dist) = random_case(n, &mut rng);
+            let want = brute_minimum(n, &walls, &dist);
+            // a cap just above the minimum or well above finds it; one at or below finds
+            // nothing (costs are eighths: a bound too high by a little prunes the minimum)
+            let over = rng.random_range(0.0..2.0);
+            for cap in [want + 1e-3, want + over, want, want - over] {
+                let Some(mut search) = OneColour::new(n, &walls, &members[..n], &dist, 1, far)
+                else {
+                    assert_eq!(want, f64::INFINITY, "case {case}: the search saw no board");
+                    continue;
+                };
+                assert!(search.run_most_constrained(cap), "case {case}: no deadline");
+                match search.best.into_sorted().first() {
+                    Some(&(cost, _)) => {
+                        assert!((cost - want).abs() < 1e-4, "case {case}: {cost} vs {want}");
+                        found += 1;
+                    }
+                    None => {
+                        assert!(cap <= want + 1e-4, "case {case}: missed {want} below {cap}");
+                        below += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            found >= 100 && below >= 100,
+            "found {found}, below the cap {below}"
+        );
+    }
+
+    #[test]
+    fn the_most_constrained_search_agrees_with_the_row_by_row_search_on_bigger_boards() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(53);
+        let members: Vec<usize> = (0..11).collect();
+        let far = Instant::now() + Duration::from_secs(3600);
+        let mut boards = 0;
+        for case in 0..24 {
+            let n = rng.random_range(8..=11);
+            let (walls, dist) = random_case(n, &mut rng);
+            let least = |most_constrained: bool| {
+                let mut search = OneColour::new(n, &walls, &members[..n], &dist, 1, far)?;
+                let finished = if most_constrained {
+                    search.run_most_constrained(f64::INFINITY)
+                } else {
+                    search.run(f64::INFINITY)
+                };
+                assert!(finished, "case {case}: no deadline");
+                search.best.into_sorted().first().map(|b| b.0)
+            };
+            let (rows, lines) = (least(false), least(true));
+            match (rows, lines) {
+                (Some(a), Some(b)) => assert!((a - b).abs() < 1e-6, "case {case}: {a} vs {b}"),
+                _ => assert_eq!(rows, lines, "case {case}"),
+            }
+            boards += usize::from(rows.is_some());
+        }
+        assert!(boards >= 16, "only {boards} boards with an N-Queens board");
+    }
+}
