@@ -260,17 +260,6 @@ params! {
     /// (0.7 of the budget), 35 seeds of N 13-30: 0.987 (15 better, 5 worse, all N >= 23; seed
     /// 90, N = 30: +10 %).
     exact_cap_one_colour: f64 = 1.0, 0.0..=86400.0;
-    /// Tilt of the one-colour beams of stage 2: each cell adds a draw in [0, tilt) from `--seed`
-    /// to the rank of the partial boards through it (path-cost units), so that runs with
-    /// other seeds may end on other boards (0: every seed ranks alike, as before).
-    /// 10 s, the 10 one-colour seeds of 1-100 with N >= 20, `--seed` 1 and 2 (3 and 4 on 6 of
-    /// them), one process at a time on the shared 2-core machine, against `23c1b47`
-    /// (docs/benchmarks.md, 2026-11-27): 0.05 -> mean per-seed ratio 1.0007 over the 16 pairs
-    /// (2 better, 1 worse), the two seeds' answers differ on 6 of 16 (3 before), `--threads 2`
-    /// 0.9986 (6 seeds); 0.1 -> 1.0018 (seeds 1 and 2: 0 better, 2 worse); 0.4 cost stage 2's
-    /// board 5-10 % on seed 3. At 1 s, 0.05 on all 19 one-colour seeds of 1-100: 0.9971 (4
-    /// better, 1 worse), answers differ on 8 (5 before).
-    exact_tilt_one_colour: f64 = 0.05, 0.0..=100.0;
     /// Compute budget (s) from which N = 14 with several colours lists every board.
     /// (0.4-1.3 s on seeds 48, 1005, 1013 at load 10); below it the boards are made colour by
     /// colour. 77 seeds with N = 14, C >= 2 at 1 s, side by side, one run each: 0.852 against

@@ -128,8 +128,7 @@ fn matching(members: &[usize], cells: &[usize], dist: &[f32], nn: usize) -> (f64
 /// (as many as `exact_keep`, `exact_keep_big` beyond `exact_small_cells` cells), until
 /// [`Budget::exact_end`]; at N = 14 with several colours the boards are listed only from a
 /// compute budget of `exact_n14_budget` on, else made colour by colour. With one colour the
-/// board is searched in every orientation, the first drawn from `seed`, its beams tilted
-/// by `seed` (`exact_tilt_one_colour`).
+/// board is searched in every orientation, the first drawn from `seed`.
 pub(crate) fn boards(
     problem: &Problem,
     budget: &Budget,
@@ -162,16 +161,7 @@ pub(crate) fn boards(
     };
     match full_colours(queens, n) {
         Some(members) if members.len() == 1 && n <= MAX_N_ONE_COLOUR && keep.boards > 0 => {
-            one_colour_turns(
-                n,
-                walls,
-                &members[0],
-                dist,
-                keep.boards,
-                end,
-                seed,
-                params.exact_tilt_one_colour,
-            )
+            one_colour_turns(n, walls, &members[0], dist, keep.boards, end, seed)
         }
         Some(members) if together_applies(n, colours, listed, budget) => {
             together::together(n, walls, &members, dist, keep.boards, end)

@@ -243,8 +243,6 @@ struct OneColour<'a> {
     prefix: Vec<Vec<u32>>,
     deadline: Instant,
     out_of_time: bool,
-    /// Ranking noise of the beams, per cell (empty: none; see `beam`).
-    tilt: Vec<f64>,
 }
 
 impl<'a> OneColour<'a> {
@@ -307,7 +305,6 @@ impl<'a> OneColour<'a> {
             prefix: Vec::new(),
             deadline,
             out_of_time: false,
-            tilt: Vec::new(),
         };
         let ahead = search.look_ahead(0, Attacks::default())?;
         search.root_ahead = Some(ahead);

@@ -30,9 +30,9 @@ pub(super) const NEXT_BEAM_ROOM: u32 = 3;
 /// with a look-ahead over the rows below).
 const BEAM_CLOCK_EVERY: u32 = 64;
 
-/// A child in a beam's row: (bound plus look-ahead plus tilt, its rank in the beam; bound;
-/// tilt of its cells so far; attacks below it; its parent in the frontier; its column).
-type Child = (f64, f64, f64, Attacks, usize, u8);
+/// A child in a beam's row: (bound plus look-ahead, bound, attacks below it, its parent in
+/// the frontier, its column).
+type Child = (f64, f64, Attacks, usize, u8);
 
 impl OneColour<'_> {
     /// Beams of doubling width while the next one is expected to end in time, then the
@@ -56,23 +56,22 @@ impl OneColour<'_> {
     }
 
     /// One beam search over the rows, top to bottom: of all children of the nodes kept,
-    /// the `width` with the lowest bound plus look-ahead (plus the tilts of their cells,
-    /// `OneColour::tilt`, where the search has them) go on; every complete board is matched
-    /// exactly (`leaf`). `false` when the deadline cut it (its boards are lost).
+    /// the `width` with the lowest bound plus look-ahead go on; every complete board is
+    /// matched exactly (`leaf`). `false` when the deadline cut it (its boards are lost).
     pub(super) fn beam(&mut self, width: usize) -> bool {
         let Some(ahead) = self.root_ahead else {
             return true;
         };
-        // (bound without look-ahead, tilt, attacks on the next row, the columns chosen so far)
-        let mut frontier: Vec<(f64, f64, Attacks, Vec<u8>)> =
-            vec![(self.root - ahead, 0.0, Attacks::default(), Vec::new())];
+        // (bound without look-ahead, attacks on the next row, the columns chosen so far)
+        let mut frontier: Vec<(f64, Attacks, Vec<u8>)> =
+            vec![(self.root - ahead, Attacks::default(), Vec::new())];
         let mut children: Vec<Child> = Vec::new();
         for row in 0..self.n {
             children.clear();
             // children at or above this cannot make the beam any more
             let mut cutoff = f64::INFINITY;
-            for (parent, &(bound, tilt, attacks, _)) in frontier.iter().enumerate() {
-                self.expand(row, (bound, tilt, attacks, parent), cutoff, &mut children);
+            for (parent, (bound, attacks, _)) in frontier.iter().enumerate() {
+                self.expand(row, (*bound, *attacks, parent), cutoff, &mut children);
                 if children.len() >= HELD_CHILDREN * width {
                     cutoff = cut(&mut children, width);
                 }
@@ -87,17 +86,17 @@ impl OneColour<'_> {
             }
             frontier = children
                 .iter()
-                .map(|&(_, bound, tilt, next, parent, column)| {
+                .map(|&(_, bound, next, parent, column)| {
                     let mut columns = Vec::with_capacity(self.n);
-                    columns.extend_from_slice(&frontier[parent].3);
+                    columns.extend_from_slice(&frontier[parent].2);
                     columns.push(column);
-                    (bound, tilt, next, columns)
+                    (bound, next, columns)
                 })
                 .collect();
         }
         // the most promising boards first: a deadline in the matchings loses the others
         frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for (i, (_, _, _, columns)) in frontier.iter().enumerate() {
+        for (i, (_, _, columns)) in frontier.iter().enumerate() {
             if i % LEAF_CLOCK_EVERY == LEAF_CLOCK_EVERY - 1 && Instant::now() >= self.deadline {
                 self.out_of_time = true;
                 break;
@@ -112,28 +111,26 @@ impl OneColour<'_> {
         !self.out_of_time
     }
 
-    /// The children of one node of row `row` (its bound, its tilt, its attacks, its index in
-    /// the frontier) that can still beat the threshold and rank below `cutoff`, pushed onto
-    /// `children`.
+    /// The children of one node of row `row` (its bound, its attacks, its index in the
+    /// frontier) that can still beat the threshold and `cutoff`, pushed onto `children`.
     fn expand(
         &self,
         row: usize,
-        (bound, tilt, attacks, parent): (f64, f64, Attacks, usize),
+        (bound, attacks, parent): (f64, Attacks, usize),
         cutoff: f64,
         children: &mut Vec<Child>,
     ) {
         let blocked = attacks.at(0);
-        let threshold = self.threshold() - 1e-9;
+        let threshold = (self.threshold() - 1e-9).min(cutoff);
         for &(c, cost) in &self.order[row] {
             if blocked >> c & 1 == 1 {
                 continue;
             }
             let b = bound + cost;
-            let t = tilt + self.tilt.get(row * self.n + c as usize).unwrap_or(&0.0);
             let next = attacks.place(c);
             match self.look_ahead(row + 1, next) {
-                Some(rest) if b + rest < threshold && b + rest + t < cutoff => {
-                    children.push((b + rest + t, b, t, next, parent, c as u8))
+                Some(rest) if b + rest < threshold => {
+                    children.push((b + rest, b, next, parent, c as u8))
                 }
                 _ => {}
             }

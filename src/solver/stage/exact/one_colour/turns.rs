@@ -7,19 +7,10 @@
 //! of the four against rows top to bottom alone, seed 3 28.65 / 30.57, 18 32.48 / 34.25, 29
 //! 32.85 / 34.13, 100 27.22 / 27.56, 4 32.11 / 32.16, the same on 27, 70 and 90 (where rows
 //! top to bottom are best); no orientation is best on every seed.
-//!
-//! The race also tilts its beams by `--seed` (`Params::exact_tilt_one_colour`): each cell
-//! of each orientation adds a small random amount, drawn from the seed, to the rank of the
-//! partial boards through it, so that runs with different seeds keep different partial
-//! boards where several are nearly equal and may end on different boards. The tilt only
-//! ranks: the bounds that prune, the depth-first search (exact where it finishes) and the
-//! boards' costs are the true ones.
 
 use super::beam::{FIRST_WIDTH, MAX_WIDTH, NEXT_BEAM_ROOM};
 use super::{ExactBoard, OneColour};
 use ahash::AHashSet;
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::{Duration, Instant};
 
 /// How many orientations of the board [`one_colour_turns`] searches (see [`orientation`]).
@@ -119,10 +110,7 @@ pub(super) fn turned(
 /// would not fit in [`NEXT_BEAM_ROOM`] times its time, the orientation with the dearest
 /// best board drops out. The last one left goes on alone as [`OneColour::anytime`] does
 /// (wider beams, then the depth-first search, which finishes on small boards), its
-/// depth-first search capped at the cheapest board of every orientation. Each
-/// orientation's beams are tilted by [`tilts`] of size `tilt`, drawn from `first` (the
-/// seed).
-#[allow(clippy::too_many_arguments)]
+/// depth-first search capped at the cheapest board of every orientation.
 pub(crate) fn one_colour_turns(
     n: usize,
     walls: &[bool],
@@ -131,9 +119,7 @@ pub(crate) fn one_colour_turns(
     keep: usize,
     deadline: Instant,
     first: u64,
-    tilt: f64,
 ) -> Vec<ExactBoard> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(first);
     let tables: Vec<Turned> = (0..TURNS)
         .map(|k| Turned::new(n, walls, dist, first + k))
         .collect();
@@ -148,7 +134,6 @@ pub(crate) fn one_colour_turns(
             return Vec::new(); // some row has no cell a queen can reach, in any orientation
         };
         search.deadline = deadline;
-        search.tilt = tilts(n * n, tilt, &mut rng);
         searches.push(search);
     }
     race(&mut searches);
@@ -166,15 +151,6 @@ pub(crate) fn one_colour_turns(
     found.sort_by(|a, b| a.cost.total_cmp(&b.cost));
     found.truncate(keep);
     found
-}
-
-/// The beams' ranking noise for one orientation (`OneColour::tilt`): a tilt per cell drawn
-/// uniformly in `[0, size)` (none when `size` is 0).
-fn tilts(cells: usize, size: f64, rng: &mut impl Rng) -> Vec<f64> {
-    if size <= 0.0 {
-        return Vec::new();
-    }
-    (0..cells).map(|_| size * rng.random::<f64>()).collect()
 }
 
 /// The race of [`one_colour_turns`] over `searches` (all with the same deadline).
@@ -231,8 +207,8 @@ fn cheapest(search: &OneColour<'_>) -> f64 {
 mod tests {
     use super::super::tests::{brute_minimum, is_board, random_case};
     use super::*;
-    use crate::solver::board::Board;
-    use crate::solver::problem::walls_only_problem;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
 
     /// The lines (row, column, diagonal, anti-diagonal) of a cell, as numbers.
     fn lines(n: usize, x: usize) -> [usize; 4] {
@@ -273,7 +249,7 @@ mod tests {
             let n = rng.random_range(4..=7);
             let (walls, dist) = random_case(n, &mut rng);
             let want = brute_minimum(n, &walls, &dist);
-            let boards = one_colour_turns(n, &walls, &members[..n], &dist, 3, far(), case, 0.0);
+            let boards = one_colour_turns(n, &walls, &members[..n], &dist, 3, far(), case);
             let Some(best) = boards.first() else {
                 assert_eq!(want, f64::INFINITY, "case {case}: missed a board");
                 continue;
@@ -301,54 +277,7 @@ mod tests {
         assert!(found >= 25, "only {found} cases had a board");
     }
 
-    /// Tilted beams of different seeds end on different boards where untilted ones end on
-    /// one whatever the seed (issue 51: runs with another `--seed` ended on the same board);
-    /// every board is a true board, priced as given. Work-bounded: beams of one width.
-    #[test]
-    fn tilts_of_different_seeds_end_on_different_boards() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(53);
-        let far = Instant::now() + Duration::from_secs(3600);
-        let size = crate::solver::params::Params::default().exact_tilt_one_colour;
-        let (mut boards, mut differ) = (0, 0);
-        for case in 0..10 {
-            let board = Board::random(18, 1, 0.1, &mut rng);
-            let (queens, walls, dist) = walls_only_problem(&board);
-            let n = board.n;
-            let members: Vec<usize> = (0..queens.len()).collect();
-            let beam_board = |tilt: f64, seed: u64| {
-                let mut search = OneColour::new(n, &walls, &members, &dist, 1, far)?;
-                search.tilt = tilts(n * n, tilt, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
-                assert!(search.beam(64), "case {case}: no deadline");
-                let (cost, cells) = search.best.into_sorted().into_iter().next()?;
-                assert!(is_board(n, &walls, &cells), "case {case}: {cells:?}");
-                let priced: f64 = (0..n).map(|q| f64::from(dist[q * n * n + cells[q]])).sum();
-                assert!((priced - cost).abs() < 1e-4, "case {case}");
-                let mut sorted = cells;
-                sorted.sort_unstable();
-                Some(sorted)
-            };
-            let plain: AHashSet<_> = (1..=4).map(|seed| beam_board(0.0, seed)).collect();
-            assert_eq!(
-                plain.len(),
-                1,
-                "case {case}: untilted beams depend on the seed"
-            );
-            if plain.contains(&None) {
-                continue; // a beam this narrow found no board
-            }
-            let tilted: AHashSet<_> = (1..=4).map(|seed| beam_board(size, seed)).collect();
-            boards += 1;
-            differ += usize::from(tilted.len() > 1);
-        }
-        assert!(boards >= 6, "only {boards} of 10 boards had a board");
-        assert!(
-            differ >= 4,
-            "seeds gave different boards on {differ} of {boards} boards"
-        );
-    }
-
-    /// On a board too big to finish, a short race still gives true boards, cheapest first
-    /// (tilted as stage 2's).
+    /// On a board too big to finish, a short race still gives true boards, cheapest first.
     #[test]
     fn a_short_race_gives_true_boards() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(52);
@@ -356,8 +285,7 @@ mod tests {
         let (walls, dist) = random_case(n, &mut rng);
         let members: Vec<usize> = (0..n).collect();
         let end = Instant::now() + Duration::from_millis(200);
-        let tilt = crate::solver::params::Params::default().exact_tilt_one_colour;
-        let boards = one_colour_turns(n, &walls, &members, &dist, 5, end, 3, tilt);
+        let boards = one_colour_turns(n, &walls, &members, &dist, 5, end, 3);
         assert!(!boards.is_empty(), "no board in 200 ms");
         for pair in boards.windows(2) {
             assert!(pair[0].cost <= pair[1].cost);
