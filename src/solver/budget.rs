@@ -240,8 +240,13 @@ mod tests {
         assert!(b.reorder_end(false) < b.end());
         assert!(b.end() < b.polish_end() && b.polish_end() < b.improve_end());
         assert_eq!(b.boards_end(), started + b.compute.mul_f64(p.board_share));
-        // one colour: capped one second after the search starts
-        assert_eq!(b.exact_end(true, started), started + Duration::from_secs(1));
+        // one colour: its share of the budget, at most `exact_cap_one_colour` seconds after
+        // the search starts (the cap binds on long limits)
+        let share = b.compute.mul_f64(p.exact_share_one_colour);
+        let cap = Duration::from_secs_f64(p.exact_cap_one_colour);
+        assert_eq!(b.exact_end(true, started), started + share.min(cap));
+        let (long, long_started) = budget(60.0);
+        assert_eq!(long.exact_end(true, long_started), long_started + cap);
         // at 1 s with one colour the lift search shares the exact search's work: the search
         // stops at `exact_share_one_colour` of the 0.7 s, before half of it
         let (short, started) = budget(1.0);

@@ -258,8 +258,16 @@ params! {
     /// On big boards the annealer's later boards beat a longer search. 20 one-colour seeds
     /// with N >= 17 at 10 s, against main: capped at 1 s 0.976 (14 better, 4 worse); uncapped
     /// (0.7 of the budget), 35 seeds of N 13-30: 0.987 (15 better, 5 worse, all N >= 23; seed
-    /// 90, N = 30: +10 %).
-    exact_cap_one_colour: f64 = 1.0, 0.0..=86400.0;
+    /// 90, N = 30: +10 %). With the proof's order in the last depth-first search
+    /// (2026-11-27, issue 51; 10 s against `675bc3e`, capped at 1 s): tuning seeds (the 10
+    /// one-colour seeds of 1-100 with N >= 20, one run each, side by side on 2 cores) 1 s
+    /// 0.9966, 3 s (share 0.35) 0.9965, 6 s (share 0.7) 0.9984 (2 worse); held-out seeds
+    /// 2005-2061 (8, `--seed` 1 and 2, 16-core device) 1 s 0.9994, 3 s 0.9933 (3 better, 0
+    /// worse: 2061 reached its proven optimum 23.4489 with both seeds); on the next 8
+    /// held-out one-colour seeds (2069-2115, never looked at before) 3 s and the new order
+    /// together against `675bc3e`: 1.0001 (0 better, 1 worse by 0.05 %): no gain there, no
+    /// loss (docs/benchmarks.md, 2026-11-27, 15:37-15:41 UTC).
+    exact_cap_one_colour: f64 = 3.0, 0.0..=86400.0;
     /// Compute budget (s) from which N = 14 with several colours lists every board.
     /// (0.4-1.3 s on seeds 48, 1005, 1013 at load 10); below it the boards are made colour by
     /// colour. 77 seeds with N = 14, C >= 2 at 1 s, side by side, one run each: 0.852 against

@@ -184,7 +184,7 @@ fn race(searches: &mut [OneColour<'_>]) {
     // boards it then finishes sooner
     let cheapest_of_all = searches.iter().map(cheapest).fold(f64::INFINITY, f64::min);
     if let Some(&last) = racing.first() {
-        searches[last].run(cheapest_of_all);
+        searches[last].run_most_constrained(cheapest_of_all);
     }
 }
 
