@@ -5,7 +5,7 @@ use main_bound::{bound_after, print_bound, write_bound};
 use queenattack::solver::board::{quote, Board, MAX_COLOURS, MAX_N};
 use queenattack::solver::checkpoint::Checkpoint;
 use queenattack::solver::input::{read_board, ReadError, MAX_INPUT_BYTES};
-use queenattack::solver::lower_bound::Progress;
+use queenattack::solver::lower_bound::{set_proof_threads, Progress};
 use queenattack::solver::memory::Guarded;
 use queenattack::solver::output::{self, write_answer, write_stderr, write_stdout, Line};
 use queenattack::solver::score::Outcome;
@@ -45,7 +45,8 @@ struct Cli {
     /// best answer printed; 1..=64. The contest allows one; more is for tables of best-known
     /// answers on a machine with cores to spare. At most one run per core starts, and fewer
     /// when memory is short (stderr says so); the answer keeps the time limit whatever the
-    /// runs are doing.
+    /// runs are doing. With --bound or --with-bound the bound's one-colour proofs split their
+    /// searches over as many threads (at most one per core): the same bound, reached sooner.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: u16,
     /// Print progress on stderr: phase, boards found, best score so far.
@@ -218,6 +219,8 @@ fn main() -> ExitCode {
     };
     // from here on a signal, a panic or a failed allocation writes the empty answer at worst
     CHECKPOINT.start(&board);
+    // the bound's one-colour proofs split their searches over the same threads
+    set_proof_threads(cli.threads.into());
     if cli.bound {
         return print_bound(&board, started, &cli);
     }

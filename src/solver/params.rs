@@ -268,6 +268,18 @@ params! {
     /// together against `675bc3e`: 1.0001 (0 better, 1 worse by 0.05 %): no gain there, no
     /// loss (docs/benchmarks.md, 2026-11-27, 15:37-15:41 UTC).
     exact_cap_one_colour: f64 = 3.0, 0.0..=86400.0;
+    /// Seconds (at most four fifths of the time left) the exact stage may spend, after its
+    /// search, proving the cheapest board of one colour with the proof of `--bound`; the
+    /// board, when the proof finishes, is routed first. 0: off (the contest's 10 s rarely
+    /// lets it finish from N ~ 22 on); for long runs and tables of best answers. 16-core
+    /// device, `--time-limit 80 --param first_run=1000`, 55 s with 8 proof threads
+    /// (2026-11-27): seed 2039 proven in 16.9 s, its board routed at its cost 26.1631 (best
+    /// answer before 26.2595); seed 27 in 42.0 s, 39.6131 (the best answer already); seeds
+    /// 2005 and 2006 in 9.7 s and 8.6 s, but routed at 26.9029 and 24.6929 as before: pieces
+    /// stand on the walls-only routes of 26.7268 and 24.3830.
+    prove_one_colour: f64 = 0.0, 0.0..=86400.0;
+    /// Threads the proof of `prove_one_colour` splits over (at most one per core).
+    prove_threads: usize = 1, 1..=64;
     /// Compute budget (s) from which N = 14 with several colours lists every board.
     /// (0.4-1.3 s on seeds 48, 1005, 1013 at load 10); below it the boards are made colour by
     /// colour. 77 seeds with N = 14, C >= 2 at 1 s, side by side, one run each: 0.852 against

@@ -220,3 +220,16 @@ fn a_signal_prints_the_bound_certified_so_far() {
         verdict.score
     );
 }
+
+#[test]
+fn a_bound_on_several_threads_proves_what_one_thread_proves() {
+    // seed 49 (N = 17, one colour): the one-colour proof finishes in about a second on one
+    // thread (0.6 s in a release build), so both runs end on the least board's cost
+    let input = seed_input(49);
+    let (one, _) = bound_of(&input, &["--bound", "--bound-time", "30"]);
+    let (four, took) = bound_of(&input, &["--bound", "--bound-time", "30", "--threads", "4"]);
+    assert_eq!(one, four, "one thread {one}, four {four}");
+    // the best answer known (testcases/bests.json) is 18.1463: proven to 2·10⁻⁴
+    assert!((18.1461..=18.1463).contains(&four), "{four}");
+    assert!(took < Duration::from_secs(33), "{took:?}");
+}

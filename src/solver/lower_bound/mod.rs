@@ -211,6 +211,13 @@ pub fn lower_bound_reporting(
     finish(result, best, progress)
 }
 
+/// Lets the one-colour proofs of the bound (each colour's least N-Queens board, see
+/// [`Cases`]) run on up to `threads` threads from now on (at least 1, at most the cores the
+/// process may use): the same floors, reached sooner. The default is 1.
+pub fn set_proof_threads(threads: usize) {
+    super::stage::exact::set_proof_threads(threads);
+}
+
 /// How long [`lower_bound_watched`] waits past its deadline for the search to end before it
 /// takes the best bound certified so far instead.
 pub const WATCH_GRACE: Duration = Duration::from_millis(40);

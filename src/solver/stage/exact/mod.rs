@@ -44,12 +44,13 @@ use crate::solver::budget::Budget;
 use crate::solver::params::Params;
 use crate::solver::problem::Problem;
 use colours::several_colours;
+use one_colour::proof_threads;
 use one_colour::{one_colour, one_colour_floor, one_colour_turns};
-pub(crate) use one_colour::{place_colour, place_colour_turned, Floor, TURNS};
+pub(crate) use one_colour::{place_colour, place_colour_turned, set_proof_threads, Floor, TURNS};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 use std::collections::BinaryHeap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Integer scale of path costs for the Hungarian method (as in [`super::assign`]).
 const SCALE: f64 = 1e6;
@@ -161,13 +162,49 @@ pub(crate) fn boards(
     };
     match full_colours(queens, n) {
         Some(members) if members.len() == 1 && n <= MAX_N_ONE_COLOUR && keep.boards > 0 => {
-            one_colour_turns(n, walls, &members[0], dist, keep.boards, end, seed)
+            let mut found = one_colour_turns(n, walls, &members[0], dist, keep.boards, end, seed);
+            let proven = proven_board(n, walls, (&members[0], queens.len()), dist, budget, params);
+            if let Some(proven) = proven {
+                found.insert(0, proven);
+            }
+            found
         }
         Some(members) if together_applies(n, colours, listed, budget) => {
             together::together(n, walls, &members, dist, keep.boards, end)
         }
         _ if listing => best_boards(n, walls, queens, dist, keep, end),
         _ => colour_by_colour(n, walls, queens, dist, end),
+    }
+}
+
+/// With `prove_one_colour` seconds: the cheapest board of one colour (`members` of the
+/// `queens` queens) by the proof of [`proven_floor`] on `prove_threads` threads (at most one
+/// per core), when that proof finishes within its seconds and four fifths of the time left.
+fn proven_board(
+    n: usize,
+    walls: &[bool],
+    (members, queens): (&[usize], usize),
+    dist: &[f32],
+    budget: &Budget,
+    params: &Params,
+) -> Option<ExactBoard> {
+    if params.prove_one_colour <= 0.0 {
+        return None;
+    }
+    let now = Instant::now();
+    let end = (now + Duration::from_secs_f64(params.prove_one_colour))
+        .min(now + budget.end().saturating_duration_since(now).mul_f64(0.8));
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = params.prove_threads.min(cores);
+    match one_colour_floor(n, walls, members, dist, f64::NEG_INFINITY, end, threads) {
+        Floor::Exact(cost, found) => {
+            let mut cells = vec![0; queens];
+            for (&q, cell) in members.iter().zip(found) {
+                cells[q] = cell;
+            }
+            Some(ExactBoard { cells, cost })
+        }
+        Floor::AtLeast(_) => None,
     }
 }
 
@@ -243,7 +280,7 @@ pub(crate) fn proven_floor(
         return Floor::AtLeast(f64::NEG_INFINITY);
     }
     let members: Vec<usize> = (0..n).collect();
-    one_colour_floor(n, walls, &members, dist, floor, deadline)
+    one_colour_floor(n, walls, &members, dist, floor, deadline, proof_threads())
 }
 
 /// Whether [`best_boards`] lists every N-Queens board (several colours, at most

@@ -15,10 +15,14 @@
 
 mod beam;
 mod proof;
+mod split;
 mod turns;
 
 use super::{matching, potentials, Best, ExactBoard, CLOCK_EVERY};
 use ahash::AHashSet;
+pub(crate) use split::{proof_threads, set_proof_threads};
+use split::{Shared, SPLIT_AFTER};
+use std::sync::Arc;
 use std::time::Instant;
 use turns::turned;
 pub(crate) use turns::{one_colour_turns, TURNS};
@@ -123,7 +127,8 @@ const NEXT_CAP_FIT_LEFT: f64 = 1.0;
 /// the threshold of a full keep list), raised while each capped search finishes without a
 /// board below its cap (then no board costs less than the cap). A capped search that finds a
 /// board below its cap has found the cheapest board. Starts from the Lagrangian bound of
-/// the search's potentials (and `floor`, a bound the caller already holds).
+/// the search's potentials (and `floor`, a bound the caller already holds). Capped searches
+/// after one that took [`split::SPLIT_AFTER`] are split over `threads` threads ([`split`]).
 ///
 /// # Panics
 /// If `n > 32` (the search keeps columns in a `u32`).
@@ -134,6 +139,7 @@ pub(super) fn one_colour_floor(
     dist: &[f32],
     floor: f64,
     deadline: Instant,
+    threads: usize,
 ) -> Floor {
     let Some(mut search) = OneColour::new(n, walls, members, dist, 1, deadline) else {
         return Floor::AtLeast(f64::INFINITY);
@@ -144,7 +150,12 @@ pub(super) fn one_colour_floor(
     loop {
         let cap = floor + step;
         let started = Instant::now();
-        if !search.run_most_constrained(cap) {
+        // threads only for searches long enough to pay for them
+        let threads = match last {
+            Some((_, took)) if took >= SPLIT_AFTER => threads,
+            _ => 1,
+        };
+        if !search.run_split(cap, threads) {
             return Floor::AtLeast(floor);
         }
         if !search.best.is_empty() {
@@ -243,6 +254,14 @@ struct OneColour<'a> {
     prefix: Vec<Vec<u32>>,
     deadline: Instant,
     out_of_time: bool,
+    /// The cheapest board any thread of a split search has found ([`split`]): with a keep
+    /// list of one, boards at or above it cannot enter here either.
+    shared: Option<Arc<Shared>>,
+    /// Where the proof's search stops going deeper and hands its nodes to the threads
+    /// ([`split`]; `usize::MAX`: it never does).
+    split_depth: usize,
+    /// The nodes handed over at `split_depth`.
+    subtrees: Vec<split::Subtree>,
 }
 
 impl<'a> OneColour<'a> {
@@ -305,6 +324,9 @@ impl<'a> OneColour<'a> {
             prefix: Vec::new(),
             deadline,
             out_of_time: false,
+            shared: None,
+            split_depth: usize::MAX,
+            subtrees: Vec::new(),
         };
         let ahead = search.look_ahead(0, Attacks::default())?;
         search.root_ahead = Some(ahead);
@@ -324,7 +346,8 @@ impl<'a> OneColour<'a> {
 
     /// Costs at or above this cannot enter.
     fn threshold(&self) -> f64 {
-        self.best.threshold().min(self.cap)
+        let shared = self.shared.as_ref().map_or(f64::INFINITY, |s| s.get());
+        self.best.threshold().min(self.cap).min(shared)
     }
 
     /// Σ over rows `row..n` of the cheapest cell that `attacks` leaves free; `None` when some
@@ -402,6 +425,9 @@ impl<'a> OneColour<'a> {
         let (cost, assigned) = matching(self.members, &self.cells, self.dist, nn);
         if cost < threshold && self.offered.insert(self.cells.clone()) {
             self.best.offer(cost, assigned);
+            if let Some(shared) = &self.shared {
+                shared.lower(cost);
+            }
         }
     }
 }
@@ -492,7 +518,7 @@ mod tests {
             let (walls, dist) = random_case(n, &mut rng);
             let want = brute_minimum(n, &walls, &dist);
             let members = &members[..n];
-            match one_colour_floor(n, &walls, members, &dist, f64::NEG_INFINITY, far()) {
+            match one_colour_floor(n, &walls, members, &dist, f64::NEG_INFINITY, far(), 1) {
                 Floor::Exact(cost, cells) => {
                     assert!((cost - want).abs() < 1e-4, "case {case}: {cost} vs {want}");
                     let mut seen = cells.clone();
@@ -509,13 +535,13 @@ mod tests {
             }
             // cut at once: only the potentials' bound, still at most the minimum
             let past = Instant::now();
-            match one_colour_floor(n, &walls, members, &dist, f64::NEG_INFINITY, past) {
+            match one_colour_floor(n, &walls, members, &dist, f64::NEG_INFINITY, past, 2) {
                 Floor::Exact(cost, _) => assert!((cost - want).abs() < 1e-4, "case {case}"),
                 Floor::AtLeast(floor) => assert!(floor <= want + 1e-6, "case {case}: {floor}"),
             }
             // a caller's floor below the minimum changes nothing
             let given = want - 1.0;
-            match one_colour_floor(n, &walls, members, &dist, given, far()) {
+            match one_colour_floor(n, &walls, members, &dist, given, far(), 2) {
                 Floor::Exact(cost, _) => assert!((cost - want).abs() < 1e-4, "case {case}"),
                 Floor::AtLeast(floor) => assert_eq!(floor, f64::INFINITY, "case {case}"),
             }

@@ -264,6 +264,41 @@ fn crowded_boards_are_priced_with_the_pieces() {
     }
 }
 
+/// With `prove_one_colour`, the proof's board comes first and is the cheapest of all, even
+/// when the search before it has no time (`exact_cap_one_colour` 0).
+#[test]
+fn the_proof_board_of_one_colour_comes_first() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+    let params = Params {
+        exact_cap_one_colour: 0.0,
+        prove_one_colour: 5.0,
+        prove_threads: 2,
+        ..Params::default()
+    };
+    for case in 0..6 {
+        let n = rng.random_range(11..=12);
+        let board = Board::random(n, 1, 0.08, &mut rng);
+        let (queens, walls, dist) = walls_only_problem(&board);
+        let members: Vec<usize> = (0..n).collect();
+        let listed = all_boards(n, &walls, far()).unwrap();
+        let least = (0..listed.masks.len())
+            .map(|i| matching(&members, &listed.cells(i), &dist, n * n).0)
+            .fold(f64::INFINITY, f64::min);
+        let budget = Budget::new(10.0, Instant::now(), &params);
+        let found = boards(&Problem::with_walls_only(&board), &budget, &params, 1);
+        let Some(first) = found.first() else {
+            assert_eq!(least, f64::INFINITY, "case {case}: no board found");
+            continue;
+        };
+        assert!(
+            (first.cost - least).abs() < 1e-3,
+            "case {case}: {} vs {least}",
+            first.cost
+        );
+        assert_valid(first, &queens, &walls, &dist);
+    }
+}
+
 /// The examples of this module's documentation, as unit tests (the module is private to
 /// the crate, so rustdoc cannot run them).
 mod examples {

@@ -15,7 +15,7 @@ use std::time::Instant;
 /// Which lines a node has filled, and the columns the queens placed so far attack in each
 /// row (bit `c`: column `c`).
 #[derive(Clone, Copy, Default)]
-struct Lines {
+pub(super) struct Lines {
     blocked: [u32; 32],
     rows: u32,
     columns: u32,
@@ -89,7 +89,7 @@ impl OneColour<'_> {
 
     /// The tables of this search that the others do without: every cell's reduced cost and
     /// the columns of each prefix of a row's order.
-    fn tables(&mut self) {
+    pub(super) fn tables(&mut self) {
         let n = self.n;
         self.reduced = vec![f64::INFINITY; n * n];
         for (r, row) in self.order.iter().enumerate() {
@@ -104,12 +104,21 @@ impl OneColour<'_> {
 
     /// The node with `depth` queens placed on `lines`, their reduced costs and the weights'
     /// constant summing to `bound`.
-    fn constrained(&mut self, depth: usize, lines: Lines, bound: f64) {
+    pub(super) fn constrained(&mut self, depth: usize, lines: Lines, bound: f64) {
         self.nodes += 1;
         if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
             self.out_of_time = true;
         }
         if self.out_of_time {
+            return;
+        }
+        if depth == self.split_depth {
+            self.subtrees.push(super::split::Subtree {
+                depth,
+                lines,
+                bound,
+                cells: self.cells.clone(),
+            });
             return;
         }
         let n = self.n;
