@@ -6,12 +6,15 @@
 //!   N-Queens board: where the one-colour branch and bound finishes, its minimum over those
 //!   boards (with the cell prices added to the costs) replaces the colour's Lagrangian term.
 //! * **With errors** (`p ≥ 1`): for `μ ∈ [0, N]`, moves `+ μ·p` is bounded by the relaxation
-//!   with pair penalty `μ` (weights in `[0, μ]`), so moves `+ N·p ≥ L_μ + (N − μ)`.
+//!   with pair penalty `μ` (weights in `[0, μ]`), so moves `+ N·p ≥ L_μ + (N − μ)`; and
+//!   dropping one queen of the only pair leaves every colour on distinct rows and columns
+//!   (`one_error`), so the score is at least `min(2N, N + that assignment)`.
 //!
 //! Every answer is in one case, so it scores at least the smaller of the two bounds.
 
 use super::branch::branch;
 use super::joint::climb;
+use super::one_error::one_error;
 use super::{line_count, Problem};
 use crate::solver::stage::exact::{proven_floor, Floor, MAX_N_ONE_COLOUR};
 use std::time::{Duration, Instant};
@@ -119,7 +122,14 @@ pub(super) fn two_cases(
     // one, which is then wanted in full (its climbs converge in milliseconds on such boards)
     let branching = branching && priced.boards.iter().all(Option::is_some);
     let enough = if branching { f64::INFINITY } else { cases.free };
-    cases.errors = cases.errors.max(with_errors(problem, enough, deadline));
+    // dropping one queen bounds the answers with errors at once; the penalty's climbs only
+    // while that is not enough
+    cases.errors = cases
+        .errors
+        .max(one_error(problem, &free.weights, &priced, deadline));
+    if cases.errors < enough {
+        cases.errors = cases.errors.max(with_errors(problem, enough, deadline));
+    }
     if branching && cases.errors > cases.free {
         let branched = branch(
             problem,

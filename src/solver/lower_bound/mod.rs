@@ -23,7 +23,8 @@
 //!
 //! Then two cases (`cases`): an error-free answer puts every colour on an N-Queens board, whose
 //! cheapest matching the one-colour branch and bound of stage 2 bounds (exactly where it
-//! finishes); an answer with errors pays at least `L_μ + N − μ` for any penalty `μ ≤ N`. The
+//! finishes); an answer with errors pays at least `L_μ + N − μ` for any penalty `μ ≤ N`, and
+//! `N` per error plus the error-free bound with a queen dropped per error (`one_error`). The
 //! bound is the plain one or, when larger, the smaller of the two cases'.
 //!
 //! On small boards (`proof::fits`) an exact A* search over board states, which knows that
@@ -501,6 +502,7 @@ mod branch;
 mod cases;
 mod hungarian;
 mod joint;
+mod one_error;
 pub mod proof;
 #[cfg(test)]
 mod tests;
