@@ -190,7 +190,8 @@ impl<'a> OneColour<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{brute_minimum, random_case};
+    use super::super::proof::tests::finds_the_minimum_below_any_cap;
+    use super::super::tests::random_case;
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
@@ -198,38 +199,7 @@ mod tests {
 
     #[test]
     fn a_split_search_finds_the_brute_force_minimum_below_any_cap() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(54);
-        let members: Vec<usize> = (0..7).collect();
-        let far = Instant::now() + Duration::from_secs(3600);
-        let (mut found, mut below) = (0, 0);
-        for case in 0..60 {
-            let n = rng.random_range(4..=7);
-            let (walls, dist) = random_case(n, &mut rng);
-            let want = brute_minimum(n, &walls, &dist);
-            let over = rng.random_range(0.0..2.0);
-            for cap in [want + 1e-3, want + over, want, want - over] {
-                let Some(mut search) = OneColour::new(n, &walls, &members[..n], &dist, 1, far)
-                else {
-                    assert_eq!(want, f64::INFINITY, "case {case}: the search saw no board");
-                    continue;
-                };
-                assert!(search.run_split(cap, 3), "case {case}: no deadline");
-                match search.best.into_sorted().first() {
-                    Some(&(cost, _)) => {
-                        assert!((cost - want).abs() < 1e-4, "case {case}: {cost} vs {want}");
-                        found += 1;
-                    }
-                    None => {
-                        assert!(cap <= want + 1e-4, "case {case}: missed {want} below {cap}");
-                        below += 1;
-                    }
-                }
-            }
-        }
-        assert!(
-            found >= 50 && below >= 50,
-            "found {found}, below the cap {below}"
-        );
+        finds_the_minimum_below_any_cap(54, 60, |search, cap| search.run_split(cap, 3));
     }
 
     /// On boards with thousands of nodes, several threads end on the cheapest board of one.
