@@ -540,7 +540,10 @@ fn small_seeds_with_several_colours_gain_and_stay_below_the_scores() {
         (89, 37.0726, 57.828),
     ] {
         let board = seed_board(seed);
-        let bound = lower_bound(&board, far()).value;
+        // 3 s: since answers with errors are bounded by dropping queens (2026-11-27), the
+        // branching on contested cells has more to gain and uses all of a long deadline
+        // (seed 60: 30 s, 56.30 against 54.29 at 1 s)
+        let bound = lower_bound(&board, Instant::now() + Duration::from_secs(3)).value;
         assert!(
             bound <= score + 5e-4,
             "seed {seed}: bound {bound} above the score {score}"
