@@ -7,8 +7,8 @@
 //!   boards (with the cell prices added to the costs) replaces the colour's Lagrangian term.
 //! * **With errors** (`p ≥ 1`): for `μ ∈ [0, N]`, moves `+ μ·p` is bounded by the relaxation
 //!   with pair penalty `μ` (weights in `[0, μ]`), so moves `+ N·p ≥ L_μ + (N − μ)`; and
-//!   dropping one queen of the only pair leaves every colour on distinct rows and columns
-//!   (`one_error`), so the score is at least `min(2N, N + that assignment)`.
+//!   dropping one queen of each pair leaves none, so the score is at least `N·p` plus the
+//!   error-free bound less what `p` drops can take off (`one_error`).
 //!
 //! Every answer is in one case, so it scores at least the smaller of the two bounds.
 

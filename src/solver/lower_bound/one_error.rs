@@ -1,20 +1,18 @@
-//! Answers with errors, bounded by dropping one queen (`docs/solver.md`, "Two cases").
+//! Answers with errors, bounded by dropping one queen per error (`docs/solver.md`, "Two
+//! cases").
 //!
 //! An answer whose final board has `e ≥ 1` same-colour attacking pairs scores `N·e` plus its
-//! moves. With `e ≥ 2` that is at least `2N`. With `e = 1`, taking away one queen of the one
-//! pair leaves every colour without a pair: each colour's other queens stand on distinct
-//! rows, and on distinct columns. So the moves are at least `Σ_c R_c` with every colour but
-//! one assigned to its `N` rows (`R_c`: each queen to a distinct row, paying its walls-only
-//! distance to that row's nearest free cell) and one colour assigned to `N − 1` of them with
-//! one queen left free (`R'_c`); the same with columns. The with-errors case then scores at
-//! least `min(2N, N + max(rows, columns))`, where the relaxation with a pair penalty (`L_μ +
-//! N − μ`) lets every colour buy many pairs at `μ` each and so stays far lower on boards
-//! whose queens start crowded on a few lines (seed 27, N = 26: 39.2542 against 50.58).
-//!
-//! The queens of all colours still stand on distinct cells, so with cell prices `p ≥ 0` (the
-//! error-free case's) added to the distances the same assignments less `Σ p` bound the moves
-//! too. And the error-free case's own bound holds with one queen dropped from one colour's
-//! Lagrangian term (`dropped_lagrangian`): with several colours it is the stronger one.
+//! moves. Taking away one queen of each pair (at most `e` queens) leaves no pair, so the
+//! error-free case's argument holds for the queens left: at the error-free climb's line
+//! weights (all `≥ 0`) and prices, a colour that keeps its queens pays its value
+//! (`max(Lagrangian term, floor)`), one that loses `k` its Lagrangian term less its `k`
+//! largest queen shares (`drop_losses`); the most that `e` drops can take off is a knapsack
+//! over the colours (`most_lost`). For `e = 1` the moves are also at least assignments of
+//! each colour's queens to distinct rows (and, apart, columns), one colour with a queen left
+//! free (`one_error_moves`), with no prices and with the error-free prices less their sum.
+//! The penalty's relaxation (`L_μ + N − μ`) lets every colour buy many pairs at `μ` each, so
+//! it stays far lower where queens start crowded on a few lines (seed 27, N = 26: 39.2542
+//! against 55.94).
 
 use super::cases::Priced;
 use super::{line_count, Problem};
