@@ -414,13 +414,32 @@ impl Problem {
         prices: &[f64],
         forbidden: &[bool],
     ) -> Vec<f64> {
-        let (m, lines) = (self.cells.len(), line_count(self.n));
+        let lines = line_count(self.n);
         let mut terms: Vec<f64> = (0..self.colours())
             .map(|c| -weights[c * lines..(c + 1) * lines].iter().sum::<f64>())
             .collect();
-        for (q, &colour) in self.queens.iter().enumerate() {
+        for (q, share) in self
+            .queen_shares(weights, prices, forbidden)
+            .into_iter()
+            .enumerate()
+        {
+            terms[self.queens[q]] += share;
+        }
+        terms
+    }
+
+    /// Each queen's share of [`Problem::colour_terms`]: `min_j (d(q, j) + Λ_q(j) + p_j)` over
+    /// the cells `j` not `forbidden` to its colour (`∞`: it reaches none).
+    pub(super) fn queen_shares(
+        &self,
+        weights: &[f64],
+        prices: &[f64],
+        forbidden: &[bool],
+    ) -> Vec<f64> {
+        let (m, lines) = (self.cells.len(), line_count(self.n));
+        let share = |(q, &colour): (usize, &usize)| {
             let w = &weights[colour * lines..(colour + 1) * lines];
-            terms[colour] += (0..m)
+            (0..m)
                 .filter(|&j| {
                     self.dist[q * m + j].is_finite() && !is_forbidden(forbidden, colour * m + j)
                 })
@@ -428,8 +447,8 @@ impl Problem {
                     let [a, b, c, e] = self.cell_lines[j];
                     self.dist[q * m + j] + w[a] + w[b] + w[c] + w[e] + prices[j]
                 })
-                .fold(f64::INFINITY, f64::min);
-        }
-        terms
+                .fold(f64::INFINITY, f64::min)
+        };
+        self.queens.iter().enumerate().map(share).collect()
     }
 }

@@ -92,14 +92,8 @@ fn drop_losses(problem: &Problem, weights: &[f64], priced: &Priced) -> Option<Ve
         .map(|c| -weights[c * lines..(c + 1) * lines].iter().sum::<f64>())
         .collect();
     let mut shares = vec![Vec::new(); colours];
-    for (q, &colour) in problem.queens.iter().enumerate() {
-        let w = &weights[colour * lines..(colour + 1) * lines];
-        let share = (0..m)
-            .map(|j| {
-                let [a, b, c, e] = problem.cell_lines[j];
-                problem.dist[q * m + j] + w[a] + w[b] + w[c] + w[e] + prices[j]
-            })
-            .fold(f64::INFINITY, f64::min);
+    let by_queen = problem.queen_shares(weights, prices, &[]);
+    for (&colour, share) in problem.queens.iter().zip(by_queen) {
         if !share.is_finite() {
             return None;
         }
