@@ -354,9 +354,7 @@ pub(super) fn colour_floor(
     deadline: Instant,
 ) -> (f64, Option<Vec<usize>>) {
     let (n, m) = (problem.n, problem.cells.len());
-    let members: Vec<usize> = (0..problem.queens.len())
-        .filter(|&q| problem.queens[q] == colour)
-        .collect();
+    let members = problem.members(colour);
     if members.len() != n || n > MAX_N_ONE_COLOUR {
         // an error-free board needs exactly one queen of the colour per row; beyond
         // MAX_N_ONE_COLOUR there is no search (and no n³ table to build)
@@ -403,6 +401,13 @@ impl Problem {
     /// Colours `0..C` of the queens in the relaxation (the highest present plus one).
     pub(super) fn colours(&self) -> usize {
         self.queens.iter().max().map_or(0, |&c| c + 1)
+    }
+
+    /// The queens of `colour` (indices into `queens`), in order.
+    pub(super) fn members(&self, colour: usize) -> Vec<usize> {
+        (0..self.queens.len())
+            .filter(|&q| self.queens[q] == colour)
+            .collect()
     }
 
     /// The certificate split by colour: per colour `c`, `Σ_{q of c} min_j (d(q, j) + Λ_q(j) +

@@ -143,9 +143,7 @@ fn one_error_moves(problem: &Problem, prices: &[f64], deadline: Instant) -> f64 
         if Instant::now() >= deadline {
             return f64::NEG_INFINITY;
         }
-        let members: Vec<usize> = (0..problem.queens.len())
-            .filter(|&q| problem.queens[q] == colour)
-            .collect();
+        let members = problem.members(colour);
         if members.len() != n {
             return f64::NEG_INFINITY;
         }
