@@ -74,6 +74,26 @@ fn every_param_the_docs_name_exists() {
 }
 
 #[test]
+fn solver_md_names_every_parameter() {
+    // docs/solver.md is the design: each stage names the parameters that tune it.
+    let text = std::fs::read_to_string(root().join("docs/solver.md")).expect("docs/solver.md");
+    let listed: Vec<String> = queenattack(&["--list-params"])
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    assert!(listed.len() > 50, "only {} parameters listed", listed.len());
+    let missing: Vec<&String> = listed
+        .iter()
+        .filter(|name| !text.contains(&format!("`{name}`")) && !text.contains(&format!("`{name}=")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/solver.md does not name these parameters (as `name`): {missing:?}"
+    );
+}
+
+#[test]
 fn every_queenattack_and_tester_command_the_docs_show_parses() {
     let pages = pages(root());
     let mut faults = Vec::new();
