@@ -34,10 +34,11 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     new.commit()
 }
 
-/// Copies the file `from` to `to` like [`replace_file`] (`to` replaced, never followed);
-/// returns the bytes copied.
+/// Copies the regular file `from` to `to` like [`replace_file`] (`to` replaced, never
+/// followed); returns the bytes copied. Anything but a regular file at `from` is refused
+/// ([`super::readcap::open_regular`]).
 pub fn replace_copy(from: &Path, to: &Path) -> io::Result<u64> {
-    let mut source = fs::File::open(from)?;
+    let mut source = super::readcap::open_regular(from)?;
     let mut new = Replacement::new(to)?;
     let bytes = io::copy(&mut source, &mut new)?;
     new.commit()?;

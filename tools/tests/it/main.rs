@@ -23,6 +23,7 @@ mod hostile_limits;
 mod hostile_processes;
 mod hostile_report;
 mod hostile_writes;
+mod not_regular;
 mod official;
 mod run_safety;
 mod run_traps;

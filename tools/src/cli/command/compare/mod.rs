@@ -23,6 +23,7 @@ use clap::Args as ClapArgs;
 use crate::cli::bests::Bests;
 use crate::cli::bests::{load_bests, load_bounds};
 use crate::cli::folder::RunFolder;
+use crate::cli::readcap::{read_capped, INPUT_MAX};
 use crate::cli::report::{band_label, set_bounds, SeedResult};
 
 /// Options of `tester compare`.
@@ -303,6 +304,16 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     Ok(comparison)
 }
 
+/// The bytes of `SEED.in` in a run folder, `None` when there is none; anything there but a
+/// regular file is refused ([`crate::cli::readcap::open_regular`]: a named pipe is never
+/// waited on).
+fn input_bytes(path: &std::path::Path) -> Result<Option<Vec<u8>>, String> {
+    if fs::symlink_metadata(path).is_err() {
+        return Ok(None);
+    }
+    read_capped(path, INPUT_MAX, "an input").map(Some)
+}
+
 /// Every seed two runs share must be the same case: same N and C, and the same `SEED.in` where
 /// both folders keep it.
 fn check_same_cases(runs: &[RunFolder]) -> Result<(), String> {
@@ -314,10 +325,10 @@ fn check_same_cases(runs: &[RunFolder]) -> Result<(), String> {
                 true
             } else {
                 match (
-                    fs::read(first.input_file(*seed)),
-                    fs::read(other.input_file(*seed)),
+                    input_bytes(&first.input_file(*seed))?,
+                    input_bytes(&other.input_file(*seed))?,
                 ) {
-                    (Ok(a), Ok(b)) => a != b,
+                    (Some(a), Some(b)) => a != b,
                     _ => false,
                 }
             };

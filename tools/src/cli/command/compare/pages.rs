@@ -104,7 +104,7 @@ pub fn write_pages(c: &Comparison, html: &Path, count: usize) -> Result<Written,
     for b in 1..c.runs.len() {
         for seed in worst_seeds(c, b, count) {
             let name = format!("{seed}-{}.html", label(b));
-            match pair_data(c, seed, b) {
+            match pair_data(c, seed, b)? {
                 Ok(data) => {
                     let path = dir.join(&name);
                     crate::cli::replace::write_output(&path, render_pair_page(&data).as_bytes())
@@ -118,18 +118,33 @@ pub fn write_pages(c: &Comparison, html: &Path, count: usize) -> Result<Written,
     Ok(written)
 }
 
-/// The page data of `seed`, `A` against run `b`: the case from a folder's `SEED.in`, each
-/// answer from its `SEED.out` (a missing one is empty: the page says it is rejected).
-fn pair_data(c: &Comparison, seed: u64, b: usize) -> Result<PairData, String> {
-    let input_file = [0, b]
-        .iter()
-        .map(|&i| c.runs[i].input_file(seed))
-        .find(|p| p.is_file())
-        .ok_or("no SEED.in in the folders")?;
-    let input = read_input_text(&input_file)?;
-    let answer = |i: usize| -> Answer {
+/// A file of a run folder (`SEED.in`, `SEED.out`) as text, `None` when there is none; anything
+/// there but a regular file is an error (a named pipe is never waited on).
+fn folder_text(
+    path: &Path,
+    read: fn(&Path) -> Result<String, String>,
+) -> Result<Option<String>, String> {
+    if fs::symlink_metadata(path).is_err() {
+        return Ok(None);
+    }
+    read(path).map(Some)
+}
+
+/// The page data of `seed`, `A` against run `b` (`Ok(Err(why))`: no page for it, and why):
+/// the case from a folder's `SEED.in`, each answer from its `SEED.out` (a missing one is
+/// empty: the page says it is rejected). A file there that cannot be read (a named pipe, a
+/// folder) is an error.
+fn pair_data(c: &Comparison, seed: u64, b: usize) -> Result<Result<PairData, String>, String> {
+    let mut input = None;
+    for i in [0, b] {
+        input = input.or(folder_text(&c.runs[i].input_file(seed), read_input_text)?);
+    }
+    let Some(input) = input else {
+        return Ok(Err("no SEED.in in the folders".to_string()));
+    };
+    let answer = |i: usize| -> Result<Answer, String> {
         let path = c.runs[i].dir.join(format!("{seed}.out"));
-        let output = read_text(&path).unwrap_or_default();
+        let output = folder_text(&path, read_text)?.unwrap_or_default();
         let result = c
             .rows
             .iter()
@@ -138,19 +153,19 @@ fn pair_data(c: &Comparison, seed: u64, b: usize) -> Result<PairData, String> {
         let verdict = result.map_or(String::new(), |r| {
             format!(" ({} {})", r.status.as_str(), r.score)
         });
-        Answer {
+        Ok(Answer {
             name: format!("{}{verdict}", path.display()),
             output,
-        }
+        })
     };
     let p = c.runs[0].get(seed).and_then(|r| r.p);
-    Ok(PairData {
+    Ok(Ok(PairData {
         input,
-        answers: [answer(0), answer(b)],
+        answers: [answer(0)?, answer(b)?],
         seed: Some(seed),
         p,
         title: format!("seed {seed}: A against {}", label(b)),
-    })
+    }))
 }
 
 /// `s` as a path segment of a relative address: bytes other than letters, digits and `._-~`
