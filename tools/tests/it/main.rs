@@ -27,6 +27,7 @@ mod not_regular;
 mod official;
 mod run_safety;
 mod run_traps;
+mod same_file;
 mod shards;
 mod ssh;
 mod tune;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::{label, Comparison, Row};
 use crate::cli::readcap::{read_input_text, read_text};
+use crate::cli::same_file::Inputs;
 use crate::vis::pair::{render_pair_page, Answer, PairData};
 
 /// The run folders to compare: `dirs` as given, or, for one folder written by `tester ab`
@@ -55,6 +56,25 @@ impl Written {
     }
 }
 
+/// Refuses `--vis` unless the report `html` is a regular file that its pages' folder can sit
+/// beside: a new name, a file or a link (replaced by the report); not a device, a pipe or a
+/// path under `/dev` or `/proc` (written as a stream: `--html /dev/null --vis` would make
+/// `/dev/null-vis/`), nor a folder.
+pub fn check_report_for_pages(html: &Path) -> Result<(), String> {
+    let why = if crate::cli::replace::is_stream(html).unwrap_or(true) {
+        "a device, a pipe or a system path (under /dev or /proc)"
+    } else if fs::symlink_metadata(html).is_ok_and(|m| m.is_dir()) {
+        "a folder"
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "--vis writes its pages into a folder beside the report, so --html must name a regular \
+         file, and {} is {why}: name a file for --html, or leave out --vis",
+        html.display()
+    ))
+}
+
 /// The folder of the side-by-side pages of report `html`: `REPORT-vis` beside it.
 pub fn pages_dir(html: &Path) -> PathBuf {
     let stem = html
@@ -90,8 +110,13 @@ pub fn worst_seeds(c: &Comparison, b: usize, count: usize) -> Vec<u64> {
 }
 
 /// Writes the side-by-side page of each run against `A` for its `count` worst seeds into
-/// [`pages_dir`] of `html`.
-pub fn write_pages(c: &Comparison, html: &Path, count: usize) -> Result<Written, String> {
+/// [`pages_dir`] of `html`; a page that would be one of the `inputs` is refused.
+pub fn write_pages(
+    c: &Comparison,
+    html: &Path,
+    count: usize,
+    inputs: &Inputs,
+) -> Result<Written, String> {
     let dir = pages_dir(html);
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let folder = dir
@@ -107,6 +132,7 @@ pub fn write_pages(c: &Comparison, html: &Path, count: usize) -> Result<Written,
             match pair_data(c, seed, b)? {
                 Ok(data) => {
                     let path = dir.join(&name);
+                    inputs.check_output("--vis", &path)?;
                     crate::cli::replace::write_output(&path, render_pair_page(&data).as_bytes())
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                     written.links.insert((seed, b), format!("{folder}/{name}"));
