@@ -1,7 +1,7 @@
 //! `tester ab` removes only the worktrees it made (issue 59, item 1): a link or a foreign
 //! worktree planted in `OUT/src` is left alone by `--clean` and by the verdict, and refused by
-//! `--resume`; an A/B folder copied into another clone and cleaned there leaves the first
-//! clone's worktrees. And `--resume` where no A/B is refuses (item 6).
+//! `--resume`, as is a link in place of its own folders; an A/B folder copied into another
+//! clone and cleaned there leaves the first clone's worktrees. And `--resume` where no A/B is refuses (item 6).
 
 use std::fs;
 use std::os::unix::fs::symlink;
@@ -182,6 +182,49 @@ fn a_copied_ab_folder_cleaned_in_another_clone_keeps_the_first_clones_worktrees(
     assert_eq!(both(&out).matches("removed the worktree").count(), 2);
     assert_eq!(list(), 1);
     assert!(!first.join("runs/ab/src").exists());
+}
+
+#[test]
+fn resume_refuses_links_in_place_of_its_folders() {
+    let dir = scratch("ab-worktrees-linked-arms");
+    let victim = dir.join("victim");
+    fs::create_dir_all(&victim).unwrap();
+    fs::write(victim.join("results.json"), "precious\n").unwrap();
+    let ok = fixture("ok.sh");
+    // A stopped start whose base/ is a link to someone's run folder.
+    let early = dir.join("early");
+    fs::create_dir_all(&early).unwrap();
+    fs::write(early.join(".tester.lock"), "").unwrap();
+    symlink(&victim, early.join("base")).unwrap();
+    // A finished A/B whose new/ was replaced by such a link.
+    let done = dir.join("done");
+    let out = ab(&dir, &fixtures(&ok, &ok, done.to_str().unwrap()));
+    assert_eq!(out.status.code(), Some(1), "{}", both(&out));
+    fs::remove_dir_all(done.join("new")).unwrap();
+    symlink(&victim, done.join("new")).unwrap();
+    for (folder, link) in [(&early, "base"), (&done, "new")] {
+        let mut args = fixtures(&ok, &ok, folder.to_str().unwrap());
+        args.extend(["--resume", "--max-pairs", "30"]);
+        let out = ab(&dir, &args);
+        assert_eq!(out.status.code(), Some(2), "{}", both(&out));
+        let said = format!("{link} is a symbolic link");
+        assert!(both(&out).contains(&said), "{}", both(&out));
+        assert_eq!(names(&victim), ["results.json"]);
+        assert_eq!(
+            fs::read_to_string(victim.join("results.json")).unwrap(),
+            "precious\n"
+        );
+    }
+}
+
+/// The names in `folder`, sorted.
+fn names(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]

@@ -95,6 +95,24 @@ fn stopped_start(names: &[String]) -> bool {
         && names.iter().all(|n| START_LEFTOVERS.contains(&n.as_str()))
 }
 
+/// Refuses to go on in the A/B folder `dir` (canonical) beside what is not its own: a
+/// symbolic link in place of one of [`START_LEFTOVERS`] (the arms' folders, `bin/`, `src/`,
+/// `worktrees.json`), through which it would write its runs, its build or its record
+/// elsewhere, or a worktree in `src/` it did not make ([`check_known`]).
+fn check_own(dir: &Path) -> Result<(), String> {
+    for name in START_LEFTOVERS.iter().filter(|&&n| n != LOCK_FILE) {
+        let path = dir.join(name);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "{} is a symbolic link: an A/B writes its runs, its build and its records only \
+                 into folders and files of its own; move it away",
+                path.display()
+            ));
+        }
+    }
+    check_known(dir)
+}
+
 /// Refuses `--resume` where `dir` holds no A/B to continue: neither `ab.json` nor the
 /// leftovers of a start stopped before it (checked before anything is made or run).
 pub fn check_resumable(dir: &Path) -> Result<(), String> {
@@ -147,8 +165,8 @@ fn start(args: &Args, found: Option<&project::Found>, dir: &Path) -> Result<Open
         .canonicalize()
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     utf8(&dir)?;
-    // The worktrees of a stopped start taken over must be this A/B's own.
-    check_known(&dir)?;
+    // What a stopped start left must be this A/B's own.
+    check_own(&dir)?;
     let time_limit = args
         .time_limit
         .or(found.and_then(|f| f.project.time_limit))
@@ -217,7 +235,7 @@ fn resume(args: &Args, dir: &Path) -> Result<Opened, String> {
         .canonicalize()
         .map_err(|e| format!("--resume: {}: {e}", dir.display()))?;
     utf8(&dir)?;
-    check_known(&dir)?;
+    check_own(&dir)?;
     let mut record = Record::load(&dir)?;
     check_same(args, &record)?;
     if let Some(max) = args.max_pairs {
