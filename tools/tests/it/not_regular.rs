@@ -1,7 +1,8 @@
 //! A named pipe (or any file that is no regular file) where `tester` expects an answer, an
 //! input or a stderr file is refused at once with exit 2, never waited on (issue 59, item 5):
 //! `tester rescore`, `tester compare` (with and without `--vis`), `tester vis` and `tester
-//! score`. Each command runs under a time limit: one that blocks on the pipe fails the test.
+//! score`; and a named pipe at a lock file (`.tester.lock`, `bests.json.lock`). Each command runs
+//! under a time limit: one that blocks on the pipe fails the test.
 
 use std::ffi::CString;
 use std::fs;
@@ -193,4 +194,38 @@ fn compare_refuses_a_pipe_in_a_run_folder() {
     fifo(&a.join("3.in"));
     let out = within(cmd(&vis[..3]), "compare, 3.in");
     refused(&out, "compare, 3.in");
+}
+
+#[test]
+fn a_pipe_at_a_lock_file_is_refused() {
+    let dir = scratch("not-regular-lock");
+    let run = run_folder(&dir, "run");
+    fifo(&run.join(".tester.lock"));
+    let mut resume = tester();
+    resume
+        .args(["run", "--quiet", "--no-project", "--seeds", "1-3"])
+        .args(["--exec", "echo 0", "--resume", "--out"])
+        .arg(&run);
+    let out = within(resume, "run --resume");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(".tester.lock: it is no regular file"), "{err}");
+    // The lock of a bests table.
+    let table = dir.join("bests.json");
+    fifo(&dir.join("bests.json.lock"));
+    let mut update = tester();
+    update
+        .args(["run", "--quiet", "--no-project", "--seeds", "1-3"])
+        .args(["--exec", "echo 0", "--update-bests", "--bests"])
+        .arg(&table)
+        .arg("--out")
+        .arg(dir.join("run2"));
+    let out = within(update, "run --update-bests");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bests.json.lock: it is no regular file"),
+        "{err}"
+    );
+    assert!(!table.exists());
 }
