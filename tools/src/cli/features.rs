@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -78,11 +77,12 @@ pub fn parse_data_line(line: &str) -> Option<(String, Value)> {
 }
 
 /// The data lines of a solver's stderr file (the last value of a key wins; see [`MAX_KEYS`]).
-/// A missing or unreadable file has none. Lines are read at most 4 KiB at a time,
+/// A missing or unreadable file has none, and so has anything but a regular file (a named
+/// pipe there is never waited on: [`super::readcap::open_regular`]). Lines are read at most 4 KiB at a time,
 /// so a huge line costs no more memory than that.
 pub fn read_data(path: &Path) -> Data {
     let mut data = Data::new();
-    let Ok(file) = File::open(path) else {
+    let Ok(file) = super::readcap::open_regular(path) else {
         return data;
     };
     let mut reader = BufReader::new(file);

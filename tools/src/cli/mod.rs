@@ -32,6 +32,7 @@ pub mod reaper;
 pub mod replace;
 pub mod report;
 pub mod runfile;
+pub mod same_file;
 pub mod select;
 pub mod stats;
 
