@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 pub mod args;
 pub mod bests;
 pub mod command;
+pub mod cpu;
 pub mod date;
 pub mod exec;
 pub mod features;

@@ -14,6 +14,7 @@ mod bounds;
 mod cli;
 mod common;
 mod compare;
+mod cpu_time;
 mod daily_loop;
 mod faults;
 mod fuzz;

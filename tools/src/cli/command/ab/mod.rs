@@ -369,6 +369,16 @@ fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, Strin
             dir.join(AB_JSON).display()
         ));
     }
+    let sides = |a: bool| -> Vec<&crate::cli::report::SeedResult> {
+        record
+            .pairs
+            .values()
+            .map(|p| if a { &p.a } else { &p.b })
+            .collect()
+    };
+    if let Some(warning) = crate::cli::cpu::ab_warning([('A', sides(true)), ('B', sides(false))]) {
+        crate::cli::quote::warn("tester ab", &warning);
+    }
     if let Some(signal) = signal {
         crate::diag!(
             "tester ab: interrupted by {}: every solver was stopped; `tester ab --resume --out \

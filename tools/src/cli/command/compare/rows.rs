@@ -199,6 +199,7 @@ mod tests {
             moves: 0,
             penalty: 0.0,
             wall_ms: None,
+            cpu_ms: None,
             message: None,
             data: Default::default(),
             bound: None,

@@ -110,6 +110,7 @@ pub fn run_seed(
         }
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
+    result.cpu_ms = Some(outcome.cpu.as_millis() as u64);
     result.data = read_data(&err);
     if vis {
         crate::cli::pages::write_seed_page(dir, seed, p, input, &result)?;
@@ -478,6 +479,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         &results,
         args.limit(),
     )));
+    select::warn_all(&Vec::from_iter(crate::cli::cpu::run_warning(&results)));
     if let Some(signal) = signal {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
