@@ -33,3 +33,80 @@ fn an_exec_command_without_the_limit_is_told_how_to_pass_it() {
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("timed out at the limit"));
 }
+
+/// A stand-in for queenattack that honours `--time-limit SECS` as it does: it answers (no
+/// move) after 0.6 of it, and prints the limit it got on stderr.
+const HONOURS_LIMIT: &str = r#"#!/bin/sh
+t=10
+while [ $# -gt 0 ]; do
+  if [ "$1" = --time-limit ]; then t=$2; fi
+  shift
+done
+echo "limit $t" >&2
+sleep "$(awk "BEGIN { print $t * 0.6 }")"
+echo 0
+"#;
+
+/// `tester init` in a fresh folder, with the template's solver replaced by [`HONOURS_LIMIT`];
+/// returns the folder.
+fn initialised(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let init = tester().current_dir(&dir).arg("init").output().unwrap();
+    assert!(init.status.success(), "{init:?}");
+    std::fs::write(dir.join("fake.sh"), HONOURS_LIMIT).unwrap();
+    let toml = std::fs::read_to_string(dir.join("tester.toml")).unwrap();
+    assert!(
+        toml.contains("./target/release/queenattack --time-limit"),
+        "{toml}"
+    );
+    let toml = toml.replace("./target/release/queenattack", "sh fake.sh");
+    std::fs::write(dir.join("tester.toml"), toml).unwrap();
+    dir
+}
+
+#[test]
+fn the_project_files_solver_gets_the_runs_limit() {
+    // Issue 59 item 10: `tester init`'s file, then a run at a smaller limit: the solver must
+    // be given that limit, not the file's own, and answer in time.
+    let dir = initialised("run_traps_init_limit");
+    let out = tester()
+        .current_dir(&dir)
+        .args(["run", "--seeds", "1-2", "--time-limit", "1", "--no-build"])
+        .args(["--quiet", "--out", "runs/short"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    for seed in [1, 2] {
+        let err = std::fs::read_to_string(dir.join(format!("runs/short/{seed}.err"))).unwrap();
+        assert_eq!(err, "limit 1\n");
+    }
+    assert!(!stderr.contains("longer than the run's limit"), "{stderr}");
+}
+
+#[test]
+fn a_command_that_names_a_longer_limit_is_warned_about_before_the_run() {
+    let dir = initialised("run_traps_longer_limit");
+    let out = tester()
+        .current_dir(&dir)
+        .args([
+            "run",
+            "--seeds",
+            "1",
+            "--time-limit",
+            "0.5",
+            "--no-build",
+            "--quiet",
+        ])
+        .args(["--exec", "sh fake.sh --time-limit 10", "--out", "runs/long"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let warning = "tester run: warning: the solver command `sh fake.sh --time-limit 10` gives \
+                   the solver --time-limit 10, longer than the run's limit of 0.5 s";
+    assert!(stderr.contains(warning), "{stderr}");
+    // The seed then times out, as warned.
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("seed 1 timeout"), "{report}");
+}

@@ -13,8 +13,9 @@
 //!   `OUT/bin/` first so a rebuild during the A/B cannot change it.
 //!
 //! The queenattack binaries get `--time-limit SECS --seed SEED` and the arm's `--*-args`;
-//! commands and `tester.toml` solvers get their `{seed}` replaced by the pair's seed and the
-//! arm's args appended, and nothing else (like `tester run --exec`).
+//! commands and `tester.toml` solvers get their `{seed}` replaced by the pair's seed, their
+//! `{time_limit}` by the arm's limit and the arm's args appended, and nothing else (like
+//! `tester run --exec`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -22,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::cli::command::run::{build::build, default_solver, project, run_seed};
+use crate::cli::command::run::{build::build, default_solver, project, run_seed, with_limit};
 use crate::cli::exec::Solver;
 use crate::cli::reaper;
 use crate::cli::report::SeedResult;
@@ -302,9 +303,11 @@ impl Arm {
         }
     }
 
-    /// The solver of the pair on `seed`: [`SEED_MARK`] replaced by the seed.
+    /// The solver of the pair on `seed`: [`SEED_MARK`] replaced by the seed and
+    /// `{time_limit}` by the arm's time limit.
     pub fn solver_for(&self, seed: u64) -> Solver {
-        let put = |text: &str| text.replace(SEED_MARK, &seed.to_string());
+        let put =
+            |text: &str| with_limit(&text.replace(SEED_MARK, &seed.to_string()), self.time_limit);
         match &self.solver {
             Solver::Program { path, args } => Solver::Program {
                 path: path.clone(),
@@ -502,6 +505,11 @@ mod tests {
     fn the_seed_goes_where_the_mark_is() {
         let a = arm(Solver::Shell("./s --seed {seed} --x {seed}".into()));
         assert_eq!(a.solver_for(7), Solver::Shell("./s --seed 7 --x 7".into()));
+        let t = arm(Solver::Shell("./s --time-limit {time_limit}".into()));
+        assert_eq!(
+            t.solver_for(7),
+            Solver::Shell("./s --time-limit 0.5".into())
+        );
         let spec = ArmSpec {
             time_limit: 0.25,
             args: vec!["--param".into(), "t=1".into()],

@@ -12,7 +12,7 @@ mod options;
 pub mod project;
 mod recorder;
 
-pub use options::{default_solver, parse_secs, Args, EXIT_HELP};
+pub use options::{default_solver, parse_secs, with_limit, Args, EXIT_HELP, TIME_LIMIT_MARK};
 use recorder::Recorder;
 
 use std::fs;
@@ -395,9 +395,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
         return Ok(code);
     }
     let solver = match &args.exec {
-        Some(cmd) => Solver::Shell(cmd.clone()),
+        Some(cmd) => Solver::Shell(with_limit(cmd, args.limit())),
         None => default_solver(args.limit())?,
     };
+    select::warn_all(&Vec::from_iter(hints::longer_limit_warning(
+        &solver,
+        args.limit(),
+    )));
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
