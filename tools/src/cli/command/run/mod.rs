@@ -11,6 +11,7 @@ mod known;
 mod options;
 pub mod project;
 mod recorder;
+mod resume;
 
 pub use options::{default_solver, parse_secs, with_limit, Args, EXIT_HELP, TIME_LIMIT_MARK};
 use recorder::Recorder;
@@ -33,7 +34,7 @@ use crate::cli::quote::printable;
 use crate::cli::reaper::{self, Target};
 use crate::cli::replace::replace_file;
 use crate::cli::report::{self, SeedResult, Status};
-use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
+use crate::cli::runfile::RunInfo;
 use crate::cli::select::{self, Selection};
 use crate::gen::{generate, Ranges};
 
@@ -133,68 +134,6 @@ fn last_line_of(path: &Path) -> String {
         Some(line) => format!("; stderr: {}", printable(line, 200)),
         None => String::new(),
     }
-}
-
-/// Readies `dir` for a run of `seeds`: refuses a folder that holds a run (a `results.json`)
-/// unless --resume (returns the finished results, judged again, see [`kept`], and the seed
-/// list of that run) or --force
-/// (deletes that run's files: its `results.json` and the `SEED.*` files of its seeds, nothing
-/// else), and refuses files of `seeds` that no recorded run wrote.
-fn prepare_folder(
-    dir: &Path,
-    args: &Args,
-    info: &RunInfo,
-    seeds: &[u64],
-) -> Result<(Vec<SeedResult>, Vec<u64>), String> {
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let recorded = recorded_run(dir).map_err(|e| {
-        format!(
-            "{e} (the run in {} cannot be read: move it away)",
-            dir.display()
-        )
-    })?;
-    let Some((old_seeds, files)) = recorded else {
-        refuse_foreign(dir, seeds, &[])?;
-        return Ok((Vec::new(), Vec::new()));
-    };
-    if args.force {
-        refuse_foreign(dir, seeds, &old_seeds)?;
-        for file in files {
-            fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
-        }
-        return Ok((Vec::new(), Vec::new()));
-    }
-    if !args.resume {
-        return Err(format!(
-            "{} already holds a run ({} files of a run there); pass --resume to finish its \
-             missing seeds, --force to replace it, or another --out",
-            dir.display(),
-            files.len()
-        ));
-    }
-    refuse_foreign(dir, seeds, &old_seeds)?;
-    let Some(old) = read_run(dir)? else {
-        return Ok((Vec::new(), Vec::new()));
-    };
-    let same = old.info.command == info.command
-        && old.info.time_limit == info.time_limit
-        && old.info.ranges == info.ranges
-        && old.info.shard == info.shard;
-    if !same {
-        return Err(format!(
-            "--resume: the run in {} used `{}`, --time-limit {}, ranges {}, shard {}; this run \
-             must use the same (or pass --force to replace it)",
-            dir.display(),
-            old.info.command,
-            old.info.time_limit,
-            old.info.ranges,
-            old.info.shard.as_deref().unwrap_or("none")
-        ));
-    }
-    // What the earlier run recorded counts only as judged again now.
-    let (kept, warnings) = kept::rejudged(dir, old.results, &args.ranges.ranges());
-    select::warn_all(&warnings);
-    Ok((kept, old.info.seeds))
 }
 
 /// Runs the seeds of `todo` on `jobs` threads into `recorder`; stops early on an interrupt or
@@ -327,7 +266,7 @@ fn save_while_working(
         crate::diag!(
             "tester run: interrupted by {}: {stuck} worker thread(s) did not stop within {} s \
              (blocked in a system call); every solver was stopped; {} `tester run --resume \
-             --out {} ...` (same options) finishes the rest",
+             --out {}` finishes the rest (with the run's own options)",
             reaper::signal_name(signal),
             STOP_GRACE.as_secs(),
             if saved {
@@ -390,7 +329,9 @@ fn run_worker(
 /// Runs `tester run`; returns the exit code (see [`EXIT_HELP`]).
 pub fn run(args: &Args) -> Result<i32, String> {
     reaper::install()?;
+    let given = args;
     let args = &project::apply(args)?;
+    let args = &resume::stored_options(given, args);
     if let Some(code) = project::build_step(args) {
         return Ok(code);
     }
@@ -407,7 +348,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         |j| j as usize,
     );
     let dir = run_folder(args);
-    let listed = match args.shard {
+    let listed = match args.shard.filter(|_| !args.shard_selected) {
         Some(shard) => shard.select(&args.seed_list()),
         None => args.seed_list(),
     };
@@ -429,7 +370,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let (bounds_path, bounds) = known::bounds_for(args)?;
     // Held until the run ends: a second run in this folder is refused.
     let _lock = crate::cli::lock::lock_folder(&dir, "tester run")?;
-    let (kept, mut all_seeds) = prepare_folder(&dir, args, &info, &seeds)?;
+    let (kept, mut all_seeds) = resume::prepare_folder(&dir, args, &info, &seeds)?;
     let tree = info.record_tree(&dir)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
     let mut todo: Vec<u64> = seeds
@@ -461,8 +402,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let bound_warnings = report::set_bounds(&mut results, bounds.as_ref());
     outcome.map_err(|e| {
         format!(
-            "{e}\n{} of {} seeds finished, saved in {}: `tester run --resume --out {} ...` \
-             (same options) finishes the rest",
+            "{e}\n{} of {} seeds finished, saved in {}: `tester run --resume --out {}` \
+             finishes the rest (with the run's own options)",
             results.len(),
             info.seeds.len(),
             results_file.display(),
@@ -571,7 +512,8 @@ fn print_interrupted(signal: i32, finished: usize, seeds: usize, dir: &Path) {
     // After SIGHUP the terminal may be gone: a failed write must not end in a panic.
     crate::diag!(
         "tester run: interrupted by {}: {finished} of {seeds} seeds finished; every solver was \
-         stopped; `tester run --resume --out {} ...` (same options) finishes the rest",
+         stopped; `tester run --resume --out {}` finishes the rest (with the run's own \
+         options)",
         reaper::signal_name(signal),
         dir.display()
     );

@@ -66,8 +66,10 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Finish the run in --out: keep the results of its finished seeds (their outputs judged
-    /// again: a verdict that changed is named and replaced) and run only the missing ones
-    /// (same --exec, --time-limit and --n/--c/--p required).
+    /// again: a verdict that changed is named and replaced) and run only the missing ones,
+    /// with the options the run stored (solver, --time-limit, --n/--c/--p, --shard, seeds,
+    /// --comment) wherever none is given; options given must match the run's (--seeds may add
+    /// seeds).
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Replace the run in --out: delete its results.json and SEED.* files first.
@@ -122,6 +124,9 @@ pub struct Args {
     /// --build, --no-build and what tester.toml adds.
     #[command(flatten)]
     pub project: project::ProjectArgs,
+    /// Whether `seeds` is already the shard's part (read back from the run by --resume).
+    #[arg(skip)]
+    pub shard_selected: bool,
 }
 
 /// What a solver command holds where the run's time limit in seconds goes.
