@@ -7,6 +7,7 @@ mod ab;
 mod ab_solver;
 mod ab_sprt;
 mod ab_traps;
+mod ab_working_tree;
 mod best_answers;
 mod bests_updates;
 mod bounded;

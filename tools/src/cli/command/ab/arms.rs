@@ -9,8 +9,8 @@
 //!   that `tester.toml`'s `solver` run in the worktree, else `target/release/queenattack`;
 //! * a command (`--base-exec CMD`), run with `sh -c` as given;
 //! * neither: the current project's solver, as `tester run` would run it: `tester.toml`'s
-//!   `solver` (after its `build`), else the `queenattack` beside `tester`, copied into
-//!   `OUT/bin/` first so a rebuild during the A/B cannot change it.
+//!   `solver` (after its `build`), else the working tree's `queenattack`, built and copied
+//!   into `OUT/bin/` so a rebuild during the A/B cannot change it (see [`current`]).
 //!
 //! The queenattack binaries get `--time-limit SECS --seed SEED` and the arm's `--*-args`;
 //! commands and `tester.toml` solvers get their `{seed}` replaced by the pair's seed, their
@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::cli::command::run::{build::build, default_solver, project, run_seed, with_limit};
+use super::current::{self, sh_quote};
+use crate::cli::command::run::{build::build, project, run_seed, with_limit};
 use crate::cli::exec::Solver;
 use crate::cli::reaper;
 use crate::cli::report::SeedResult;
@@ -78,11 +79,6 @@ pub struct Arm {
     pub build: Option<String>,
     /// Whether that build has succeeded.
     pub built: bool,
-}
-
-/// `text` quoted for `sh` (in single quotes).
-fn sh_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// Runs `git ARGS` in `dir`; its trimmed standard output, or its standard error as the error.
@@ -274,8 +270,13 @@ impl Arm {
                 .as_ref()
                 .map(|b| format!("cd {} && {b}", sh_quote(&found.dir.to_string_lossy())));
         } else {
+            let current = current::plan(out, repository_top("").ok().as_deref())?;
+            if let Some(stale) = &current.stale {
+                crate::diag!("tester ab: warning: {label} (current build): {stale}");
+            }
+            arm.build = current.build;
             arm.solver = Solver::Program {
-                path: copy_current(out)?,
+                path: current.copy,
                 args: queenattack_args(spec),
             };
         }
@@ -466,23 +467,6 @@ fn strings(v: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// Copies the `queenattack` beside `tester` to `OUT/bin/queenattack` (once: a resumed A/B keeps
-/// the copy it started with) and returns the copy's path.
-fn copy_current(out: &Path) -> Result<PathBuf, String> {
-    let copy = out.join("bin").join("queenattack");
-    if copy.is_file() {
-        return Ok(copy);
-    }
-    let Solver::Program { path, .. } = default_solver(1.0)? else {
-        unreachable!("the default solver is a program");
-    };
-    let bin = out.join("bin");
-    std::fs::create_dir_all(&bin).map_err(|e| format!("cannot create {}: {e}", bin.display()))?;
-    std::fs::copy(&path, &copy)
-        .map_err(|e| format!("cannot copy {} to {}: {e}", path.display(), copy.display()))?;
-    Ok(copy)
 }
 
 #[cfg(test)]
