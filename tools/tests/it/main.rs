@@ -29,6 +29,7 @@ mod run_safety;
 mod run_traps;
 mod shards;
 mod ssh;
+mod tester_words;
 mod tune;
 mod vis_cli;
 mod vis_gif;

@@ -368,7 +368,7 @@ fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, Strin
         print(&format!(
             "{}{}ab.json: {}\n",
             report::arm_lines(&record.arms),
-            report::text(settings, &reading),
+            report::text(settings, &reading, &[dir.to_path_buf()]),
             dir.join(AB_JSON).display()
         ));
     }
