@@ -42,6 +42,21 @@ fn cargo(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "cargo {args:?}: {}", both(&out));
 }
 
+/// The output of `command`, whose program was just copied: while another test's thread forks,
+/// its child may hold the copy open for writing until it execs, and running the copy then
+/// fails with "Text file busy" for a moment.
+fn output_of_copy(command: &mut Command) -> std::process::Output {
+    for _ in 0..50 {
+        match command.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            other => return other.unwrap(),
+        }
+    }
+    command.output().unwrap()
+}
+
 #[test]
 fn base_head_runs_against_what_the_working_tree_builds() {
     let dir = scratch("ab-working-tree");
@@ -63,8 +78,8 @@ fn base_head_runs_against_what_the_working_tree_builds() {
     fs::copy(env!("CARGO_BIN_EXE_tester"), release.join("tester")).unwrap();
     // The change, left uncommitted and not built: the binary is version 1's.
     fs::write(repo.join("src/main.rs"), main_rs(2)).unwrap();
-    let out = Command::new(release.join("tester"))
-        .current_dir(&repo)
+    let mut ab = Command::new(release.join("tester"));
+    ab.current_dir(&repo)
         .env_remove("CARGO_TARGET_DIR")
         .args([
             "ab",
@@ -75,9 +90,8 @@ fn base_head_runs_against_what_the_working_tree_builds() {
             "--max-pairs",
             "15",
         ])
-        .args(["--jobs", "2", "--out", "runs/ab", "--no-project"])
-        .output()
-        .unwrap();
+        .args(["--jobs", "2", "--out", "runs/ab", "--no-project"]);
+    let out = output_of_copy(&mut ab);
     // The same score on every pair: rejected; what matters is who ran.
     assert_eq!(out.status.code(), Some(1), "{}", both(&out));
     let doc = json(&repo.join("runs/ab/ab.json"));

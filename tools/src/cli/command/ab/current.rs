@@ -62,8 +62,9 @@ pub fn plan(out: &Path, top: Option<&Path>) -> Result<Current, String> {
         });
     }
     if !copy.is_file() {
-        std::fs::create_dir_all(&bin_of(&copy))
-            .map_err(|e| format!("cannot create {}: {e}", bin_of(&copy).display()))?;
+        let bin = bin_of(&copy);
+        std::fs::create_dir_all(&bin)
+            .map_err(|e| format!("cannot create {}: {e}", bin.display()))?;
         std::fs::copy(&path, &copy)
             .map_err(|e| format!("cannot copy {} to {}: {e}", path.display(), copy.display()))?;
     }
