@@ -36,6 +36,16 @@ pub(super) fn time_limit_hint(
     ))
 }
 
+/// The advice after a run of `solver` at the limit `secs`: the timeouts of a command with no
+/// limit ([`time_limit_hint`]) and the seeds starved of CPU ([`crate::cli::cpu::run_warning`]).
+pub(super) fn after_run(solver: &Solver, results: &[SeedResult], secs: f64) -> Vec<String> {
+    let timeouts = time_limit_hint(solver, results, secs);
+    timeouts
+        .into_iter()
+        .chain(crate::cli::cpu::run_warning(results))
+        .collect()
+}
+
 /// The `--time-limit` values a shell command line gives (`--time-limit 10`,
 /// `--time-limit=10`, quoted or not).
 fn named_limits(command: &str) -> Vec<f64> {

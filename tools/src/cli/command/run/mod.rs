@@ -335,14 +335,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     if let Some(code) = project::build_step(args) {
         return Ok(code);
     }
-    let solver = match &args.exec {
-        Some(cmd) => Solver::Shell(with_limit(cmd, args.limit())),
-        None => default_solver(args.limit())?,
-    };
-    select::warn_all(&Vec::from_iter(hints::longer_limit_warning(
-        &solver,
-        args.limit(),
-    )));
+    let solver = solver_of(args)?;
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
@@ -419,12 +412,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     );
     select::warn_all(&warnings);
     select::warn_all(&bound_warnings);
-    select::warn_all(&Vec::from_iter(hints::time_limit_hint(
-        &solver,
-        &results,
-        args.limit(),
-    )));
-    select::warn_all(&Vec::from_iter(crate::cli::cpu::run_warning(&results)));
+    select::warn_all(&hints::after_run(&solver, &results, args.limit()));
     if let Some(signal) = signal {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
@@ -433,6 +421,19 @@ pub fn run(args: &Args) -> Result<i32, String> {
     update_known(args, &results, known, &solver, &dir)?;
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
     Ok(if all_ok || args.allow_failures { 0 } else { 1 })
+}
+
+/// The solver of the run: `--exec` (or tester.toml's) with its `{time_limit}` filled in, else
+/// the default solver; a command aiming past the run's limit is warned about here, before
+/// any seed runs.
+fn solver_of(args: &Args) -> Result<Solver, String> {
+    let solver = match &args.exec {
+        Some(cmd) => Solver::Shell(with_limit(cmd, args.limit())),
+        None => default_solver(args.limit())?,
+    };
+    let warning = hints::longer_limit_warning(&solver, args.limit());
+    select::warn_all(&Vec::from_iter(warning));
+    Ok(solver)
 }
 
 /// `--update-bests` and `--update-bounds` with the run's `results`; `known` holds the bests
