@@ -2,7 +2,7 @@
 //! variables beside them, and the `--filter EXPR` / `--group-by KEY` options over both.
 //!
 //! A seed's features are named values: the case's `seed`, `N`, `C`, `P`, after a run also
-//! `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, and every data key the solver
+//! `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, `cpu_ms`, and every data key the solver
 //! printed (a data key named like one of those is shadowed by it). Filters over them are in
 //! `filter.rs`, which uses this module.
 
@@ -37,7 +37,9 @@ const MAX_LINE: usize = 4096;
 pub const CASE_KEYS: [&str; 4] = ["seed", "N", "C", "P"];
 
 /// The features of a finished seed's result (beside [`CASE_KEYS`] and its data keys).
-pub const RESULT_KEYS: [&str; 6] = ["status", "score", "errors", "moves", "penalty", "wall_ms"];
+pub const RESULT_KEYS: [&str; 7] = [
+    "status", "score", "errors", "moves", "penalty", "wall_ms", "cpu_ms",
+];
 
 /// Reads `[DATA] key = value` from one stderr line: the key is the trimmed text before the
 /// first `=` (non-empty, no whitespace), the value the trimmed rest, a JSON number when it
@@ -157,6 +159,9 @@ pub fn features(r: &SeedResult) -> Features {
     f.insert("penalty".into(), Value::from(r.penalty));
     if let Some(ms) = r.wall_ms {
         f.insert("wall_ms".into(), Value::from(ms));
+    }
+    if let Some(ms) = r.cpu_ms {
+        f.insert("cpu_ms".into(), Value::from(ms));
     }
     f.extend(case_features(r));
     f

@@ -10,20 +10,22 @@
 //!   `solver` run in the worktree, else `target/release/queenattack`;
 //! * a command (`--base-exec CMD`), run with `sh -c` as given;
 //! * neither: the current project's solver, as `tester run` would run it: `tester.toml`'s
-//!   `solver` (after its `build`), else the `queenattack` beside `tester`, copied into
-//!   `OUT/bin/` first so a rebuild during the A/B cannot change it.
+//!   `solver` (after its `build`), else the working tree's `queenattack`, built and copied
+//!   into `OUT/bin/` so a rebuild during the A/B cannot change it (see [`current`]).
 //!
 //! The queenattack binaries get `--time-limit SECS --seed SEED` and the arm's `--*-args`;
-//! commands and `tester.toml` solvers get their `{seed}` replaced by the pair's seed and the
-//! arm's args appended, and nothing else (like `tester run --exec`).
+//! commands and `tester.toml` solvers get their `{seed}` replaced by the pair's seed, their
+//! `{time_limit}` by the arm's limit and the arm's args appended, and nothing else (like
+//! `tester run --exec`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::current::{self, sh_quote};
 use super::worktrees::{check_out, git, repository_top, tree_of};
-use crate::cli::command::run::{build::build, default_solver, project, run_seed};
+use crate::cli::command::run::{build::build, project, run_seed, with_limit};
 use crate::cli::exec::Solver;
 use crate::cli::reaper;
 use crate::cli::report::SeedResult;
@@ -78,11 +80,6 @@ pub struct Arm {
     pub build: Option<String>,
     /// Whether that build has succeeded.
     pub built: bool,
-}
-
-/// `text` quoted for `sh` (in single quotes).
-fn sh_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// The commit of `rev` in the repository holding the current folder, and that repository's
@@ -180,8 +177,13 @@ impl Arm {
                 .as_ref()
                 .map(|b| format!("cd {} && {b}", sh_quote(&found.dir.to_string_lossy())));
         } else {
+            let current = current::plan(out, repository_top("").ok().as_deref())?;
+            if let Some(stale) = &current.stale {
+                crate::diag!("tester ab: warning: {label} (current build): {stale}");
+            }
+            arm.build = current.build;
             arm.solver = Solver::Program {
-                path: copy_current(out)?,
+                path: current.copy,
                 args: queenattack_args(spec),
             };
         }
@@ -209,9 +211,11 @@ impl Arm {
         }
     }
 
-    /// The solver of the pair on `seed`: [`SEED_MARK`] replaced by the seed.
+    /// The solver of the pair on `seed`: [`SEED_MARK`] replaced by the seed and
+    /// `{time_limit}` by the arm's time limit.
     pub fn solver_for(&self, seed: u64) -> Solver {
-        let put = |text: &str| text.replace(SEED_MARK, &seed.to_string());
+        let put =
+            |text: &str| with_limit(&text.replace(SEED_MARK, &seed.to_string()), self.time_limit);
         match &self.solver {
             Solver::Program { path, args } => Solver::Program {
                 path: path.clone(),
@@ -372,23 +376,6 @@ fn strings(v: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Copies the `queenattack` beside `tester` to `OUT/bin/queenattack` (once: a resumed A/B keeps
-/// the copy it started with) and returns the copy's path.
-fn copy_current(out: &Path) -> Result<PathBuf, String> {
-    let copy = out.join("bin").join("queenattack");
-    if copy.is_file() {
-        return Ok(copy);
-    }
-    let Solver::Program { path, .. } = default_solver(1.0)? else {
-        unreachable!("the default solver is a program");
-    };
-    let bin = out.join("bin");
-    std::fs::create_dir_all(&bin).map_err(|e| format!("cannot create {}: {e}", bin.display()))?;
-    std::fs::copy(&path, &copy)
-        .map_err(|e| format!("cannot copy {} to {}: {e}", path.display(), copy.display()))?;
-    Ok(copy)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,6 +396,11 @@ mod tests {
     fn the_seed_goes_where_the_mark_is() {
         let a = arm(Solver::Shell("./s --seed {seed} --x {seed}".into()));
         assert_eq!(a.solver_for(7), Solver::Shell("./s --seed 7 --x 7".into()));
+        let t = arm(Solver::Shell("./s --time-limit {time_limit}".into()));
+        assert_eq!(
+            t.solver_for(7),
+            Solver::Shell("./s --time-limit 0.5".into())
+        );
         let spec = ArmSpec {
             time_limit: 0.25,
             args: vec!["--param".into(), "t=1".into()],

@@ -11,6 +11,7 @@
 
 pub mod arms;
 pub mod clean;
+pub mod current;
 pub mod folder;
 pub mod open;
 pub mod pairs;
@@ -66,7 +67,9 @@ pub struct Args {
     /// worktree add` into OUT/src/COMMIT and built there (its tester.toml's `build`, else
     /// `cargo build --release`); runs its tester.toml's `solver`, else its
     /// target/release/queenattack. Without --base and --base-exec: the current build
-    /// (tester.toml's `solver`, else the `queenattack` beside tester, copied into OUT/bin).
+    /// (tester.toml's `solver`, else the `queenattack` beside tester, copied into OUT/bin;
+    /// when that is the build of the repository tester ab runs in, `cargo build --release
+    /// --bin queenattack` runs there first, so B is what the working tree builds).
     #[arg(long, value_name = "REV", conflicts_with = "base_exec")]
     pub base: Option<String>,
     /// A as a command run with `sh -c` as given; `{seed}` in it becomes the pair's seed.
@@ -377,9 +380,19 @@ fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, Strin
         print(&format!(
             "{}{}ab.json: {}\n",
             report::arm_lines(&record.arms),
-            report::text(settings, &reading),
+            report::text(settings, &reading, &[dir.to_path_buf()]),
             dir.join(AB_JSON).display()
         ));
+    }
+    let sides = |a: bool| -> Vec<&crate::cli::report::SeedResult> {
+        record
+            .pairs
+            .values()
+            .map(|p| if a { &p.a } else { &p.b })
+            .collect()
+    };
+    if let Some(warning) = crate::cli::cpu::ab_warning([('A', sides(true)), ('B', sides(false))]) {
+        crate::cli::quote::warn("tester ab", &warning);
     }
     if let Some(signal) = signal {
         crate::diag!(

@@ -56,9 +56,9 @@ pub struct Args {
     /// With --html: also write pages of two answers side by side (the visualizer's), A and B
     /// on one board size, stepped together, with the judge's numbers and their difference, for
     /// the seeds where B did worst against A (see --vis-seeds), into the folder `REPORT-vis/`
-    /// beside the report (so --html must name a regular file, not a device or a pipe); the
-    /// report's seed table links each of those seeds to its page. With more runs, each run
-    /// against A.
+    /// beside the report (`seed-SEED.html`; with more runs `seed-SEED-X-vs-A.html`), so --html
+    /// must name a regular file, not a device or a pipe; the report's seed table, worst seed
+    /// first, links each of those seeds to its page. With more runs, each run against A.
     #[arg(long, requires = "html")]
     pub vis: bool,
     /// How many seeds get a side-by-side page with --vis, the worst ratio X/A first (a seed X
@@ -162,6 +162,19 @@ impl Comparison {
             groups,
             filter: None,
         }
+    }
+
+    /// The rows as the tables list them: the largest loss against `A` first (see
+    /// [`Row::worst_loss`]), then by seed, so the seeds to look at (and their pages) lead.
+    pub fn worst_first(&self) -> Vec<&Row> {
+        let k = self.runs.len();
+        let mut rows: Vec<&Row> = self.rows.iter().collect();
+        rows.sort_by(|x, y| {
+            y.worst_loss(k)
+                .total_cmp(&x.worst_loss(k))
+                .then(x.seed.cmp(&y.seed))
+        });
+        rows
     }
 
     /// Seeds that every run has.

@@ -83,16 +83,6 @@ pub fn pages_dir(html: &Path) -> PathBuf {
     html.with_file_name(format!("{stem}-vis"))
 }
 
-/// How bad run `b` did on `row` against `A`, for the order of the pages (larger is worse): the
-/// ratio `b/A`; `b` failing where `A` did not comes first, a seed neither has last.
-fn badness(row: &Row, b: usize) -> f64 {
-    match (row.ok(0), row.ok(b)) {
-        (Some(a), Some(x)) => Row::ratio(a, x).unwrap_or(f64::MAX),
-        (Some(_), None) if row.results[b].is_some() => f64::INFINITY,
-        _ => f64::NEG_INFINITY,
-    }
-}
-
 /// The `count` seeds (0: all) where run `b` did worst against `A`, worst first.
 pub fn worst_seeds(c: &Comparison, b: usize, count: usize) -> Vec<u64> {
     let mut rows: Vec<&Row> = c
@@ -100,13 +90,19 @@ pub fn worst_seeds(c: &Comparison, b: usize, count: usize) -> Vec<u64> {
         .iter()
         .filter(|r| r.results[0].is_some() && r.results[b].is_some())
         .collect();
-    rows.sort_by(|x, y| {
-        badness(y, b)
-            .total_cmp(&badness(x, b))
-            .then(x.seed.cmp(&y.seed))
-    });
+    rows.sort_by(|x, y| y.loss(b).total_cmp(&x.loss(b)).then(x.seed.cmp(&y.seed)));
     let count = if count == 0 { rows.len() } else { count };
     rows.into_iter().take(count).map(|r| r.seed).collect()
+}
+
+/// The file name of the page of `seed`, run `b` against `A`, among `runs` runs:
+/// `seed-2.html`, or `seed-2-C-vs-A.html` when more than one run is paired with `A`.
+pub fn page_name(seed: u64, b: usize, runs: usize) -> String {
+    if runs <= 2 {
+        format!("seed-{seed}.html")
+    } else {
+        format!("seed-{seed}-{}-vs-A.html", label(b))
+    }
 }
 
 /// Writes the side-by-side page of each run against `A` for its `count` worst seeds into
@@ -128,7 +124,7 @@ pub fn write_pages(
     };
     for b in 1..c.runs.len() {
         for seed in worst_seeds(c, b, count) {
-            let name = format!("{seed}-{}.html", label(b));
+            let name = page_name(seed, b, c.runs.len());
             match pair_data(c, seed, b)? {
                 Ok(data) => {
                     let path = dir.join(&name);
@@ -217,6 +213,8 @@ mod tests {
         assert_eq!(url_escape("r 1#x.html"), "r%201%23x.html");
         assert_eq!(url_escape("é"), "%C3%A9");
         assert_eq!(pages_dir(Path::new("out/R.html")), Path::new("out/R-vis"));
+        assert_eq!(page_name(2, 1, 2), "seed-2.html");
+        assert_eq!(page_name(2, 2, 3), "seed-2-C-vs-A.html");
         assert_eq!(
             run_folders(&["a".into(), "b".into()]).unwrap(),
             [PathBuf::from("a"), PathBuf::from("b")]
