@@ -216,6 +216,15 @@ fn the_scan_reads_commands_as_a_shell_splits_them() {
                 --seeds <SEEDS>\n          e.g. --not-this\n  -h, --help\n";
     let options: Vec<String> = help_options(help).into_iter().collect();
     assert_eq!(options, ["--help", "--out", "--seeds", "-h", "-o"]);
+    // help wrapped at the terminal's width (clap's `wrap_help`): a description's second line is
+    // no subcommand nor option, whatever word it starts with
+    let wrapped = "Commands:\n  verify  Check a board: no two queens may share a row, column or\n          \
+                   diagonal\n  solve   Print one\n\nOptions:\n      --seeds <SEEDS>  the seeds, see\n  \
+                   \x20                  --not-this\n  -h, --help  Print help\n";
+    let listed: Vec<String> = help_subcommands(wrapped).into_iter().collect();
+    assert_eq!(listed, ["solve", "verify"]);
+    let options: Vec<String> = help_options(wrapped).into_iter().collect();
+    assert_eq!(options, ["--help", "--seeds", "-h"]);
     assert_eq!(
         param_names("a `--param t1=0.2` and --param\n  lift_time=0.5, not --param NAME=V, --param-space x, --param …"),
         ["t1", "lift_time"]

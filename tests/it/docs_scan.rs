@@ -204,7 +204,10 @@ pub fn help_options(help: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     for line in help.lines() {
         let trimmed = line.trim_start();
-        if !trimmed.starts_with('-') || trimmed.len() == line.len() {
+        // clap indents an option by 2 (`  -o, --out`) or 6 (`      --seeds`); a description
+        // wrapped onto a line that starts with `--other` is indented deeper.
+        let indent = line.len() - trimmed.len();
+        if !trimmed.starts_with('-') || !(1..=6).contains(&indent) {
             continue;
         }
         for word in trimmed.split([',', ' ']).filter(|w| !w.is_empty()) {
@@ -223,6 +226,9 @@ pub fn help_subcommands(help: &str) -> BTreeSet<String> {
         .skip_while(|line| line.trim() != "Commands:")
         .skip(1)
         .take_while(|line| line.starts_with("  "))
+        // a subcommand's line is indented by 2; its description wrapped onto the next line
+        // (clap's `wrap_help`) is indented to the description's column
+        .filter(|line| !line.starts_with("   "))
         .filter_map(|line| line.split_whitespace().next())
         .map(str::to_string)
         .collect()
