@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests of the root package.
 
+pub mod cpu;
 mod shared_folder;
 
 pub use shared_folder::SharedFolder;
