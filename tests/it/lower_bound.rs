@@ -13,6 +13,7 @@ use tools::output::Move;
 use tools::replay::Replay;
 
 use crate::common;
+use crate::common::cpu::{thread_cpu, with_cpu};
 
 /// Floating-point slack of the comparisons (the bound is rounded down by far more than this).
 const EPS: f64 = 1e-9;
@@ -287,14 +288,22 @@ fn the_deadline_is_kept_on_the_largest_boards() {
 fn the_climb_passes_the_assignment_climbs_converged_bound_on_seed_2() {
     // The climb that solved an assignment problem per step converged to 198.35 on seed 2
     // (N = 30, C = 6) after 10–15 s of CPU; the joint climb of weights and prices ends above
-    // it in about 0.2 s (199.06 at 0.2 s, 199.71 at 2 s, 200.08 at 5 s, which took 4.4 s of
-    // this test's time). 2 s leave room for a loaded machine.
+    // it in about 0.2 s of CPU (this test's build, 2026-11-28: 197.93 at 0.15 s, 198.98 at
+    // 0.2 s, 199.36 at 1 s). The claim is about CPU, the deadline wall time: a run starved by
+    // a busy machine below the claim (it failed at load 5-9 with 2 s) is run again with a
+    // longer deadline until it got 1 s of CPU (`common::cpu::with_cpu`).
     let text =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/2.in"))
             .expect("testcases/2.in exists");
     let board = Board::parse_official(&text).expect("official input");
-    let bound = lower_bound(&board, Instant::now() + Duration::from_secs(2));
-    assert!(bound.value > 198.5, "{bound:?}");
+    let climb = |limit| {
+        let before = thread_cpu();
+        let bound = lower_bound(&board, Instant::now() + limit);
+        (bound, thread_cpu() - before)
+    };
+    let run = with_cpu(Duration::from_secs(1), climb, |b| b.value > 198.5);
+    let bound = &run.out;
+    assert!(bound.value > 198.5, "{} {bound:?}", run.said());
     assert!(bound.value <= bound.relaxed, "{bound:?}");
 }
 
