@@ -6,10 +6,12 @@
 //! the relaxation solved it meets it.
 
 use queenattack::solver::board::{Board, EMPTY, WALL};
-use queenattack::solver::lower_bound::lower_bound;
+use queenattack::solver::lower_bound::{lower_bound, LowerBound};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
+
+use crate::common::cpu::{again, measure, thread_cpu, Measured};
 
 /// Walls-only distances between all cells: one queen move along a line over free cells costs
 /// `√L`, then Floyd–Warshall.
@@ -167,31 +169,90 @@ fn branching_boards() -> Vec<Board> {
         .collect()
 }
 
+/// The CPU time a board's branching is given: solving took 1.15 s at most on these boards
+/// (this test's build, 2026-11-28).
+const BUDGET: Duration = Duration::from_secs(3);
+
+/// How many boards of nine each test wants branched on, and solved.
+const BRANCHED: usize = 4;
+const SOLVED: usize = 4;
+
+/// The bound of `board` within `limit` of wall time, and the CPU time it got.
+fn bound_within(board: &Board, limit: Duration) -> (LowerBound, Duration) {
+    let before = thread_cpu();
+    let bound = lower_bound(board, Instant::now() + limit);
+    (bound, thread_cpu() - before)
+}
+
+/// Checks one bound of `board` (`round` of [`branching_boards`]) against the relaxation's
+/// `optimum`.
+fn check_bound(round: usize, board: &Board, optimum: f64, bound: &LowerBound) {
+    let cases = bound.cases.as_ref().expect("the cases have time");
+    assert!(
+        cases.free <= optimum + 1e-9,
+        "round {round}: {board:?}: error-free bound {cases:?} above the relaxation's optimum \
+         {optimum}"
+    );
+    if cases.solved {
+        assert!(
+            cases.free >= optimum - 1e-3,
+            "round {round}: {board:?}: {cases:?} reported solved below {optimum}"
+        );
+    }
+}
+
 /// Checks the branching on `rounds` of [`branching_boards`] against the relaxation's optimum;
-/// returns on how many boards it branched and on how many it solved the relaxation.
-fn check_branching(rounds: std::ops::Range<usize>) -> (usize, usize) {
+/// returns on how many boards it branched, on how many it solved the relaxation, and the runs
+/// of the boards it did not solve. Both counts need CPU, the deadline is wall time: when one
+/// falls short (3 boards solved at load 12 with 5 s, 3 branched at load 8), every board whose
+/// run was starved by a busy machine is run again with a longer deadline until it got
+/// [`BUDGET`] (`common::cpu::again`), and its new bound is checked and counted.
+fn check_branching(rounds: std::ops::Range<usize>) -> (usize, usize, String) {
     let boards = branching_boards();
-    let (mut branched, mut solved) = (0, 0);
+    let mut runs = Vec::new();
     for round in rounds {
         let board = &boards[round];
         let optimum = relaxation_optimum(board);
-        let bound = lower_bound(board, Instant::now() + Duration::from_secs(5));
-        let cases = bound.cases.as_ref().expect("the cases have time");
-        assert!(
-            cases.free <= optimum + 1e-9,
-            "round {round}: {board:?}: error-free bound {cases:?} above the relaxation's optimum \
-             {optimum}"
-        );
-        if cases.solved {
-            assert!(
-                cases.free >= optimum - 1e-3,
-                "round {round}: {board:?}: {cases:?} reported solved below {optimum}"
-            );
-        }
-        branched += usize::from(cases.nodes > 0);
-        solved += usize::from(cases.solved);
+        let run = measure(BUDGET, |limit| bound_within(board, limit));
+        check_bound(round, board, optimum, &run.out);
+        runs.push((round, optimum, run));
+    }
+    let (branched, solved) = counts(&runs);
+    if branched < BRANCHED || solved < SOLVED {
+        runs = runs
+            .into_iter()
+            .map(|(round, optimum, run)| {
+                if !run.starved(BUDGET) {
+                    return (round, optimum, run);
+                }
+                let board = &boards[round];
+                let run = again(run, BUDGET, |limit| bound_within(board, limit), |_| false);
+                check_bound(round, board, optimum, &run.out);
+                (round, optimum, run)
+            })
+            .collect();
+    }
+    let (branched, solved) = counts(&runs);
+    let mut unsolved = String::new();
+    for (round, _, run) in runs.iter().filter(|(.., run)| !is_solved(&run.out)) {
+        unsolved.push_str(&format!("\nround {round}: {}", run.said()));
     }
     eprintln!("branched {branched}, solved {solved}");
+    (branched, solved, unsolved)
+}
+
+/// Whether the branching solved the relaxation.
+fn is_solved(bound: &LowerBound) -> bool {
+    bound.cases.as_ref().is_some_and(|c| c.solved)
+}
+
+/// On how many boards of `runs` the branching ran, and on how many it solved the relaxation.
+fn counts(runs: &[(usize, f64, Measured<LowerBound>)]) -> (usize, usize) {
+    let branched = runs
+        .iter()
+        .filter(|(.., run)| run.out.cases.as_ref().is_some_and(|c| c.nodes > 0))
+        .count();
+    let solved = runs.iter().filter(|(.., run)| is_solved(&run.out)).count();
     (branched, solved)
 }
 
@@ -200,15 +261,27 @@ fn check_branching(rounds: std::ops::Range<usize>) -> (usize, usize) {
 // with-errors one or the relaxation is solved.
 #[test]
 fn the_branching_never_passes_the_relaxations_optimum_and_meets_it_when_solved() {
-    let (branched, solved) = check_branching(0..9);
+    let (branched, solved, unsolved) = check_branching(0..9);
     // not vacuous: the branching ran, and often to the relaxation's optimum
-    assert!(branched >= 4, "the branching ran on only {branched} boards");
-    assert!(solved >= 4, "only {solved} boards solved");
+    assert!(
+        branched >= BRANCHED,
+        "the branching ran on only {branched} boards; unsolved:{unsolved}"
+    );
+    assert!(
+        solved >= SOLVED,
+        "only {solved} boards solved; unsolved:{unsolved}"
+    );
 }
 
 #[test]
 fn the_branching_never_passes_the_relaxations_optimum_on_nine_more_boards() {
-    let (branched, solved) = check_branching(9..18);
-    assert!(branched >= 4, "the branching ran on only {branched} boards");
-    assert!(solved >= 4, "only {solved} boards solved");
+    let (branched, solved, unsolved) = check_branching(9..18);
+    assert!(
+        branched >= BRANCHED,
+        "the branching ran on only {branched} boards; unsolved:{unsolved}"
+    );
+    assert!(
+        solved >= SOLVED,
+        "only {solved} boards solved; unsolved:{unsolved}"
+    );
 }
