@@ -69,6 +69,9 @@ pub struct Load {
     cpu: usize,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     threads: Vec<std::thread::JoinHandle<()>>,
+    /// The CPU time the busy threads have had, all together, in nanoseconds (each adds its own
+    /// about every 50 µs of it).
+    used: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 #[allow(dead_code)]
@@ -88,21 +91,54 @@ impl Load {
             .find(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) })
             .expect("some core");
         let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let used = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
         let threads = (0..busy)
             .map(|_| {
-                let stop = std::sync::Arc::clone(&stop);
+                let (stop, used) = (std::sync::Arc::clone(&stop), std::sync::Arc::clone(&used));
                 std::thread::spawn(move || {
                     pin_to(cpu).expect("pinned");
                     let started = std::time::Instant::now();
+                    let mut counted = cpu::thread_cpu();
+                    let mut spins = 0u32;
                     while !stop.load(Ordering::Relaxed)
                         && started.elapsed() < std::time::Duration::from_secs(60)
                     {
                         std::hint::spin_loop();
+                        spins = spins.wrapping_add(1);
+                        if spins % 1024 == 0 {
+                            let now = cpu::thread_cpu();
+                            used.fetch_add((now - counted).as_nanos() as u64, Ordering::Relaxed);
+                            counted = now;
+                        }
                     }
                 })
             })
             .collect();
-        Load { cpu, stop, threads }
+        Load {
+            cpu,
+            stop,
+            threads,
+            used,
+        }
+    }
+
+    /// The CPU time the busy threads have had so far, all together, and the time now: the
+    /// start of a [`Load::share_since`].
+    pub fn mark(&self) -> (std::time::Duration, std::time::Instant) {
+        let used = self.used.load(std::sync::atomic::Ordering::Relaxed);
+        (
+            std::time::Duration::from_nanos(used),
+            std::time::Instant::now(),
+        )
+    }
+
+    /// The share of the loaded core each busy thread got since `mark`: how crowded the core
+    /// was (with `busy` threads and one more runnable thread beside them on an idle core,
+    /// `1 / (busy + 1)`; less when other processes ran there too).
+    pub fn share_since(&self, mark: (std::time::Duration, std::time::Instant)) -> f64 {
+        let (used, now) = self.mark();
+        let wall = (now - mark.1).as_secs_f64() * self.threads.len() as f64;
+        (used - mark.0).as_secs_f64() / wall
     }
 
     /// Makes `command` run on the loaded core.
