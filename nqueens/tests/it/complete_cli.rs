@@ -206,7 +206,11 @@ fn generated_compositions_complete() {
 }
 
 /// `--threads 1` repeats a run exactly for a seed; the default (2 threads) gives a verified
-/// board too; 0 threads is refused with exit 2.
+/// board too; 0 threads is refused with exit 2. Every run is given seed 9, which completes this
+/// composition in 0.24 s of CPU on one thread; the default threads race it (thread 0 keeps the
+/// seed). The default seed 1 took 5.0 s of CPU on 2 threads (the heavy tail of both its
+/// threads' seeds), so at load 5-12 it got too little of the 10 s limit's CPU and answered NO,
+/// not proven: the claim here is the option, not how fast a hard seed is.
 #[test]
 fn threads_option() {
     let out = nqueens(
@@ -225,7 +229,7 @@ fn threads_option() {
     let one = ["--nightrider", "--threads", "1", "--seed", "9"];
     let a = expect_yes(&input, &one);
     assert_eq!(a, expect_yes(&input, &one), "one thread, same seed");
-    expect_yes(&input, &["--nightrider"]);
+    expect_yes(&input, &["--nightrider", "--seed", "9"]);
     let out = nqueens(&["complete", "--threads", "0"], "4 0\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(
