@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{fixture, scratch, tester};
+use crate::common::{copy_executable, fixture, scratch, tester};
 
 /// `tester ab` with `args`, its output.
 fn ab(args: &[&str]) -> Output {
@@ -396,7 +396,7 @@ fn the_current_build_is_copied_and_gets_its_limit_seed_and_args() {
     let dir = scratch("ab-current");
     let bin = dir.join("bin");
     fs::create_dir_all(&bin).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_tester"), bin.join("tester")).unwrap();
+    copy_executable(Path::new(env!("CARGO_BIN_EXE_tester")), &bin.join("tester"));
     let solver = bin.join("queenattack");
     fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crash_odd.sh"),

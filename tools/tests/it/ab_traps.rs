@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::ab::{both, fixtures, git, json};
-use crate::common::{fixture, run_within, scratch, tester};
+use crate::common::{copy_executable, fixture, run_within, scratch, tester};
 
 fn ab(dir: &Path, args: &[&str]) -> Output {
     tester()
@@ -406,7 +406,7 @@ fn the_ab_folder_is_no_change_of_the_tree() {
     // beside it, outside the repository.
     let bin = dir.join("bin");
     fs::create_dir_all(&bin).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_tester"), bin.join("tester")).unwrap();
+    copy_executable(Path::new(env!("CARGO_BIN_EXE_tester")), &bin.join("tester"));
     let solver = bin.join("queenattack");
     let ok = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ok.sh");
     fs::copy(ok, &solver).unwrap();

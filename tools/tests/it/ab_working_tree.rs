@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 use super::ab::{both, git, json};
-use crate::common::scratch;
+use crate::common::{copy_executable, scratch};
 
 /// The solver of the tiny project, saying `version {v}` on stderr.
 fn main_rs(version: u32) -> String {
@@ -42,21 +42,6 @@ fn cargo(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "cargo {args:?}: {}", both(&out));
 }
 
-/// The output of `command`, whose program was just copied: while another test's thread forks,
-/// its child may hold the copy open for writing until it execs, and running the copy then
-/// fails with "Text file busy" for a moment.
-fn output_of_copy(command: &mut Command) -> std::process::Output {
-    for _ in 0..50 {
-        match command.output() {
-            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
-            other => return other.unwrap(),
-        }
-    }
-    command.output().unwrap()
-}
-
 #[test]
 fn base_head_runs_against_what_the_working_tree_builds() {
     let dir = scratch("ab-working-tree");
@@ -75,7 +60,10 @@ fn base_head_runs_against_what_the_working_tree_builds() {
     git(&repo, &["commit", "--quiet", "-m", "version 1"]);
     cargo(&repo, &["build", "--release", "--quiet"]);
     let release = repo.join("target/release");
-    fs::copy(env!("CARGO_BIN_EXE_tester"), release.join("tester")).unwrap();
+    copy_executable(
+        Path::new(env!("CARGO_BIN_EXE_tester")),
+        &release.join("tester"),
+    );
     // The change, left uncommitted and not built: the binary is version 1's.
     fs::write(repo.join("src/main.rs"), main_rs(2)).unwrap();
     let mut ab = Command::new(release.join("tester"));
@@ -91,7 +79,7 @@ fn base_head_runs_against_what_the_working_tree_builds() {
             "15",
         ])
         .args(["--jobs", "2", "--out", "runs/ab", "--no-project"]);
-    let out = output_of_copy(&mut ab);
+    let out = ab.output().unwrap();
     // The same score on every pair: rejected; what matters is who ran.
     assert_eq!(out.status.code(), Some(1), "{}", both(&out));
     let doc = json(&repo.join("runs/ab/ab.json"));

@@ -99,7 +99,7 @@ fn run_without_a_default_solver_says_how_to_build_it() {
     // A copy of the tester alone in a folder: no `queenattack` beside it.
     let dir = scratch("lonely");
     let copy = dir.join("tester");
-    fs::copy(env!("CARGO_BIN_EXE_tester"), &copy).unwrap();
+    common::copy_executable(Path::new(env!("CARGO_BIN_EXE_tester")), &copy);
     let out = Command::new(&copy)
         .args(["run", "--seeds", "1", "--out"])
         .arg(dir.join("run"))
@@ -111,6 +111,49 @@ fn run_without_a_default_solver_says_how_to_build_it() {
         err.contains("cargo build --release") && err.contains("--exec"),
         "{err}"
     );
+}
+
+/// Copies `tester` and runs the copy at once, six times, while four threads fork children that
+/// wait 30 ms before they exec: each holds every descriptor this process had open at the fork
+/// meanwhile, and a copy written by this process then could not run ("Text file busy").
+#[test]
+fn a_copied_tester_runs_at_once_while_other_threads_fork() {
+    use std::os::unix::process::CommandExt;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = scratch("copied");
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let forks: Vec<_> = (0..4)
+        .map(|_| {
+            let stop = std::sync::Arc::clone(&stop);
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let mut slow = Command::new("true");
+                    // SAFETY: between fork and exec the closure only sleeps.
+                    unsafe {
+                        slow.pre_exec(|| {
+                            std::thread::sleep(std::time::Duration::from_millis(30));
+                            Ok(())
+                        })
+                    };
+                    let _ = slow.status();
+                }
+            })
+        })
+        .collect();
+    let mut busy = Vec::new();
+    for round in 0..6 {
+        let copy = dir.join(format!("tester-{round}"));
+        common::copy_executable(Path::new(env!("CARGO_BIN_EXE_tester")), &copy);
+        match Command::new(&copy).arg("--version").output() {
+            Ok(out) => assert!(out.status.success(), "{out:?}"),
+            Err(e) => busy.push(format!("round {round}: {e}")),
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    for fork in forks {
+        fork.join().unwrap();
+    }
+    assert!(busy.is_empty(), "{busy:?}");
 }
 
 fn results_of(dir: &Path) -> Vec<Value> {

@@ -166,7 +166,7 @@ const HANGING: &str = "if [ -e hang ]; then\n  k=1\n  while ! mkdir \"slot.$k\" 
 fn workspace(dir: &Path, body: &str) -> PathBuf {
     let release = dir.join("target/release");
     fs::create_dir_all(&release).unwrap();
-    fs::copy(TESTER, release.join("tester")).unwrap();
+    common::copy_executable(Path::new(TESTER), &release.join("tester"));
     fake_solver(dir, body);
     dir.to_path_buf()
 }

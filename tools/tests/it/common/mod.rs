@@ -94,3 +94,26 @@ pub fn run_within(mut command: Command, limit: Duration) -> (Option<Output>, u64
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Copies the executable `from` to `to` (mode and all) with `cp`, in a process of its own,
+/// and waits for it. A copy written by this process would hold its file open for writing in
+/// every child that another test's thread forks meanwhile, until that child execs; running
+/// the copy then fails with "Text file busy" (`cli::run_without_a_default_solver_says_how_to_
+/// build_it` did once). `cp`'s descriptors are its own, closed when it ends.
+#[allow(dead_code)]
+pub fn copy_executable(from: &std::path::Path, to: &std::path::Path) {
+    let out = Command::new("cp")
+        .arg("--")
+        .arg(from)
+        .arg(to)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cp: {e}"));
+    assert!(
+        out.status.success(),
+        "cp {} {}: {}",
+        from.display(),
+        to.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
