@@ -42,8 +42,11 @@ function tester(args, opts = {}) {
 /** `tester score --json` on a seed's case; returns {score, errors, moves, penalty, error}. */
 function score(seed, outFile) {
   const r = tester(['score', '--seed', String(seed), outFile, '--json']);
-  if (r.status !== 0) throw new Error(`tester score failed (${r.status}): ${r.stderr}`);
-  return JSON.parse(r.stdout);
+  // Exit 1 is an invalid answer (score -1, the object still printed); 2 is bad usage.
+  if (r.status !== 0 && r.status !== 1) throw new Error(`tester score failed (${r.status}): ${r.stderr}`);
+  const t = JSON.parse(r.stdout);
+  if ((r.status === 1) !== (t.score === -1)) throw new Error(`tester score exit ${r.status} for score ${t.score}`);
+  return t;
 }
 function writeOut(name, text) {
   const p = path.join(OUT, name);
