@@ -15,6 +15,7 @@
 
 mod beam;
 mod proof;
+mod queen_rows;
 mod split;
 mod turns;
 
@@ -100,6 +101,10 @@ pub(crate) enum Floor {
 const FIRST_STEP_SHARE: f64 = 0.0005;
 /// See [`FIRST_STEP_SHARE`].
 const FIRST_STEP_MIN: f64 = 0.01;
+/// The last cap of [`one_colour_floor`] lies this far above the first board's cost: the
+/// search below it finds that board or a cheaper one, and so ends the proof.
+const UPPER_MARGIN: f64 = 1e-6;
+
 /// Share of the time left that [`next_step`] aims the next capped search at: a search after
 /// one that took more than half the time left cannot finish, so the last one should take
 /// nearly all of it, less a margin for the fit's error. `--bound`, one run each (2026-11-26,
@@ -145,20 +150,53 @@ pub(super) fn one_colour_floor(
         return Floor::AtLeast(f64::INFINITY);
     };
     let mut floor = floor.max(search.root);
+    if let Ok(dir) = std::env::var("QA_DUMP") {
+        let mut bytes = format!("QAE1 {n}\n").into_bytes();
+        bytes.extend(walls.iter().map(|&w| w as u8));
+        for &q in members {
+            for c in 0..n * n {
+                bytes.extend(dist[q * n * n + c].to_le_bytes());
+            }
+        }
+        let name = format!("{dir}/{}-{}.bin", n, std::process::id());
+        let _ = std::fs::write(name, bytes);
+    }
+    let trace = std::env::var("QA_TRACE").is_ok();
+    if trace {
+        eprintln!("root {:.4}", search.root);
+    }
+    let upper = search.first_board(deadline);
+    if trace {
+        eprintln!("upper {upper:.4}");
+    }
     let mut step = (floor.abs() * FIRST_STEP_SHARE).max(FIRST_STEP_MIN);
     let mut last = None;
     loop {
-        let cap = floor + step;
+        // a cap within a step of the first board's cost saves little: that cost, at once
+        let mut cap = if floor + 2.0 * step >= upper {
+            upper + UPPER_MARGIN
+        } else {
+            floor + step
+        };
+        if let Ok(c) = std::env::var("QA_CAP") {
+            cap = c.parse().unwrap();
+            if floor >= cap - 1e-6 { return Floor::AtLeast(floor); }
+        }
         let started = Instant::now();
         // threads only for searches long enough to pay for them
         let threads = match last {
             Some((_, took)) if took >= SPLIT_AFTER => threads,
             _ => 1,
         };
-        if !search.run_split(cap, threads) {
+        let before = search.nodes;
+        let finished = search.run_split(cap, threads);
+        if trace {
+            eprintln!("cap {cap:.4} nodes {} took {:.3}s best {:?}", search.nodes.wrapping_sub(before), started.elapsed().as_secs_f64(), search.best.threshold());
+        }
+        if !finished {
             return Floor::AtLeast(floor);
         }
-        if !search.best.is_empty() {
+        if search.best.threshold() < cap {
             let (cost, cells) = search.best.into_sorted().swap_remove(0);
             return Floor::Exact(cost, cells);
         }
@@ -262,6 +300,12 @@ struct OneColour<'a> {
     split_depth: usize,
     /// The nodes handed over at `split_depth`.
     subtrees: Vec<split::Subtree>,
+    /// Each cell's column and diagonal weights, and their constant (see
+    /// [`potentials::Potentials`]).
+    weights: Vec<f64>,
+    offset: f64,
+    /// The proof's tables of the queens matched to the rows ([`queen_rows`]).
+    queen_rows: Option<Arc<queen_rows::QueenRowTables>>,
 }
 
 impl<'a> OneColour<'a> {
@@ -327,6 +371,9 @@ impl<'a> OneColour<'a> {
             shared: None,
             split_depth: usize::MAX,
             subtrees: Vec::new(),
+            offset: potentials.offset,
+            weights: potentials.cells,
+            queen_rows: None,
         };
         let ahead = search.look_ahead(0, Attacks::default())?;
         search.root_ahead = Some(ahead);

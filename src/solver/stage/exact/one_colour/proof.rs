@@ -9,14 +9,16 @@
 //! cells in the open rows. A cell whose extra beyond both reductions reaches the slack left
 //! is out of every board below the threshold.
 
+use super::queen_rows::{QueenRowTables, QueenRows};
 use super::{OneColour, CLOCK_EVERY};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Which lines a node has filled, and the columns the queens placed so far attack in each
 /// row (bit `c`: column `c`).
 #[derive(Clone, Copy, Default)]
 pub(super) struct Lines {
-    blocked: [u32; 32],
+    pub(super) blocked: [u32; 32],
     rows: u32,
     columns: u32,
 }
@@ -81,10 +83,16 @@ impl OneColour<'_> {
         if self.prefix.is_empty() {
             self.tables();
         }
-        if let Some(ahead) = self.root_ahead {
-            self.constrained(0, Lines::default(), self.root - ahead);
+        if let (Some(ahead), Some(mut rows)) = (self.root_ahead, self.root_rows()) {
+            self.constrained(0, Lines::default(), self.root - ahead, &mut rows);
         }
         !self.out_of_time
+    }
+
+    /// The root's queens matched to the rows; `None` when some queen has no row.
+    pub(super) fn root_rows(&self) -> Option<QueenRows> {
+        let tables = self.queen_rows.as_ref().expect("the proof's tables");
+        QueenRows::root(tables)
     }
 
     /// The tables of this search that the others do without: every cell's reduced cost and
@@ -100,11 +108,22 @@ impl OneColour<'_> {
             }
             self.prefix.push(masks);
         }
+        let reduced = &self.reduced;
+        let tables = QueenRowTables::new(n, self.members, self.dist, &self.weights, |cell| {
+            reduced[cell].is_finite()
+        });
+        self.queen_rows = Some(Arc::new(tables));
     }
 
     /// The node with `depth` queens placed on `lines`, their reduced costs and the weights'
     /// constant summing to `bound`.
-    pub(super) fn constrained(&mut self, depth: usize, lines: Lines, bound: f64) {
+    pub(super) fn constrained(
+        &mut self,
+        depth: usize,
+        lines: Lines,
+        bound: f64,
+        rows: &mut QueenRows,
+    ) {
         self.nodes += 1;
         if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
             self.out_of_time = true;
@@ -118,6 +137,7 @@ impl OneColour<'_> {
                 lines,
                 bound,
                 cells: self.cells.clone(),
+                rows: Box::new(rows.detached()),
             });
             return;
         }
@@ -134,18 +154,25 @@ impl OneColour<'_> {
         let Some(reduced) = self.reduce(&lines, bound) else {
             return;
         };
-        let Some((options, count)) = self.fewest(&lines, &reduced) else {
+        let tables = Arc::clone(self.queen_rows.as_ref().expect("the proof's tables"));
+        let Some((options, count)) = self.fewest(&lines, &reduced, rows, &tables) else {
             return;
         };
-        for &(extra, cell) in &options[..count] {
-            if reduced.base + extra >= self.threshold() - 1e-9 {
+        for &(least, cell) in &options[..count] {
+            let threshold = self.threshold() - 1e-9;
+            if least >= threshold {
                 break; // cheapest first: the other cells fail too
             }
             let (r, c) = (cell / n, cell % n);
-            self.cells.push(cell);
             let next = lines.place(n, r, c as u32);
-            self.constrained(depth + 1, next, bound + self.reduced[cell]);
-            self.cells.pop();
+            let limit = threshold + self.offset;
+            let blocked = (&next.blocked, &lines.blocked);
+            if rows.place(&tables, (r, c), blocked, limit) {
+                self.cells.push(cell);
+                self.constrained(depth + 1, next, bound + self.reduced[cell], rows);
+                self.cells.pop();
+            }
+            rows.undo();
         }
     }
 
@@ -186,29 +213,73 @@ impl OneColour<'_> {
         (reduced.base < self.threshold() - 1e-9).then_some(reduced)
     }
 
-    /// The open line (row or column) with the fewest cells left once the reductions are
-    /// counted, as (extra, cell) cheapest first with their count; `None` when some open line
-    /// has none.
-    fn fewest(&self, lines: &Lines, reduced: &Reduced) -> Option<([(f64, usize); 32], usize)> {
+    /// The open line (row or column) with the fewest cells left, as (least bound of a board
+    /// through the cell, cell) cheapest first with their count; `None` when some open line
+    /// has none, or when no board through the node beats the threshold.
+    ///
+    /// A cell stays while two bounds of the boards through it stay below the threshold: the
+    /// row and column reductions' (`reduced`), and the queens matched to the rows' (`rows`)
+    /// plus, per open column, the least reduced cost of its cells under that matching's
+    /// duals (every board has a cell in every open column), the cell's own column counted
+    /// at the cell's reduced cost.
+    fn fewest(
+        &self,
+        lines: &Lines,
+        reduced: &Reduced,
+        rows: &QueenRows,
+        tables: &QueenRowTables,
+    ) -> Option<([(f64, usize); 32], usize)> {
         let n = self.n;
         let all = u32::MAX >> (32 - n);
-        let slack = self.threshold() - 1e-9 - reduced.base;
+        let threshold = self.threshold() - 1e-9;
+        let slack = threshold - reduced.base;
+        let matched = rows.value() - self.offset;
+        if matched >= threshold {
+            return None;
+        }
+        // each cell's reduced cost under the matching's duals, and each column's least
+        let mut lap = [[0.0; 32]; 32];
         let mut kept = [0u32; 32];
+        let mut column_least = [f64::INFINITY; 32];
+        for r in bits(!lines.rows & all) {
+            for c in bits(reduced.viable[r]) {
+                if reduced.extra(self.reduced[r * n + c], r, c) < slack {
+                    let extra = rows.extra(tables, r, c);
+                    if matched + extra < threshold {
+                        lap[r][c] = extra;
+                        kept[r] |= 1 << c;
+                        column_least[c] = column_least[c].min(extra);
+                    }
+                }
+            }
+        }
+        let mut base = matched;
+        for c in bits(!lines.columns & all) {
+            base += column_least[c]; // ∞ when no cell of the column is left
+        }
+        if base >= threshold {
+            return None;
+        }
+        let least = |r: usize, c: usize| {
+            let old = reduced.base + reduced.extra(self.reduced[r * n + c], r, c);
+            old.max(base - column_least[c] + lap[r][c])
+        };
         let mut per_column = [0u32; 32];
-        // each line's two least extras: among lines with the fewest cells, the one whose
+        // each line's two least bounds: among lines with the fewest cells, the one whose
         // second cell costs most (the largest regret)
         let mut column_two = [(f64::INFINITY, f64::INFINITY); 32];
         let (mut line, mut fewest, mut regret) = (None, u32::MAX, f64::NEG_INFINITY);
         let two = |(a, b): (f64, f64), x: f64| if x < a { (x, a) } else { (a, b.min(x)) };
         for r in bits(!lines.rows & all) {
             let mut row_two = (f64::INFINITY, f64::INFINITY);
-            for c in bits(reduced.viable[r]) {
-                let extra = reduced.extra(self.reduced[r * n + c], r, c);
-                if extra < slack {
-                    kept[r] |= 1 << c;
+            for c in bits(kept[r]) {
+                let bound = least(r, c);
+                if bound < threshold {
                     per_column[c] += 1;
-                    row_two = two(row_two, extra);
-                    column_two[c] = two(column_two[c], extra);
+                    row_two = two(row_two, bound);
+                    column_two[c] = two(column_two[c], bound);
+                } else {
+                    kept[r] &= !(1 << c);
                 }
             }
             let count = kept[r].count_ones();
@@ -238,8 +309,7 @@ impl OneColour<'_> {
                 kept[r] & 1 << at
             };
             for c in bits(cells) {
-                let cell = r * n + c;
-                options[count] = (reduced.extra(self.reduced[cell], r, c), cell);
+                options[count] = (least(r, c), r * n + c);
                 count += 1;
             }
         }

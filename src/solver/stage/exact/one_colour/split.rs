@@ -8,6 +8,7 @@
 //! cap, as one thread would: the floor it proves is the same, found sooner.
 
 use super::proof::Lines;
+use super::queen_rows::QueenRows;
 use super::{Best, OneColour};
 use ahash::AHashSet;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -47,6 +48,7 @@ pub(super) struct Subtree {
     pub(super) lines: Lines,
     pub(super) bound: f64,
     pub(super) cells: Vec<usize>,
+    pub(super) rows: Box<QueenRows>,
 }
 
 /// The cheapest board's cost found by any thread (the bits of a non-negative `f64`, which
@@ -91,7 +93,10 @@ impl<'a> OneColour<'a> {
         let Some(ahead) = self.root_ahead else {
             return true;
         };
-        let Some(subtrees) = self.top(self.root - ahead, threads) else {
+        let Some(mut rows) = self.root_rows() else {
+            return true;
+        };
+        let Some(subtrees) = self.top(self.root - ahead, &mut rows, threads) else {
             return false;
         };
         let shared = Arc::new(Shared::new());
@@ -131,13 +136,13 @@ impl<'a> OneColour<'a> {
     /// The nodes at the first depth with at least [`SUBTREES_PER_THREAD`] per thread (or the
     /// deepest tried), in the search's order, the root's bound being `root`; `None` when the
     /// deadline came first.
-    fn top(&mut self, root: f64, threads: usize) -> Option<Vec<Subtree>> {
+    fn top(&mut self, root: f64, rows: &mut QueenRows, threads: usize) -> Option<Vec<Subtree>> {
         let want = SUBTREES_PER_THREAD * threads;
         let mut depth = 1;
         loop {
             self.subtrees.clear();
             self.split_depth = depth;
-            self.constrained(0, Lines::default(), root);
+            self.constrained(0, Lines::default(), root, rows);
             self.split_depth = usize::MAX;
             if self.out_of_time {
                 return None;
@@ -171,6 +176,9 @@ impl<'a> OneColour<'a> {
             shared: Some(Arc::clone(shared)),
             split_depth: usize::MAX,
             subtrees: Vec::new(),
+            weights: Vec::new(),
+            offset: self.offset,
+            queen_rows: self.queen_rows.clone(),
         }
     }
 
@@ -182,7 +190,8 @@ impl<'a> OneColour<'a> {
                 break;
             };
             self.cells.clone_from(&node.cells);
-            self.constrained(node.depth, node.lines, node.bound);
+            let mut rows = node.rows.detached();
+            self.constrained(node.depth, node.lines, node.bound, &mut rows);
         }
         (self.best, self.out_of_time, self.nodes)
     }
