@@ -69,6 +69,7 @@ impl OneColour<'_> {
         let mut width = FIRST_WIDTH;
         while width <= FIRST_BOARD_WIDTH {
             let started = Instant::now();
+            if std::env::var_os("QA_TRACE").is_some() { eprintln!("beam {width} best {}", self.best.threshold()); }
             let saved = std::mem::replace(&mut self.deadline, end);
             let finished = self.beam(width);
             self.deadline = saved;

@@ -15,6 +15,8 @@
 //! at the optimum: 420 933 nodes with the row and column reductions alone, 94 903 with this
 //! bound beside them (docs/benchmarks.md, "the one-colour engine").
 
+use super::bits;
+
 
 /// A cost no board reaches: a queen with no allowed cell in a row (finite, so that the duals
 /// stay numbers).
@@ -212,6 +214,37 @@ impl QueenRows {
     pub(super) fn extra(&self, tables: &QueenRowTables, r: usize, column: usize) -> f64 {
         let n = self.n;
         least_reduced(tables.on(r * n + column), &self.now.alpha) - self.now.beta[r]
+    }
+
+    /// The queens whose reduced cost of row `r` is below `slack`: no other queen's cell of
+    /// the row has a reduced cost below it (a queen's cell costs at least its cheapest
+    /// allowed cell of the row, [`QueenRows::extra_among`]).
+    pub(super) fn near(&self, r: usize, slack: f64) -> u32 {
+        let now = &self.now;
+        let mut near = 0u32;
+        for i in 0..self.n {
+            if self.cost[i][r] - now.alpha[i] - now.beta[r] < slack {
+                near |= 1 << i;
+            }
+        }
+        near
+    }
+
+    /// [`QueenRows::extra`] over the queens `near` only (`∞` when there are none): equal to
+    /// it wherever either is below the slack `near` was drawn with.
+    pub(super) fn extra_among(
+        &self,
+        tables: &QueenRowTables,
+        (r, column): (usize, usize),
+        near: u32,
+    ) -> f64 {
+        let on = tables.on(r * self.n + column);
+        let mut least = f64::INFINITY;
+        for i in bits(near) {
+            let v = on[i] - self.now.alpha[i];
+            least = if v < least { v } else { least };
+        }
+        least - self.now.beta[r]
     }
 
     /// Goes down to the child with a queen on `(r, column)`, its open rows now barred from
@@ -427,17 +460,6 @@ impl QueenRows {
         }
         true
     }
-}
-
-/// The bits of `mask`, lowest first.
-fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let bit = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            bit
-        })
-    })
 }
 
 /// `min_i (cost[i] − alpha[i])` over all 32 entries (the unused ones cost [`NO_CELL`]

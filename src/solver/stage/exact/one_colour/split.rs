@@ -179,6 +179,7 @@ impl<'a> OneColour<'a> {
             weights: Vec::new(),
             offset: self.offset,
             queen_rows: self.queen_rows.clone(),
+            scratch: Vec::new(),
         }
     }
 
