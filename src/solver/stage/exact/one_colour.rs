@@ -15,7 +15,8 @@
 
 mod beam;
 mod proof;
-mod queen_rows;
+mod ascent;
+mod assignment;
 mod split;
 mod turns;
 
@@ -332,12 +333,13 @@ struct OneColour<'a> {
     split_depth: usize,
     /// The nodes handed over at `split_depth`.
     subtrees: Vec<split::Subtree>,
-    /// Each cell's column and diagonal weights, and their constant (see
-    /// [`potentials::Potentials`]).
-    weights: Vec<f64>,
-    offset: f64,
-    /// The proof's tables of the queens matched to the rows ([`queen_rows`]).
-    queen_rows: Option<Arc<queen_rows::QueenRowTables>>,
+    /// The root's line weights ([`potentials::Potentials::lines`]): where the proof's
+    /// ascent starts.
+    lines: Vec<f64>,
+    /// The proof's tables of its node bound ([`ascent`]), built by the proof only.
+    ascent_tables: Option<Arc<ascent::AscentTables>>,
+    /// The node bound's work space (taken by the node that uses it).
+    ascent: Option<Box<ascent::Ascent>>,
     /// A node's cell bounds while it chooses its line ([`proof`]).
     scratch: Vec<[f64; 32]>,
 }
@@ -405,9 +407,9 @@ impl<'a> OneColour<'a> {
             shared: None,
             split_depth: usize::MAX,
             subtrees: Vec::new(),
-            offset: potentials.offset,
-            weights: potentials.cells,
-            queen_rows: None,
+            lines: potentials.lines,
+            ascent_tables: None,
+            ascent: None,
             scratch: Vec::new(),
         };
         let ahead = search.look_ahead(0, Attacks::default())?;

@@ -9,7 +9,8 @@
 //! cells in the open rows. A cell whose extra beyond both reductions reaches the slack left
 //! is out of every board below the threshold.
 
-use super::queen_rows::{QueenRowTables, QueenRows};
+use super::ascent::{Ascent, AscentTables, NodeBound, Weights};
+use super::assignment::Duals;
 use super::{bits, OneColour, CLOCK_EVERY};
 use std::sync::Arc;
 use std::time::Instant;
@@ -72,16 +73,11 @@ impl OneColour<'_> {
         if self.prefix.is_empty() {
             self.tables();
         }
-        if let (Some(ahead), Some(mut rows)) = (self.root_ahead, self.root_rows()) {
-            self.constrained(0, Lines::default(), self.root - ahead, &mut rows);
+        if let Some(ahead) = self.root_ahead {
+            let start = Weights::from_lines(&self.lines);
+            self.constrained(0, Lines::default(), self.root - ahead, (&start, None));
         }
         !self.out_of_time
-    }
-
-    /// The root's queens matched to the rows; `None` when some queen has no row.
-    pub(super) fn root_rows(&self) -> Option<QueenRows> {
-        let tables = self.queen_rows.as_ref().expect("the proof's tables");
-        QueenRows::root(tables)
     }
 
     /// The tables of this search that the others do without: every cell's reduced cost and
@@ -97,11 +93,7 @@ impl OneColour<'_> {
             }
             self.prefix.push(masks);
         }
-        let reduced = &self.reduced;
-        let tables = QueenRowTables::new(n, self.members, self.dist, &self.weights, |cell| {
-            reduced[cell].is_finite()
-        });
-        self.queen_rows = Some(Arc::new(tables));
+        self.ascent_tables = Some(Arc::new(AscentTables::new(n, self.members, self.dist)));
     }
 
     /// The node with `depth` queens placed on `lines`, their reduced costs and the weights'
@@ -111,7 +103,7 @@ impl OneColour<'_> {
         depth: usize,
         lines: Lines,
         bound: f64,
-        rows: &mut QueenRows,
+        (weights, duals): (&Weights, Option<&Duals>),
     ) {
         self.nodes += 1;
         if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
@@ -126,7 +118,7 @@ impl OneColour<'_> {
                 lines,
                 bound,
                 cells: self.cells.clone(),
-                rows: Box::new(rows.detached()),
+                weights: *weights,
             });
             return;
         }
@@ -143,31 +135,38 @@ impl OneColour<'_> {
         let Some(reduced) = self.reduce(&lines, bound) else {
             return;
         };
-        let tables = Arc::clone(self.queen_rows.as_ref().expect("the proof's tables"));
+        let tables = Arc::clone(self.ascent_tables.as_ref().expect("the proof's tables"));
+        // the cells each row may take: a filled row its queen's, an open one those the
+        // reductions left
+        let mut allowed = reduced.viable;
+        for &cell in &self.cells {
+            allowed[cell / n] = 1 << (cell % n);
+        }
+        let mut ascent = self.ascent.take().unwrap_or_else(|| Box::new(Ascent::new(n)));
+        let node = ascent.bound(&tables, &allowed, (weights, duals), self.threshold() - 1e-9);
+        self.ascent = Some(ascent);
+        let Some(node) = node else {
+            return;
+        };
         // the cells' bounds go to a buffer of the search's: zeroing 8 kB per node cost a
         // sixth of the node's instructions
         let mut lap = std::mem::take(&mut self.scratch);
         lap.resize(32, [0.0; 32]);
-        let found = self.fewest(&lines, &reduced, (rows, &tables), &mut lap);
+        let found = self.fewest(&lines, &reduced, (&node, &tables), &mut lap);
         self.scratch = lap;
         let Some((options, count)) = found else {
             return;
         };
         for &(least, cell) in &options[..count] {
-            let threshold = self.threshold() - 1e-9;
-            if least >= threshold {
+            if least >= self.threshold() - 1e-9 {
                 break; // cheapest first: the other cells fail too
             }
             let (r, c) = (cell / n, cell % n);
             let next = lines.place(n, r, c as u32);
-            let limit = threshold + self.offset;
-            let blocked = (&next.blocked, &lines.blocked);
-            if rows.place(&tables, (r, c), blocked, limit) {
-                self.cells.push(cell);
-                self.constrained(depth + 1, next, bound + self.reduced[cell], rows);
-                self.cells.pop();
-            }
-            rows.undo();
+            self.cells.push(cell);
+            let start = (&node.weights, Some(&node.duals));
+            self.constrained(depth + 1, next, bound + self.reduced[cell], start);
+            self.cells.pop();
         }
     }
 
@@ -221,25 +220,21 @@ impl OneColour<'_> {
         &self,
         lines: &Lines,
         reduced: &Reduced,
-        (rows, tables): (&QueenRows, &QueenRowTables),
+        (node, tables): (&NodeBound, &AscentTables),
         lap: &mut [[f64; 32]],
     ) -> Option<([(f64, usize); 32], usize)> {
         let n = self.n;
         let all = u32::MAX >> (32 - n);
         let threshold = self.threshold() - 1e-9;
         let slack = threshold - reduced.base;
-        let matched = rows.value() - self.offset;
-        if matched >= threshold {
-            return None;
-        }
+        let matched = node.value;
         // each cell's reduced cost under the matching's duals, and each column's least
         let mut kept = [0u32; 32];
         let mut column_least = [f64::INFINITY; 32];
         for r in bits(!lines.rows & all) {
-            let near = rows.near(r, threshold - matched);
             for c in bits(reduced.viable[r]) {
                 if reduced.extra(self.reduced[r * n + c], r, c) < slack {
-                    let extra = rows.extra_among(tables, (r, c), near);
+                    let extra = node.extra(tables, r, r * n + c);
                     if matched + extra < threshold {
                         lap[r][c] = extra;
                         kept[r] |= 1 << c;

@@ -8,7 +8,7 @@
 //! cap, as one thread would: the floor it proves is the same, found sooner.
 
 use super::proof::Lines;
-use super::queen_rows::QueenRows;
+use super::ascent::Weights;
 use super::{Best, OneColour};
 use ahash::AHashSet;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -48,7 +48,7 @@ pub(super) struct Subtree {
     pub(super) lines: Lines,
     pub(super) bound: f64,
     pub(super) cells: Vec<usize>,
-    pub(super) rows: Box<QueenRows>,
+    pub(super) weights: Weights,
 }
 
 /// The cheapest board's cost found by any thread (the bits of a non-negative `f64`, which
@@ -93,10 +93,7 @@ impl<'a> OneColour<'a> {
         let Some(ahead) = self.root_ahead else {
             return true;
         };
-        let Some(mut rows) = self.root_rows() else {
-            return true;
-        };
-        let Some(subtrees) = self.top(self.root - ahead, &mut rows, threads) else {
+        let Some(subtrees) = self.top(self.root - ahead, threads) else {
             return false;
         };
         let shared = Arc::new(Shared::new());
@@ -136,13 +133,14 @@ impl<'a> OneColour<'a> {
     /// The nodes at the first depth with at least [`SUBTREES_PER_THREAD`] per thread (or the
     /// deepest tried), in the search's order, the root's bound being `root`; `None` when the
     /// deadline came first.
-    fn top(&mut self, root: f64, rows: &mut QueenRows, threads: usize) -> Option<Vec<Subtree>> {
+    fn top(&mut self, root: f64, threads: usize) -> Option<Vec<Subtree>> {
         let want = SUBTREES_PER_THREAD * threads;
         let mut depth = 1;
         loop {
             self.subtrees.clear();
             self.split_depth = depth;
-            self.constrained(0, Lines::default(), root, rows);
+            let start = Weights::from_lines(&self.lines);
+            self.constrained(0, Lines::default(), root, (&start, None));
             self.split_depth = usize::MAX;
             if self.out_of_time {
                 return None;
@@ -176,9 +174,9 @@ impl<'a> OneColour<'a> {
             shared: Some(Arc::clone(shared)),
             split_depth: usize::MAX,
             subtrees: Vec::new(),
-            weights: Vec::new(),
-            offset: self.offset,
-            queen_rows: self.queen_rows.clone(),
+            lines: Vec::new(),
+            ascent_tables: self.ascent_tables.clone(),
+            ascent: None,
             scratch: Vec::new(),
         }
     }
@@ -191,8 +189,7 @@ impl<'a> OneColour<'a> {
                 break;
             };
             self.cells.clone_from(&node.cells);
-            let mut rows = node.rows.detached();
-            self.constrained(node.depth, node.lines, node.bound, &mut rows);
+            self.constrained(node.depth, node.lines, node.bound, (&node.weights, None));
         }
         (self.best, self.out_of_time, self.nodes)
     }
