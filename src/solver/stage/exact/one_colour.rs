@@ -13,10 +13,11 @@
 //! [`one_colour_floor`] is depth first alone, filling the most constrained row or column
 //! first with the open rows and columns reduced jointly ([`proof`]).
 
-mod beam;
-mod proof;
 mod ascent;
 mod assignment;
+mod beam;
+mod lines;
+mod proof;
 mod split;
 mod turns;
 
@@ -156,50 +157,24 @@ pub(super) fn one_colour_floor(
         return Floor::AtLeast(f64::INFINITY);
     };
     let mut floor = floor.max(search.root);
-    if let Ok(dir) = std::env::var("QA_DUMP") {
-        let mut bytes = format!("QAE1 {n}\n").into_bytes();
-        bytes.extend(walls.iter().map(|&w| w as u8));
-        for &q in members {
-            for c in 0..n * n {
-                bytes.extend(dist[q * n * n + c].to_le_bytes());
-            }
-        }
-        let name = format!("{dir}/{}-{}.bin", n, std::process::id());
-        let _ = std::fs::write(name, bytes);
-    }
-    let trace = std::env::var("QA_TRACE").is_ok();
-    if trace {
-        eprintln!("root {:.4}", search.root);
-    }
+    // a board first (beams, [`OneColour::first_board`]): its cost caps the last search
     let upper = search.first_board(deadline);
-    if trace {
-        eprintln!("upper {upper:.4}");
-    }
     let mut step = (floor.abs() * FIRST_STEP_SHARE).max(FIRST_STEP_MIN);
     let mut last = None;
     loop {
         // a cap just below the first board's cost saves little: that cost, at once
-        let mut cap = if floor + 1.5 * step >= upper {
+        let cap = if floor + 1.5 * step >= upper {
             upper + UPPER_MARGIN
         } else {
             floor + step
         };
-        if let Ok(c) = std::env::var("QA_CAP") {
-            cap = c.parse().unwrap();
-            if floor >= cap - 1e-6 { return Floor::AtLeast(floor); }
-        }
         let started = Instant::now();
         // threads only for searches long enough to pay for them
         let threads = match last {
             Some((_, took)) if took >= SPLIT_AFTER => threads,
             _ => 1,
         };
-        let before = search.nodes;
-        let finished = search.run_split(cap, threads);
-        if trace {
-            eprintln!("cap {cap:.4} nodes {} took {:.3}s best {:?}", search.nodes.wrapping_sub(before), started.elapsed().as_secs_f64(), search.best.threshold());
-        }
-        if !finished {
+        if !search.run_split(cap, threads) {
             return Floor::AtLeast(floor);
         }
         if search.best.threshold() < cap {
@@ -225,8 +200,9 @@ pub(super) fn one_colour_floor(
 /// and its time. A capped search's time grows about exponentially with its cap (seed 10,
 /// N = 21: about ×10 per 0.3 above the floor), so plain doubling often starts a search that
 /// cannot finish and wastes most of the time left. Fitted on the last two searches, the next
-/// cap is the one expected to take [`NEXT_CAP_SHARE`] of the time left, kept between a
-/// quarter and four times the last step. Doubling while the searches are too quick to time
+/// cap is the one expected to take [`NEXT_CAP_GROWTH`] times the last search, or
+/// [`NEXT_CAP_SHARE`] of the time left when the search after it would not fit, kept between
+/// a quarter and four times the last step. Doubling while the searches are too quick to time
 /// ([`NEXT_CAP_TIMED`]), with little time left ([`NEXT_CAP_FIT_LEFT`]) or where the fit makes
 /// no sense. Any step keeps the floor sound: only caps
 /// searched in full raise it.
@@ -576,7 +552,7 @@ mod tests {
     }
 
     #[test]
-    fn the_next_step_doubles_until_timed_then_aims_at_the_time_left() {
+    fn the_next_step_doubles_until_timed_then_grows_the_time_fourfold_or_aims_at_the_time_left() {
         // no earlier cap, or searches too quick to time: doubling
         assert_eq!(next_step(0.1, None, (1.0, 0.5), 9.0), 0.2);
         assert_eq!(next_step(0.1, Some((0.9, 0.001)), (1.0, 0.5), 9.0), 0.2);
@@ -588,7 +564,10 @@ mod tests {
         // last step; plenty: at most four times it
         assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 0.5), 0.2);
         assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 1.0), 1.0), 0.025);
-        assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 1e9), 0.4);
+        // plenty of time: a search four times the last one, 0.1 · log10(4) further
+        let step = next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 1e9);
+        let want = 0.1 * NEXT_CAP_GROWTH.log10();
+        assert!((step - want).abs() < 1e-9, "{step} against {want}");
     }
 
     #[test]

@@ -22,7 +22,7 @@ use super::assignment::{Assignment, Duals, INFEASIBLE, NO_CELL};
 use super::bits;
 
 /// Steps of the ascent at one node without pruning it before the search branches.
-const STEPS: usize = 12;
+const STEPS: usize = 8;
 /// Steps without a better bound before the step's scale halves.
 const PATIENCE: usize = 2;
 /// The ascent aims this far above the threshold (Polyak's target).
@@ -46,16 +46,15 @@ impl Weights {
         weights
     }
 
-    /// Where the weights of a cell's column, diagonal and anti-diagonal are.
-    pub(super) fn lines(n: usize, cell: usize) -> [usize; 3] {
-        let (r, c) = (cell / n, cell % n);
+    /// Where the weights of the column, diagonal and anti-diagonal of cell `(r, c)` are.
+    pub(super) fn lines(n: usize, r: usize, c: usize) -> [usize; 3] {
         [c, n + r + c, 3 * n - 1 + r + n - 1 - c]
     }
 
-    /// A cell's weight.
-    fn on(&self, n: usize, cell: usize) -> f64 {
-        let [a, b, c] = Weights::lines(n, cell);
-        self.0[a] + self.0[b] + self.0[c]
+    /// The weight of cell `(r, c)`.
+    fn on(&self, n: usize, r: usize, c: usize) -> f64 {
+        let [a, b, d] = Weights::lines(n, r, c);
+        self.0[a] + self.0[b] + self.0[d]
     }
 }
 
@@ -63,6 +62,8 @@ impl Weights {
 /// and beyond the `n` queens).
 pub(super) struct AscentTables {
     n: usize,
+    /// The queens rounded up to a multiple of 4: the loops over the queens run this far.
+    lanes: usize,
     dist: Vec<[f64; 32]>,
 }
 
@@ -79,7 +80,11 @@ impl AscentTables {
                 }
             }
         }
-        AscentTables { n, dist: table }
+        AscentTables {
+            n,
+            lanes: n.div_ceil(4) * 4,
+            dist: table,
+        }
     }
 }
 
@@ -92,14 +97,14 @@ pub(super) struct NodeBound {
 }
 
 impl NodeBound {
-    /// A lower bound, beyond [`NodeBound::value`], on the boards through `cell` (in row
-    /// `r`): the row's dual raised to the cell's least reduced cost.
-    pub(super) fn extra(&self, tables: &AscentTables, r: usize, cell: usize) -> f64 {
+    /// A lower bound, beyond [`NodeBound::value`], on the boards through cell `(r, c)`:
+    /// the row's dual raised to the cell's least reduced cost.
+    pub(super) fn extra(&self, tables: &AscentTables, r: usize, c: usize) -> f64 {
         let n = tables.n;
-        let w = self.weights.on(n, cell);
-        let d = &tables.dist[cell];
+        let w = self.weights.on(n, r, c);
+        let d = &tables.dist[r * n + c];
         let mut least = [f64::INFINITY; 4];
-        for k in 0..8 {
+        for k in 0..tables.lanes / 4 {
             for j in 0..4 {
                 let v = d[4 * k + j] - self.duals.alpha[4 * k + j];
                 least[j] = if v < least[j] { v } else { least[j] };
@@ -201,10 +206,9 @@ impl Ascent {
         for r in 0..n {
             let mut least = [NO_CELL; 32];
             for c in bits(allowed[r]) {
-                let cell = r * n + c;
-                let w = weights.on(n, cell);
-                let d = &tables.dist[cell];
-                for i in 0..32 {
+                let w = weights.on(n, r, c);
+                let d = &tables.dist[r * n + c];
+                for i in 0..tables.lanes {
                     let v = d[i] + w;
                     least[i] = if v < least[i] { v } else { least[i] };
                 }
@@ -229,14 +233,13 @@ impl Ascent {
             let i = self.lap.duals.queen_of[r] as usize;
             let mut best = (f64::INFINITY, usize::MAX);
             for c in bits(allowed[r]) {
-                let cell = r * n + c;
-                let v = tables.dist[cell][i] + weights.on(n, cell);
+                let v = tables.dist[r * n + c][i] + weights.on(n, r, c);
                 if v < best.0 {
-                    best = (v, cell);
+                    best = (v, c);
                 }
             }
             if best.1 != usize::MAX {
-                for j in Weights::lines(n, best.1) {
+                for j in Weights::lines(n, r, best.1) {
                     g[j] += 1.0;
                 }
             }

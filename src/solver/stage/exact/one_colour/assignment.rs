@@ -68,7 +68,9 @@ impl Assignment {
         duals.row_of = [u8::MAX; 32];
         duals.queen_of = [u8::MAX; 32];
         for i in 0..n {
-            duals.alpha[i] = self.cost[i][..n].iter().fold(f64::INFINITY, |a, &b| a.min(b));
+            duals.alpha[i] = self.cost[i][..n]
+                .iter()
+                .fold(f64::INFINITY, |a, &b| a.min(b));
         }
         self.rematch(limit)
     }
@@ -221,7 +223,10 @@ mod tests {
                 // a limit just above the value lets it finish, one at or below stops it
                 assert!(lap.solve(want + 1e-3), "case {case}");
                 assert!(!lap.solve(want - 1e-3), "case {case}");
-                assert!(lap.value() <= want + 1e-6, "case {case}: feasible duals when cut");
+                assert!(
+                    lap.value() <= want + 1e-6,
+                    "case {case}: feasible duals when cut"
+                );
                 // other costs, solved again from the last duals and matching
                 assert!(lap.solve(f64::INFINITY));
                 for i in 0..n {

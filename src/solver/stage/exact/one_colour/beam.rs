@@ -65,16 +65,21 @@ impl OneColour<'_> {
     /// stays in the keep list.
     pub(super) fn first_board(&mut self, deadline: Instant) -> f64 {
         let now = Instant::now();
-        let end = now + deadline.saturating_duration_since(now).mul_f64(FIRST_BOARD_SHARE);
+        let end = now
+            + deadline
+                .saturating_duration_since(now)
+                .mul_f64(FIRST_BOARD_SHARE);
         let mut width = FIRST_WIDTH;
         while width <= FIRST_BOARD_WIDTH {
             let started = Instant::now();
-            if std::env::var_os("QA_TRACE").is_some() { eprintln!("beam {width} best {}", self.best.threshold()); }
             let saved = std::mem::replace(&mut self.deadline, end);
             let finished = self.beam(width);
             self.deadline = saved;
             self.out_of_time = false;
-            if !finished || started.elapsed() * NEXT_BEAM_ROOM > end.saturating_duration_since(Instant::now()) {
+            if !finished
+                || started.elapsed() * NEXT_BEAM_ROOM
+                    > end.saturating_duration_since(Instant::now())
+            {
                 break;
             }
             width *= 2;

@@ -7,8 +7,8 @@
 //! the deadline comes, so a split search that finishes has searched every board below its
 //! cap, as one thread would: the floor it proves is the same, found sooner.
 
-use super::proof::Lines;
 use super::ascent::Weights;
+use super::lines::Lines;
 use super::{Best, OneColour};
 use ahash::AHashSet;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
