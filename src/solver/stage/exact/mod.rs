@@ -366,11 +366,6 @@ impl<T> Best<T> {
         }
     }
 
-    /// Whether nothing was kept.
-    fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-
     /// Best first.
     fn into_sorted(self) -> Vec<(f64, T)> {
         self.heap

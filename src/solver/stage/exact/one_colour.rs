@@ -13,7 +13,10 @@
 //! [`one_colour_floor`] is depth first alone, filling the most constrained row or column
 //! first with the open rows and columns reduced jointly ([`proof`]).
 
+mod ascent;
+mod assignment;
 mod beam;
+mod lines;
 mod proof;
 mod split;
 mod turns;
@@ -100,6 +103,10 @@ pub(crate) enum Floor {
 const FIRST_STEP_SHARE: f64 = 0.0005;
 /// See [`FIRST_STEP_SHARE`].
 const FIRST_STEP_MIN: f64 = 0.01;
+/// The last cap of [`one_colour_floor`] lies this far above the first board's cost: the
+/// search below it finds that board or a cheaper one, and so ends the proof.
+const UPPER_MARGIN: f64 = 1e-6;
+
 /// Share of the time left that [`next_step`] aims the next capped search at: a search after
 /// one that took more than half the time left cannot finish, so the last one should take
 /// nearly all of it, less a margin for the fit's error. `--bound`, one run each (2026-11-26,
@@ -111,6 +118,11 @@ const FIRST_STEP_MIN: f64 = 0.01;
 /// 153.31 / – / 153.34; 9 (0.85–0.95) 106.25 / 106.61 / 106.34. Differences of a few
 /// hundredths are the noise of searches cut by the clock.
 const NEXT_CAP_SHARE: f64 = 0.95;
+/// How many times longer than the last capped search [`next_step`] aims the next one
+/// while the time left holds two more: the first cap above the cheapest board then lies
+/// at most one such step above it (a search aimed at all the time left overshoots: seed
+/// 3023, N = 22, took 33 s at cap 26.99 after 2.2 s at 24.92, the cheapest board 25.63).
+const NEXT_CAP_GROWTH: f64 = 4.0;
 /// Capped searches shorter than this (seconds) are too quick to time: [`next_step`] doubles.
 const NEXT_CAP_TIMED: f64 = 0.002;
 /// With less time than this left (seconds), [`next_step`] doubles: a fitted cap that
@@ -145,10 +157,17 @@ pub(super) fn one_colour_floor(
         return Floor::AtLeast(f64::INFINITY);
     };
     let mut floor = floor.max(search.root);
+    // a board first (beams, [`OneColour::first_board`]): its cost caps the last search
+    let upper = search.first_board(deadline);
     let mut step = (floor.abs() * FIRST_STEP_SHARE).max(FIRST_STEP_MIN);
     let mut last = None;
     loop {
-        let cap = floor + step;
+        // a cap just below the first board's cost saves little: that cost, at once
+        let cap = if floor + 1.5 * step >= upper {
+            upper + UPPER_MARGIN
+        } else {
+            floor + step
+        };
         let started = Instant::now();
         // threads only for searches long enough to pay for them
         let threads = match last {
@@ -158,7 +177,7 @@ pub(super) fn one_colour_floor(
         if !search.run_split(cap, threads) {
             return Floor::AtLeast(floor);
         }
-        if !search.best.is_empty() {
+        if search.best.threshold() < cap {
             let (cost, cells) = search.best.into_sorted().swap_remove(0);
             return Floor::Exact(cost, cells);
         }
@@ -181,8 +200,9 @@ pub(super) fn one_colour_floor(
 /// and its time. A capped search's time grows about exponentially with its cap (seed 10,
 /// N = 21: about ×10 per 0.3 above the floor), so plain doubling often starts a search that
 /// cannot finish and wastes most of the time left. Fitted on the last two searches, the next
-/// cap is the one expected to take [`NEXT_CAP_SHARE`] of the time left, kept between a
-/// quarter and four times the last step. Doubling while the searches are too quick to time
+/// cap is the one expected to take [`NEXT_CAP_GROWTH`] times the last search, or
+/// [`NEXT_CAP_SHARE`] of the time left when the search after it would not fit, kept between
+/// a quarter and four times the last step. Doubling while the searches are too quick to time
 /// ([`NEXT_CAP_TIMED`]), with little time left ([`NEXT_CAP_FIT_LEFT`]) or where the fit makes
 /// no sense. Any step keeps the floor sound: only caps
 /// searched in full raise it.
@@ -195,11 +215,38 @@ fn next_step(step: f64, last: Option<(f64, f64)>, done: (f64, f64), left: f64) -
         return step * 2.0;
     }
     let rate = (took1 / took0).ln() / (cap1 - cap0);
-    let ahead = (left * NEXT_CAP_SHARE / took1).ln() / rate;
+    // a search this many times the last one, unless the one after it would not fit: then
+    // the time left
+    let mut aim = took1 * NEXT_CAP_GROWTH;
+    if aim * (1.0 + NEXT_CAP_GROWTH) > left * NEXT_CAP_SHARE {
+        aim = left * NEXT_CAP_SHARE;
+    }
+    let ahead = (aim / took1).ln() / rate;
     if ahead.is_nan() {
         return step * 2.0;
     }
     ahead.clamp(step / 4.0, step * 4.0)
+}
+
+/// The set bits of a mask, lowest first (see [`bits`]).
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(bit)
+    }
+}
+
+/// The bits of `mask`, lowest first.
+fn bits(mask: u32) -> Bits {
+    Bits(mask)
 }
 
 /// Columns attacked in the current row by the queens placed so far: straight down, and
@@ -262,6 +309,15 @@ struct OneColour<'a> {
     split_depth: usize,
     /// The nodes handed over at `split_depth`.
     subtrees: Vec<split::Subtree>,
+    /// The root's line weights ([`potentials::Potentials::lines`]): where the proof's
+    /// ascent starts.
+    lines: Vec<f64>,
+    /// The proof's tables of its node bound ([`ascent`]), built by the proof only.
+    ascent_tables: Option<Arc<ascent::AscentTables>>,
+    /// The node bound's work space (taken by the node that uses it).
+    ascent: Option<Box<ascent::Ascent>>,
+    /// A node's cell bounds while it chooses its line ([`proof`]).
+    scratch: Vec<[f64; 32]>,
 }
 
 impl<'a> OneColour<'a> {
@@ -327,6 +383,10 @@ impl<'a> OneColour<'a> {
             shared: None,
             split_depth: usize::MAX,
             subtrees: Vec::new(),
+            lines: potentials.lines,
+            ascent_tables: None,
+            ascent: None,
+            scratch: Vec::new(),
         };
         let ahead = search.look_ahead(0, Attacks::default())?;
         search.root_ahead = Some(ahead);
@@ -491,8 +551,52 @@ mod tests {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// `run` (a search of every board below a cap; `true` when it finished) on `cases` random
+    /// boards of N 4–7 drawn from `seed`: a cap just above the minimum or well above finds it;
+    /// one at or below finds nothing (costs are eighths: a bound too high by a little prunes
+    /// the minimum).
+    pub(super) fn finds_the_minimum_below_any_cap(
+        seed: u64,
+        cases: usize,
+        run: impl Fn(&mut OneColour<'_>, f64) -> bool,
+    ) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let members: Vec<usize> = (0..7).collect();
+        let far = Instant::now() + Duration::from_secs(3600);
+        let (mut found, mut below) = (0, 0);
+        for case in 0..cases {
+            let n = rng.random_range(4..=7);
+            let (walls, dist) = random_case(n, &mut rng);
+            let want = brute_minimum(n, &walls, &dist);
+            let over = rng.random_range(0.0..2.0);
+            for cap in [want + 1e-3, want + over, want, want - over] {
+                let Some(mut search) = OneColour::new(n, &walls, &members[..n], &dist, 1, far)
+                else {
+                    assert_eq!(want, f64::INFINITY, "case {case}: the search saw no board");
+                    continue;
+                };
+                assert!(run(&mut search, cap), "case {case}: no deadline");
+                match search.best.into_sorted().first() {
+                    Some(&(cost, _)) => {
+                        assert!((cost - want).abs() < 1e-4, "case {case}: {cost} vs {want}");
+                        found += 1;
+                    }
+                    None => {
+                        assert!(cap <= want + 1e-4, "case {case}: missed {want} below {cap}");
+                        below += 1;
+                    }
+                }
+            }
+        }
+        // both outcomes, on most cases
+        assert!(
+            found >= cases * 5 / 6 && below >= cases * 5 / 6,
+            "found {found}, below the cap {below}"
+        );
+    }
+
     #[test]
-    fn the_next_step_doubles_until_timed_then_aims_at_the_time_left() {
+    fn the_next_step_doubles_until_timed_then_grows_the_time_fourfold_or_aims_at_the_time_left() {
         // no earlier cap, or searches too quick to time: doubling
         assert_eq!(next_step(0.1, None, (1.0, 0.5), 9.0), 0.2);
         assert_eq!(next_step(0.1, Some((0.9, 0.001)), (1.0, 0.5), 9.0), 0.2);
@@ -504,7 +608,10 @@ mod tests {
         // last step; plenty: at most four times it
         assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 0.5), 0.2);
         assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 1.0), 1.0), 0.025);
-        assert_eq!(next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 1e9), 0.4);
+        // plenty of time: a search four times the last one, 0.1 · log10(4) further
+        let step = next_step(0.1, Some((0.9, 0.01)), (1.0, 0.1), 1e9);
+        let want = 0.1 * NEXT_CAP_GROWTH.log10();
+        assert!((step - want).abs() < 1e-9, "{step} against {want}");
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct Potentials {
     /// `Σ u − offset + Σ_r min_{c in row r} red[c]`: a lower bound on every board's cost
     /// (∞ when some row has no cell a queen can reach: there is no board).
     pub bound: f64,
+    /// The line weights `cells` sums: `n` columns, `2n − 1` diagonals (`r + c`), `2n − 1`
+    /// anti-diagonals (`r + n − 1 − c`).
+    pub lines: Vec<f64>,
 }
 
 /// `row_cost[i * n + r]`: queen `i`'s cheapest free cell of row `r` with the cell weights
@@ -132,6 +135,7 @@ pub fn queen_potentials(
             cells: vec![0.0; n * n],
             offset: 0.0,
             bound,
+            lines: w,
         };
     }
     let mut best = (w.clone(), f64::NEG_INFINITY);
@@ -187,6 +191,7 @@ pub fn queen_potentials(
         cells,
         offset,
         bound: value - offset,
+        lines: best.0,
     }
 }
 

@@ -13,6 +13,11 @@
 use super::{Attacks, OneColour};
 use std::time::Instant;
 
+/// Widest beam of [`OneColour::first_board`].
+const FIRST_BOARD_WIDTH: usize = 1 << 10;
+/// Share of the proof's time [`OneColour::first_board`] may take.
+const FIRST_BOARD_SHARE: f64 = 0.05;
+
 /// Width of the first beam: doubled while the next beam fits the time left.
 pub(super) const FIRST_WIDTH: usize = 4;
 /// Widest beam (seed 3 at 3 s reached 30.57 at width 2¹⁴ and 30.18 at 2¹⁶). A row's
@@ -53,6 +58,33 @@ impl OneColour<'_> {
             width *= 2;
         }
         self.run(f64::INFINITY)
+    }
+
+    /// Beams of doubling width up to [`FIRST_BOARD_WIDTH`] (or [`FIRST_BOARD_SHARE`] of the
+    /// time to `deadline`): the cost of the cheapest board they find (`∞`: none), which
+    /// stays in the keep list.
+    pub(super) fn first_board(&mut self, deadline: Instant) -> f64 {
+        let now = Instant::now();
+        let end = now
+            + deadline
+                .saturating_duration_since(now)
+                .mul_f64(FIRST_BOARD_SHARE);
+        let mut width = FIRST_WIDTH;
+        while width <= FIRST_BOARD_WIDTH {
+            let started = Instant::now();
+            let saved = std::mem::replace(&mut self.deadline, end);
+            let finished = self.beam(width);
+            self.deadline = saved;
+            self.out_of_time = false;
+            if !finished
+                || started.elapsed() * NEXT_BEAM_ROOM
+                    > end.saturating_duration_since(Instant::now())
+            {
+                break;
+            }
+            width *= 2;
+        }
+        self.best.threshold()
     }
 
     /// One beam search over the rows, top to bottom: of all children of the nodes kept,

@@ -7,7 +7,8 @@
 //! the deadline comes, so a split search that finishes has searched every board below its
 //! cap, as one thread would: the floor it proves is the same, found sooner.
 
-use super::proof::Lines;
+use super::ascent::Weights;
+use super::lines::Lines;
 use super::{Best, OneColour};
 use ahash::AHashSet;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -47,6 +48,7 @@ pub(super) struct Subtree {
     pub(super) lines: Lines,
     pub(super) bound: f64,
     pub(super) cells: Vec<usize>,
+    pub(super) weights: Weights,
 }
 
 /// The cheapest board's cost found by any thread (the bits of a non-negative `f64`, which
@@ -137,7 +139,8 @@ impl<'a> OneColour<'a> {
         loop {
             self.subtrees.clear();
             self.split_depth = depth;
-            self.constrained(0, Lines::default(), root);
+            let start = Weights::from_lines(&self.lines);
+            self.constrained(0, Lines::default(), root, (&start, None));
             self.split_depth = usize::MAX;
             if self.out_of_time {
                 return None;
@@ -171,6 +174,10 @@ impl<'a> OneColour<'a> {
             shared: Some(Arc::clone(shared)),
             split_depth: usize::MAX,
             subtrees: Vec::new(),
+            lines: Vec::new(),
+            ascent_tables: self.ascent_tables.clone(),
+            ascent: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -182,7 +189,7 @@ impl<'a> OneColour<'a> {
                 break;
             };
             self.cells.clone_from(&node.cells);
-            self.constrained(node.depth, node.lines, node.bound);
+            self.constrained(node.depth, node.lines, node.bound, (&node.weights, None));
         }
         (self.best, self.out_of_time, self.nodes)
     }
@@ -190,8 +197,7 @@ impl<'a> OneColour<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::proof::tests::finds_the_minimum_below_any_cap;
-    use super::super::tests::random_case;
+    use super::super::tests::{finds_the_minimum_below_any_cap, random_case};
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
