@@ -21,6 +21,7 @@ mod proof;
 mod split;
 mod turns;
 
+use super::instance::dump;
 use super::{matching, potentials, Best, ExactBoard, CLOCK_EVERY};
 use ahash::AHashSet;
 pub(crate) use split::{proof_threads, set_proof_threads};
@@ -34,7 +35,7 @@ pub(crate) use turns::{one_colour_turns, TURNS};
 ///
 /// # Panics
 /// If `n > 32` (the search keeps columns in a `u32`).
-pub(super) fn one_colour(
+pub(crate) fn one_colour(
     n: usize,
     walls: &[bool],
     members: &[usize],
@@ -42,6 +43,7 @@ pub(super) fn one_colour(
     keep: usize,
     deadline: Instant,
 ) -> Vec<ExactBoard> {
+    dump(n, walls, members, dist, "one_colour");
     turned(n, walls, members, dist, keep, deadline, 0).0
 }
 
@@ -74,6 +76,7 @@ pub(crate) fn place_colour_turned(
     if n == 0 || n > super::MAX_N_ONE_COLOUR || members.len() != n {
         return None;
     }
+    dump(n, taken, members, dist, "place_colour");
     turned(n, taken, members, dist, 1, deadline, turn)
         .0
         .into_iter()
@@ -153,15 +156,31 @@ pub(super) fn one_colour_floor(
     deadline: Instant,
     threads: usize,
 ) -> Floor {
+    one_colour_floor_counted(n, walls, members, dist, floor, deadline, threads).0
+}
+
+/// [`one_colour_floor`] with the nodes of its capped searches (the beams of its first board
+/// left out; counted in a `u32`, so modulo 2³²).
+pub(crate) fn one_colour_floor_counted(
+    n: usize,
+    walls: &[bool],
+    members: &[usize],
+    dist: &[f32],
+    floor: f64,
+    deadline: Instant,
+    threads: usize,
+) -> (Floor, u64) {
+    dump(n, walls, members, dist, "one_colour_floor");
     let Some(mut search) = OneColour::new(n, walls, members, dist, 1, deadline) else {
-        return Floor::AtLeast(f64::INFINITY);
+        return (Floor::AtLeast(f64::INFINITY), 0);
     };
     let mut floor = floor.max(search.root);
     // a board first (beams, [`OneColour::first_board`]): its cost caps the last search
     let upper = search.first_board(deadline);
+    let beams = search.nodes;
     let mut step = (floor.abs() * FIRST_STEP_SHARE).max(FIRST_STEP_MIN);
     let mut last = None;
-    loop {
+    let found = loop {
         // a cap just below the first board's cost saves little: that cost, at once
         let cap = if floor + 1.5 * step >= upper {
             upper + UPPER_MARGIN
@@ -175,14 +194,16 @@ pub(super) fn one_colour_floor(
             _ => 1,
         };
         if !search.run_split(cap, threads) {
-            return Floor::AtLeast(floor);
+            break Floor::AtLeast(floor);
         }
         if search.best.threshold() < cap {
-            let (cost, cells) = search.best.into_sorted().swap_remove(0);
-            return Floor::Exact(cost, cells);
+            let (cost, cells) = std::mem::replace(&mut search.best, Best::new(1))
+                .into_sorted()
+                .swap_remove(0);
+            break Floor::Exact(cost, cells);
         }
         if cap == f64::INFINITY {
-            return Floor::AtLeast(cap); // no board of finite cost
+            break Floor::AtLeast(cap); // no board of finite cost
         }
         // every board through the search's tree, which holds them all, costs at least the cap
         // (less the pruning's 10⁻⁹)
@@ -192,7 +213,8 @@ pub(super) fn one_colour_floor(
         let left = deadline.saturating_duration_since(now).as_secs_f64();
         step = next_step(step, last, (cap, took), left);
         last = Some((cap, took));
-    }
+    };
+    (found, u64::from(search.nodes.wrapping_sub(beams)))
 }
 
 /// The step from the cap `done.0` just searched in full (in `done.1` seconds, with `left`
