@@ -104,7 +104,8 @@ Tuning:
 
 Ctrl-C, SIGTERM or a closed terminal write the best answer completed so far (with --bound:
 the best bound certified so far) and exit 130. A run that cannot start its threads, panics or
-runs out of memory still writes the best answer so far (docs/solver.md, Failures).
+runs out of memory still writes the best answer so far (docs/solver.md, Options, output and
+failures).
 
 Exit codes: 0 answer printed, 1 the answer could not be written (stdout closed or full),
 2 bad option or bad input, 130 stopped by a signal.";

@@ -40,6 +40,11 @@ pub fn stopped_workers() -> usize {
     STOPPED.load(Ordering::SeqCst)
 }
 
+/// Held by the tests that count stopped workers, here and in `threads` (a worker stopped by
+/// another test would look like one of theirs).
+#[cfg(test)]
+pub(crate) static STOPPED_WORKERS_TEST: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The system allocator, with a failed allocation handled as the [module](self) says.
 /// `last_resort` gets the layout that failed and must not return (nor allocate: a failure
 /// inside it aborts).
@@ -239,7 +244,7 @@ mod tests {
     #[test]
     fn a_failed_allocation_stops_a_worker_and_calls_the_last_resort_elsewhere() {
         static ALLOCATOR: Guarded = Guarded::new(last_resort);
-        let _counting = crate::solver::threads::STOPPED_WORKERS_TEST
+        let _counting = STOPPED_WORKERS_TEST
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         // more than any address space: the system allocator returns null

@@ -13,7 +13,7 @@ use std::fmt;
 use std::ops::RangeInclusive;
 pub use time_shares::RUN_END_MAX;
 
-/// One parameter as listed: name, current value, range and the first line of its doc.
+/// One parameter as listed: name, current value, range and the first sentence of its doc.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamLine {
     /// Field name, as `--param` takes it.
@@ -22,8 +22,8 @@ pub struct ParamLine {
     pub value: String,
     /// Allowed values, as text (`0..=1`).
     pub range: String,
-    /// First line of the field's documentation.
-    pub doc: &'static str,
+    /// First sentence of the field's documentation (whole, however many lines it spans).
+    pub doc: String,
 }
 
 /// Parses `value` as a `T` inside `range`.
@@ -48,9 +48,25 @@ where
     }
 }
 
-/// The first line of a field's doc attributes (each `///` line is one `#[doc = ...]`).
-fn first_line(lines: &[&'static str]) -> &'static str {
-    lines.first().map_or("", |l| l.trim())
+/// The first sentence of a field's doc attributes (each `///` line is one `#[doc = ...]`): its
+/// lines joined until a `.` ends one (at a line's end or before a space, not after `e.g`,
+/// `i.e` or `vs`).
+fn first_sentence(lines: &[&str]) -> String {
+    let mut text = String::new();
+    for line in lines {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(line.trim());
+        let ends = text.match_indices(". ").map(|(i, _)| i);
+        let ends = ends.chain(text.ends_with('.').then(|| text.len() - 1));
+        let abbreviation = |i: usize| ["e.g", "i.e", "vs"].iter().any(|a| text[..i].ends_with(a));
+        if let Some(end) = ends.into_iter().find(|&i| !abbreviation(i)) {
+            text.truncate(end + 1);
+            return text;
+        }
+    }
+    text
 }
 
 /// Defines [`Params`] from a table of `doc, name: type = default, range` entries.
@@ -91,7 +107,7 @@ macro_rules! params {
                     name: stringify!($name),
                     value: self.$name.to_string(),
                     range: format!("{}..={}", $lo, $hi),
-                    doc: first_line(&[$($doc),*]),
+                    doc: first_sentence(&[$($doc),*]),
                 }, )* ]
             }
         }

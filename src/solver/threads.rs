@@ -286,17 +286,12 @@ fn run_options(options: Options, i: usize) -> Options {
     }
 }
 
-/// Held by the tests that count stopped workers (a worker stopped by another test would look
-/// like one of theirs).
-#[cfg(test)]
-pub(crate) static STOPPED_WORKERS_TEST: Mutex<()> = Mutex::new(());
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn counting() -> MutexGuard<'static, ()> {
-        STOPPED_WORKERS_TEST
+        memory::STOPPED_WORKERS_TEST
             .lock()
             .unwrap_or_else(|e| e.into_inner())
     }

@@ -62,7 +62,11 @@ fn help_explains_the_bound_time() {
         .arg("--help")
         .output()
         .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
+    // clap wraps the help to the terminal's width: the phrases are looked for across lines.
+    let text = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(text.contains("--bound-time <SECS>"), "{text}");
     assert!(text.contains("default 0.9"), "{text}");
 }

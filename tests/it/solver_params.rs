@@ -9,7 +9,8 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
     common::run_with_input(env!("CARGO_BIN_EXE_queenattack"), args, stdin)
 }
 
-/// The listing as (name, value) pairs, checking the `name = value  # doc` shape of each line.
+/// The listing as (name, value) pairs, checking the `name = value  # doc` shape of each line
+/// (the doc a whole first sentence).
 fn listing() -> Vec<(String, String)> {
     let out = run(&["--list-params"], b"");
     assert_eq!(out.status.code(), Some(0));
@@ -20,6 +21,8 @@ fn listing() -> Vec<(String, String)> {
             let (value, doc) = rest.split_once("  # ").unwrap_or_else(|| panic!("{line}"));
             assert!(!name.is_empty() && !name.contains(' '), "{line}");
             assert!(!value.is_empty() && !doc.trim().is_empty(), "{line}");
+            // A whole sentence, not a doc comment's first line cut mid-sentence.
+            assert!(doc.ends_with('.'), "{line}");
             (name.to_string(), value.to_string())
         })
         .collect()

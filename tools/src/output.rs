@@ -9,7 +9,7 @@
 //!    ignored;
 //! 3. then move by move: the line is split on single spaces (Java's `split(" ")`), it must give
 //!    exactly 4 pieces, each an `Integer.parseInt` number, and then the move must be legal on the
-//!    current board (checked by [`crate::replay::Replay`]).
+//!    current board (checked by `replay::Replay`, which builds on this module).
 //!
 //! Because step 3 interleaves reading and playing, [`parse_output`] stops at the first line that
 //! is not four numbers and reports it in [`ParsedOutput::bad_line`]; the replay then decides
@@ -74,7 +74,7 @@ pub struct ParsedOutput<'a> {
 
 impl ParsedOutput<'_> {
     /// All moves, or the first bad line's message. This is the official verdict only if every
-    /// move before the bad line is legal; use [`crate::judge::judge`] for the verdict itself.
+    /// move before the bad line is legal; `judge::judge` (above this module) gives the verdict itself.
     pub fn into_moves(self) -> Result<Vec<Move>, String> {
         match self.bad_line {
             Some(bad) => Err(bad.message),

@@ -3,7 +3,7 @@
 //!
 //! The official QueenAttack tester seeds a fresh SHA1PRNG with `setSeed(seed)` and then only calls
 //! `nextInt(bound)` and `nextLong()`. Reproducing those streams exactly is what makes
-//! [`crate::gen`] write the same inputs as the official tester.
+//! the generator (`gen`, which uses this module) write the same inputs as the official tester.
 //!
 //! How SHA1PRNG works (Sun provider):
 //! * `setSeed` on a fresh instance: `state = SHA-1(seed bytes)`, where `setSeed(long)` passes the

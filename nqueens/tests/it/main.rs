@@ -6,6 +6,7 @@
 mod common;
 mod complete_cli;
 mod complete_random;
+mod docs_commands;
 mod nqueens_limits;
 mod nqueens_pipes;
 mod nqueens_solve;

@@ -12,7 +12,7 @@
 //! every error-free answer, so the least leaf bound is a bound on all of them: every iterate,
 //! cut by the deadline or not, is valid.
 
-use super::cases::{colour_floor, price_climb, Priced};
+use super::floors::{colour_floor, price_climb, Priced};
 use super::Problem;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

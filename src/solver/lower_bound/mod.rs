@@ -500,6 +500,7 @@ impl Dijkstra {
 
 mod branch;
 mod cases;
+mod floors;
 mod hungarian;
 mod joint;
 mod one_error;

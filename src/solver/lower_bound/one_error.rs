@@ -14,7 +14,7 @@
 //! it stays far lower where queens start crowded on a few lines (seed 27, N = 26: 39.2542
 //! against 55.94).
 
-use super::cases::Priced;
+use super::floors::Priced;
 use super::{line_count, Problem};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;

@@ -91,3 +91,25 @@ fn the_listing_has_one_line_per_parameter() {
         .iter()
         .any(|l| l.starts_with("board_share = 0.75  # [0..=1] Share of the compute time")));
 }
+
+#[test]
+fn the_listing_gives_whole_first_sentences() {
+    let lines = [
+        " A time limit of at least twice this many seconds is two runs, best kept: one of",
+        " `first_run` seconds, then one of the rest (0: one run). Seeds 1201-1220 (never tuned",
+        " on), e.g. more.",
+    ];
+    assert_eq!(
+        first_sentence(&lines),
+        "A time limit of at least twice this many seconds is two runs, best kept: one of \
+         `first_run` seconds, then one of the rest (0: one run)."
+    );
+    assert_eq!(
+        first_sentence(&[" Share (e.g. 0.5 s)."]),
+        "Share (e.g. 0.5 s)."
+    );
+    assert_eq!(first_sentence(&[" No end"]), "No end");
+    for line in Params::default().lines() {
+        assert!(line.doc.ends_with('.'), "{}: {}", line.name, line.doc);
+    }
+}

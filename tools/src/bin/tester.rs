@@ -1,10 +1,12 @@
 //! `tester`: the command line of the QueenAttack judge. See `tester --help`.
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use tools::cli::out;
 
 fn main() {
-    let cli = tools::cli::Cli::parse();
+    // clap's own errors (exit 2), with the subcommand a typo most likely meant.
+    let cli = tools::cli::Cli::try_parse()
+        .unwrap_or_else(|e| tools::cli::suggest::ranked(e, &tools::cli::Cli::command()).exit());
     // SIGPIPE stays ignored (Rust's default) for every command: a closed pipe on stdout or
     // stderr must not kill tester in the middle of writing a run's files, a merged run or a
     // page. Writes go through `tools::diag!` (stderr, failures ignored) and `cli::out`

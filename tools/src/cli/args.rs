@@ -223,7 +223,8 @@ pub const LIMITS_HELP: &str = "Boards: N in 1..=128, C in 1..=100, and exactly N
 colour 1..=C (so C <= N); any other input is refused with exit code 2 and a message naming the \
 colour and its count. Error messages quote at most 80 bytes of a bad token, escaped. Reads are \
 capped: an output at 134217792 bytes (the output cap of `tester run` at N = 128), an input at 4 \
-MiB, a results.json or bests file at 256 MiB; a larger file or stream is refused (exit code 2).";
+MiB, a results.json or bests file at 256 MiB; a larger file or stream is refused (exit code 2), \
+and so is a named file that is no regular file (a named pipe, a device, a folder).";
 
 /// One case and one output, as `tester score` and `tester vis` take them.
 #[derive(Args, Debug)]

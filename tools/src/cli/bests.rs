@@ -27,6 +27,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -241,7 +242,7 @@ impl Bests {
         side: Side,
         change: impl FnOnce(&mut Bests) -> Result<R, String>,
     ) -> Result<R, String> {
-        let lock = Bests::lock(path)?;
+        let lock = Bests::lock(path, side)?;
         let mut bests = Bests::load_or_new(path, about, side)?;
         let answer = change(&mut bests)?;
         bests.save(path)?;
@@ -249,11 +250,48 @@ impl Bests {
         Ok(answer)
     }
 
+    /// Refuses to update the table at `path` when it is a symbolic link or a file with other
+    /// hard links: an update writes a new file renamed over `path`, so the link would become a
+    /// copy, split from the table it shared, from that table's answers (`best/` beside it) and
+    /// from its lock (`PATH.lock` beside it). As `best/` is refused when it is a link, so is the
+    /// table: name the table itself. A missing table (made by the update) is fine.
+    pub fn check_updatable(path: &Path, side: Side) -> Result<(), String> {
+        let Ok(meta) = fs::symlink_metadata(path) else {
+            return Ok(());
+        };
+        let (flag, what) = (side.keys().0, side.name());
+        let why = if meta.file_type().is_symlink() {
+            let target = fs::canonicalize(path).map_or_else(
+                |_| "a file that does not exist".to_string(),
+                |real| real.display().to_string(),
+            );
+            format!("is a symbolic link (to {target})")
+        } else if meta.nlink() > 1 {
+            format!(
+                "has {} hard links (it is shared with another name)",
+                meta.nlink()
+            )
+        } else {
+            return Ok(());
+        };
+        let beside = match side {
+            Side::Best => "its answers (best/) and its lock",
+            Side::Bound => "its lock",
+        };
+        Err(format!(
+            "the {what} {} {why}: --update-{flag} replaces the table's file where it is, with \
+             {beside} beside it, so a link would be split from the table it shares; name the \
+             table itself with --{flag}",
+            path.display()
+        ))
+    }
+
     /// Takes the exclusive lock of the table at `path` (`flock` on `PATH.lock`, created beside
     /// it, folders included, and left there), waiting for it; held until the returned file is
     /// dropped. Runs on one machine, or on a shared folder whose file system honours `flock`,
-    /// update the table one at a time.
-    pub fn lock(path: &Path) -> Result<fs::File, String> {
+    /// update the table one at a time. A table that is a link is refused once the lock is held
+    /// ([`Bests::check_updatable`]): its lock would not be the lock of the file it points to.
+    pub fn lock(path: &Path, side: Side) -> Result<fs::File, String> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(parent)
                 .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
@@ -262,8 +300,10 @@ impl Bests {
         lock_name.push(".lock");
         let lock_path = std::path::PathBuf::from(lock_name);
         // waits (so never `None`): the updates of one table take turns
-        crate::cli::lock::lock_file(&lock_path, true)?
-            .ok_or_else(|| format!("cannot lock {}", lock_path.display()))
+        let lock = crate::cli::lock::lock_file(&lock_path, true)?
+            .ok_or_else(|| format!("cannot lock {}", lock_path.display()))?;
+        Bests::check_updatable(path, side)?;
+        Ok(lock)
     }
 
     /// The table at `path`, or an empty one with `about` when there is no file.

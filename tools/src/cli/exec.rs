@@ -10,6 +10,10 @@
 //! that reaches the cap is stopped, the file is cut to the cap and the run ends
 //! [`Ending::TooLong`]. Every file the solver writes is also limited by `RLIMIT_FSIZE` to the
 //! larger of the cap and [`FILE_LIMIT_FLOOR`] (a write beyond it gets SIGXFSZ). Descendants that left the group are ended by [`super::reaper`].
+//!
+//! The CPU time of a run ([`RunOutcome::cpu`]) is what the solver and the children it reaped
+//! used (`wait4`), or, for a solver killed by `tester`, what its process group had used just
+//! before the kill, if that is more (a shell killed with its solver never reaps it).
 
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 
@@ -99,6 +103,9 @@ pub struct RunOutcome {
     pub ending: Ending,
     /// Wall time from start to exit (or to the kill).
     pub wall: Duration,
+    /// CPU time (user + system) of the solver's processes: the solver with every child it
+    /// reaped, and at a kill its whole process group.
+    pub cpu: Duration,
 }
 
 /// Kills the process group led by `pid`.
@@ -137,12 +144,40 @@ pub(crate) fn die_with_tester(cmd: &mut Command) {
 ///
 /// The exit is first awaited *without* reaping (`waitid` with `WNOWAIT`): until the child is
 /// reaped its pid cannot be reused, so killing the group by that id cannot hit anyone else.
-fn watch(mut child: Child, tx: mpsc::Sender<Watched>) {
+fn watch(child: Child, tx: mpsc::Sender<Watched>) {
     let pid = child.id();
     while !exited_unreaped(pid, true) {}
     let exited = Instant::now();
     kill_group(pid);
-    let _ = tx.send((child.wait(), exited));
+    let _ = tx.send((reap(pid), exited));
+    // Reaped above: dropping a `Child` neither waits nor kills.
+    drop(child);
+}
+
+/// Reaps the exited child `pid` (`wait4`): its exit status, and the CPU time (user + system)
+/// it used with the children it reaped.
+fn reap(pid: u32) -> std::io::Result<(ExitStatus, Duration)> {
+    let mut status = 0;
+    // SAFETY: `wait4` only writes into the status and the zeroed `rusage` we pass.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: as above; `pid` is our own child, whose status nobody else waits for.
+        let rc = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
+        if rc == pid as libc::pid_t {
+            break;
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
+    };
+    Ok((
+        ExitStatus::from_raw(status),
+        time(usage.ru_utime) + time(usage.ru_stime),
+    ))
 }
 
 /// Whether the child `pid` has exited, asked without reaping it (`waitid` with `WNOWAIT`):
@@ -267,18 +302,18 @@ fn spawn_registered(cmd: &mut Command, solver: &Solver) -> Result<Child, Failure
     Ok(child)
 }
 
-/// What the watcher of a solver reports: its exit status and when it exited.
-type Watched = (std::io::Result<ExitStatus>, Instant);
+/// What the watcher of a solver reports: its exit status and CPU time, and when it exited.
+type Watched = (std::io::Result<(ExitStatus, Duration)>, Instant);
 
 /// Waits for the watcher's report on `rx`, asking `stop` every poll (with the time since
 /// `start`) whether the solver must end; the first ending it names kills the group `pid`
-/// and is returned beside the report.
+/// and is returned beside the report, with the CPU time the group had used just before.
 fn wait_watched(
     rx: &mpsc::Receiver<Watched>,
     pid: u32,
     start: Instant,
     stop: impl Fn(Duration) -> Option<Ending>,
-) -> Result<(Watched, Option<Ending>), Failure> {
+) -> Result<(Watched, Option<(Ending, Duration)>), Failure> {
     let mut stopped = None;
     loop {
         match rx.recv_timeout(POLL) {
@@ -289,8 +324,8 @@ fn wait_watched(
                 ))
             }
             Err(mpsc::RecvTimeoutError::Timeout) if stopped.is_none() => {
-                stopped = stop(start.elapsed());
-                if stopped.is_some() {
+                if let Some(ending) = stop(start.elapsed()) {
+                    stopped = Some((ending, super::proctable::group_cpu(pid as i32)));
                     kill_group(pid);
                 }
             }
@@ -366,13 +401,15 @@ pub fn run_solver(
     if let Some(feeder) = feeder.filter(|f| f.is_finished()) {
         drop(feeder.join());
     }
-    let status = status.map_err(|e| Failure::Seed(format!("cannot wait for the solver: {e}")))?;
+    let (status, reaped_cpu) =
+        status.map_err(|e| Failure::Seed(format!("cannot wait for the solver: {e}")))?;
     let wall = exited.saturating_duration_since(start);
+    let cpu = stopped.map_or(reaped_cpu, |(_, sampled)| sampled.max(reaped_cpu));
     if written() >= cap {
         // Stopped within a poll of reaching the cap: keep exactly `cap` bytes.
         let _ = out_watch.set_len(cap);
     }
-    let ending = match (stopped, status.code(), status.signal()) {
+    let ending = match (stopped.map(|(e, _)| e), status.code(), status.signal()) {
         (Some(ending), _, _) => ending,
         _ if written() >= cap => Ending::TooLong,
         _ if wall > limit => Ending::TimedOut,
@@ -380,7 +417,7 @@ pub fn run_solver(
         (None, None, Some(signal)) => Ending::Signaled(signal),
         (None, None, None) => Ending::Exited(-1),
     };
-    Ok(RunOutcome { ending, wall })
+    Ok(RunOutcome { ending, wall, cpu })
 }
 
 #[cfg(test)]
@@ -481,6 +518,28 @@ mod tests {
         let (outcome, out) = run_shell("head -c 3000000 /dev/zero >&2; echo 0", 20_000);
         assert_eq!(outcome.ending, Ending::Exited(0));
         assert_eq!(out, "0\n");
+    }
+
+    #[test]
+    fn the_cpu_time_of_the_solver_is_measured() {
+        // A busy loop until the limit: its CPU time is counted (at least a twentieth of the
+        // wall time however loaded the machine; a sleeping solver uses next to none).
+        let (busy, _) = run_shell("while :; do :; done", 1000);
+        assert_eq!(busy.ending, Ending::TimedOut);
+        assert!(busy.cpu >= Duration::from_millis(50), "{busy:?}");
+        // Behind a shell that waits for it (killed with it at the limit): still counted.
+        let (wrapped, _) = run_shell("sh -c 'while :; do :; done'; echo 0", 1000);
+        assert_eq!(wrapped.ending, Ending::TimedOut);
+        assert!(wrapped.cpu >= Duration::from_millis(50), "{wrapped:?}");
+        // A child that exits and is reaped by the shell: counted through the shell.
+        let (child, out) = run_shell(
+            "i=0; sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'; echo 0",
+            60_000,
+        );
+        assert_eq!((child.ending, out.as_str()), (Ending::Exited(0), "0\n"));
+        assert!(child.cpu >= Duration::from_millis(20), "{child:?}");
+        let (idle, _) = run_shell("sleep 0.3; echo 0", 20_000);
+        assert!(idle.cpu < Duration::from_millis(100), "{idle:?}");
     }
 
     #[test]

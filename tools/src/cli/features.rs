@@ -2,13 +2,12 @@
 //! variables beside them, and the `--filter EXPR` / `--group-by KEY` options over both.
 //!
 //! A seed's features are named values: the case's `seed`, `N`, `C`, `P`, after a run also
-//! `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, and every data key the solver
+//! `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, `cpu_ms`, and every data key the solver
 //! printed (a data key named like one of those is shadowed by it). Filters over them are in
 //! `filter.rs`, which uses this module.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -38,7 +37,9 @@ const MAX_LINE: usize = 4096;
 pub const CASE_KEYS: [&str; 4] = ["seed", "N", "C", "P"];
 
 /// The features of a finished seed's result (beside [`CASE_KEYS`] and its data keys).
-pub const RESULT_KEYS: [&str; 6] = ["status", "score", "errors", "moves", "penalty", "wall_ms"];
+pub const RESULT_KEYS: [&str; 7] = [
+    "status", "score", "errors", "moves", "penalty", "wall_ms", "cpu_ms",
+];
 
 /// Reads `[DATA] key = value` from one stderr line: the key is the trimmed text before the
 /// first `=` (non-empty, no whitespace), the value the trimmed rest, a JSON number when it
@@ -78,11 +79,12 @@ pub fn parse_data_line(line: &str) -> Option<(String, Value)> {
 }
 
 /// The data lines of a solver's stderr file (the last value of a key wins; see [`MAX_KEYS`]).
-/// A missing or unreadable file has none. Lines are read at most 4 KiB at a time,
+/// A missing or unreadable file has none, and so has anything but a regular file (a named
+/// pipe there is never waited on: [`super::readcap::open_regular`]). Lines are read at most 4 KiB at a time,
 /// so a huge line costs no more memory than that.
 pub fn read_data(path: &Path) -> Data {
     let mut data = Data::new();
-    let Ok(file) = File::open(path) else {
+    let Ok(file) = super::readcap::open_regular(path) else {
         return data;
     };
     let mut reader = BufReader::new(file);
@@ -157,6 +159,9 @@ pub fn features(r: &SeedResult) -> Features {
     f.insert("penalty".into(), Value::from(r.penalty));
     if let Some(ms) = r.wall_ms {
         f.insert("wall_ms".into(), Value::from(ms));
+    }
+    if let Some(ms) = r.cpu_ms {
+        f.insert("cpu_ms".into(), Value::from(ms));
     }
     f.extend(case_features(r));
     f

@@ -196,7 +196,7 @@ fn lookalike<'a>(name: &str, builtins: &[&'a str]) -> Option<&'a str> {
 /// A value of the type a built-in feature always has, for the checks before the run.
 fn sample(name: &str) -> Option<Eval> {
     Some(match name {
-        "seed" | "wall_ms" => Eval::Int(1),
+        "seed" | "wall_ms" | "cpu_ms" => Eval::Int(1),
         "N" => Eval::Int(8),
         "C" => Eval::Int(2),
         "errors" | "moves" => Eval::Int(0),
@@ -350,8 +350,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const BUILTINS: [&str; 10] = [
-        "seed", "N", "C", "P", "status", "score", "errors", "moves", "penalty", "wall_ms",
+    const BUILTINS: [&str; 11] = [
+        "seed", "N", "C", "P", "status", "score", "errors", "moves", "penalty", "wall_ms", "cpu_ms",
     ];
 
     #[test]

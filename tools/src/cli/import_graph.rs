@@ -1,13 +1,15 @@
-//! A test that the modules of `tools/src/cli` import each other one way only: no circle such as
-//! `exec` → `reaper` → `exec`. A helper low in the stack must not reach back up to a module that
-//! uses it, or the two can only be understood, tested and changed together.
+//! Tests that modules import each other one way only: no circle such as `exec` → `reaper` →
+//! `exec`, in `tools/src/cli`, in the whole of `tools/src`, and in the root package's `src/`
+//! (the solver; read here as text only, the `tools` package never depends on it). A helper low
+//! in the stack must not reach back up to a module that uses it, or the two can only be
+//! understood, tested and changed together.
 //!
-//! The sources are read as text: every path starting with `super::` (any number of them) or
-//! `crate::cli::` outside comments and string literals (code of `#[cfg(test)]` modules counts:
-//! it is compiled with the module) is an edge from the file's module to the deepest module the
-//! path names. A parent's plain `child::item` paths are not collected, so a module and its own
-//! submodules never form a circle here; siblings must reach each other through `super::` or
-//! `crate::cli::`, and those are what is checked.
+//! The sources are read as text: every path starting with `super::` (any number of them),
+//! `self::` or `crate::` outside comments and string literals (code of `#[cfg(test)]` modules
+//! counts: it is compiled with the module) is an edge from the file's module to the deepest
+//! module the path names. A parent's plain `child::item` paths are not collected, so a module
+//! and its own submodules never form a circle here; siblings must reach each other through
+//! `super::` or `crate::`, and those are what is checked.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -148,7 +150,8 @@ fn char_literal_end(chars: &[char], i: usize) -> Option<usize> {
 }
 
 /// The module of a source file below `src/` (`cli/exec.rs` → `cli::exec`, `cli/run/mod.rs`
-/// → `cli::run`).
+/// → `cli::run`; the crate roots `lib.rs` and `main.rs` → the root, whose `crate::` paths are
+/// what they name).
 fn module_of(relative: &Path) -> Module {
     let mut parts: Module = relative
         .iter()
@@ -156,7 +159,8 @@ fn module_of(relative: &Path) -> Module {
         .collect();
     let last = parts.pop().expect("a file name");
     let stem = last.trim_end_matches(".rs");
-    if stem != "mod" {
+    let crate_root = parts.is_empty() && (stem == "lib" || stem == "main");
+    if stem != "mod" && !crate_root {
         parts.push(stem.to_string());
     }
     parts
@@ -266,11 +270,16 @@ fn resolve(here: &[String], path: &[String], modules: &BTreeSet<Module>) -> Opti
     Some(at)
 }
 
-/// The import edges between the modules under `src/cli`, from the files under `src`.
-fn import_graph(src: &Path) -> Graph {
+/// The import edges between the modules under `src/UNDER` (`under` = `["cli"]`: `src/cli`;
+/// empty: the whole crate), from the files there.
+fn import_graph(src: &Path, under: &[&str]) -> Graph {
     let mut files = Vec::new();
-    rust_files(&src.join("cli"), &mut files);
+    rust_files(
+        &under.iter().fold(src.to_path_buf(), |dir, m| dir.join(m)),
+        &mut files,
+    );
     files.sort();
+    let scope: Module = under.iter().map(|m| m.to_string()).collect();
     let modules: BTreeSet<Module> = files
         .iter()
         .map(|f| module_of(f.strip_prefix(src).unwrap()))
@@ -282,7 +291,7 @@ fn import_graph(src: &Path) -> Graph {
         let name = file.strip_prefix(src).unwrap().display().to_string();
         let edges = graph.entry(from.clone()).or_default();
         for (to, line) in file_edges(&from, &tokens(&code), &modules) {
-            if to != from && to.first().is_some_and(|m| m == "cli") {
+            if to != from && to.starts_with(&scope) {
                 edges.entry(to).or_insert_with(|| format!("{name}:{line}"));
             }
         }
@@ -402,7 +411,7 @@ fn describe(circle: &[Module], graph: &Graph) -> String {
 #[test]
 fn the_modules_of_cli_import_each_other_one_way_only() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = import_graph(&src);
+    let graph = import_graph(&src, &["cli"]);
     // The scan sees imports at all (a broken scan would find no circle either).
     let run = vec!["cli".to_string(), "command".into(), "run".into()];
     let exec = vec!["cli".to_string(), "exec".into()];
@@ -417,6 +426,46 @@ fn the_modules_of_cli_import_each_other_one_way_only() {
             describe(&circle, &graph)
         );
     }
+}
+
+/// `a::b::c` as a module.
+fn module(path: &str) -> Module {
+    path.split("::").map(str::to_string).collect()
+}
+
+/// Panics naming the first circle of `graph` (the sources of `name`), if any.
+fn assert_no_circle(graph: &Graph, name: &str) {
+    if let Some(circle) = find_circle(graph) {
+        panic!(
+            "an import circle in {name}: {}; move the shared item down into a module both can \
+             use",
+            describe(&circle, graph)
+        );
+    }
+}
+
+#[test]
+fn the_modules_of_tools_import_each_other_one_way_only() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = import_graph(&src, &[]);
+    // The scan sees imports outside `cli` too.
+    assert!(
+        graph[&module("judge")].contains_key(&module("replay")),
+        "judge uses replay"
+    );
+    assert_no_circle(&graph, "tools/src");
+}
+
+#[test]
+fn the_modules_of_the_solver_import_each_other_one_way_only() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src");
+    let graph = import_graph(&src, &[]);
+    // The scan sees the solver's imports (a broken scan would find no circle either).
+    assert!(
+        graph[&module("solver::solve")].contains_key(&module("solver::stage::exact")),
+        "solver::solve uses solver::stage::exact"
+    );
+    assert_no_circle(&graph, "src/ (the root package)");
 }
 
 #[test]

@@ -35,16 +35,31 @@ pub fn lock_folder(dir: &Path, who: &str) -> Result<FolderLock, String> {
 }
 
 /// Opens the lock file `path` (created if missing; a link planted in its place is refused, not
-/// followed) and takes an exclusive `flock` on it: waiting for it when `wait`, else `None`
-/// when another process holds it. The lock lasts as long as the returned file.
+/// followed, and so is anything but a regular file: a named pipe there would block the open)
+/// and takes an exclusive `flock` on it: waiting for it when `wait`, else `None` when another
+/// process holds it. The lock lasts as long as the returned file.
 pub fn lock_file(path: &Path, wait: bool) -> Result<Option<File>, String> {
+    let not_regular = || {
+        format!(
+            "cannot open lock file {}: it is no regular file (a named pipe, a device or a \
+             folder): move it away",
+            path.display()
+        )
+    };
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file() && !m.is_symlink()) {
+        return Err(not_regular());
+    }
+    // O_NONBLOCK: a pipe put there after the check fails the open instead of blocking it.
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .custom_flags(libc::O_NOFOLLOW)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
         .map_err(|e| format!("cannot open lock file {}: {e}", path.display()))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(not_regular());
+    }
     let operation = if wait {
         libc::LOCK_EX
     } else {

@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 pub mod args;
 pub mod bests;
 pub mod command;
+pub mod cpu;
 pub mod date;
 pub mod exec;
 pub mod features;
@@ -32,8 +33,10 @@ pub mod reaper;
 pub mod replace;
 pub mod report;
 pub mod runfile;
+pub mod same_file;
 pub mod select;
 pub mod stats;
+pub mod suggest;
 
 use args::LIMITS_HELP;
 use command::{ab, compare, gen, merge, rescore, run as run_cmd, runs, score, vis};
@@ -81,14 +84,14 @@ pub enum Command {
     Ab(Box<ab::Args>),
 }
 
-/// Runs a parsed command line and returns the exit code (0, or what `tester run`, `tester
-/// merge`, `tester rescore` and `tester ab` document). `Err` is a message for the user (the binary prints it and exits with
+/// Runs a parsed command line and returns the exit code (0, or what `tester score`, `tester
+/// run`, `tester merge`, `tester rescore` and `tester ab` document). `Err` is a message for the user (the binary prints it and exits with
 /// code 2).
 pub fn run(cli: &Cli) -> Result<i32, String> {
     let done = |r: Result<(), String>| r.map(|()| 0);
     match &cli.command {
         Command::Gen(args) => done(gen::run(args)),
-        Command::Score(args) => done(score::run(args)),
+        Command::Score(args) => score::run(args),
         Command::Run(args) => run_cmd::run(args),
         Command::Init(args) => done(run_cmd::project::init(args)),
         Command::Merge(args) => merge::run(args),

@@ -54,3 +54,68 @@ pub(crate) fn has_marker(pid: i32, value: &str, prefix: bool) -> bool {
         }
     })
 }
+
+/// The CPU time (user + system) used so far by the processes of the process group `pgid`,
+/// each with the children it has reaped (`/proc/PID/stat`: utime, stime, cutime, cstime, in
+/// clock ticks). `tester run` reads it just before it kills a solver's group (at the limit):
+/// a shell that waits for the solver dies with it, and the solver, re-parented, is reaped
+/// without its time reaching the shell's.
+pub(crate) fn group_cpu(pgid: i32) -> std::time::Duration {
+    // SAFETY: `sysconf` only reads a system constant.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return std::time::Duration::ZERO;
+    };
+    let total: u64 = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // After `(comm)`: state ppid pgrp session tty tpgid flags minflt cminflt majflt
+            // cmajflt utime stime cutime cstime.
+            let fields: Vec<&str> = stat[stat.rfind(')')? + 1..]
+                .split_ascii_whitespace()
+                .collect();
+            let pgrp: i32 = fields.get(2)?.parse().ok()?;
+            (pgrp == pgid).then(|| {
+                fields[11..15.min(fields.len())]
+                    .iter()
+                    .filter_map(|f| f.parse::<u64>().ok())
+                    .sum::<u64>()
+            })
+        })
+        .sum();
+    if ticks <= 0 {
+        return std::time::Duration::ZERO;
+    }
+    std::time::Duration::from_secs_f64(total as f64 / ticks as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::CommandExt;
+
+    #[test]
+    fn a_busy_group_shows_its_cpu_time() {
+        // A busy loop in a group of its own: its CPU time grows (however loaded the machine,
+        // within the deadline).
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let pgid = child.id() as i32;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let mut seen = std::time::Duration::ZERO;
+        while seen < std::time::Duration::from_millis(100) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            seen = group_cpu(pgid);
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(seen >= std::time::Duration::from_millis(100), "{seen:?}");
+        // A group no process is in has used nothing.
+        assert_eq!(group_cpu(i32::MAX), std::time::Duration::ZERO);
+    }
+}

@@ -1,5 +1,7 @@
-//! Every file `tester` reads, read with a size cap: an endless or huge file (`/dev/zero`,
-//! `yes | tester score --seed 1 -`) is refused with a message instead of filling the memory.
+//! Every file `tester` reads, read with a size cap: an endless or huge stream (`yes | tester
+//! score --seed 1 -`) is refused with a message instead of filling the memory. A named file must
+//! be a regular file ([`open_regular`]): a named pipe, a device (`/dev/zero`), a socket or a
+//! folder is refused at once, never waited on.
 //!
 //! The caps, stated in `tester --help`:
 //! * an output (`score`, `vis`, `rescore`): [`OUTPUT_MAX`], the largest output `tester run`
@@ -7,7 +9,9 @@
 //! * an input (`--input`, `SEED.in`): [`INPUT_MAX`];
 //! * a `results.json` or bests file: [`JSON_MAX`].
 
-use std::io::Read;
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
 use crate::input::MAX_N;
@@ -39,16 +43,80 @@ pub const INPUT_MAX: u64 = 4 << 20;
 /// bytes per seed: a million seeds).
 pub const JSON_MAX: u64 = 256 << 20;
 
-/// Reads `path` (`-`: standard input), refusing more than `cap` bytes; `what` names the file's
-/// role in the message (`an output`, `an input`, ...).
+/// What a file that is no regular file is, in words.
+fn kind_of(meta: &Metadata) -> &'static str {
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "no regular file"
+    }
+}
+
+/// The error for a file of `meta`'s kind that is no regular file.
+fn not_regular(meta: &Metadata) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "it is {}, not a regular file, and tester reads only regular files there",
+            kind_of(meta)
+        ),
+    )
+}
+
+/// Opens `path` for reading when it is a regular file (or a symbolic link to one); anything
+/// else is refused without blocking: a named pipe would block the open until a writer comes
+/// (and the reads until it ends), a device may be endless (`/dev/zero`) or wait for a keyboard.
+/// The type is checked before the open, and again on the opened file, which is opened with
+/// `O_NONBLOCK` so that a pipe put in its place in between cannot block either. Every reader of
+/// a file named by the user or found in a folder (answers, inputs, `results.json`, tables)
+/// opens it through here.
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::readcap::open_regular;
+///
+/// let err = open_regular(std::path::Path::new("/dev/zero")).unwrap_err();
+/// assert!(err.to_string().contains("a device, not a regular file"), "{err}");
+/// assert!(open_regular(std::path::Path::new("/")).is_err());
+/// ```
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let before = std::fs::metadata(path)?;
+    if !before.is_file() {
+        return Err(not_regular(&before));
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let opened = file.metadata()?;
+    if !opened.is_file() {
+        return Err(not_regular(&opened));
+    }
+    Ok(file)
+}
+
+/// Reads `path` (`-`: standard input), refusing more than `cap` bytes, and anything but a
+/// regular file ([`open_regular`]); `what` names the file's role in the message (`an output`,
+/// `an input`, ...).
 ///
 /// # Examples
 ///
 /// ```
 /// use tools::cli::readcap::read_capped;
 ///
-/// let err = read_capped(std::path::Path::new("/dev/zero"), 1000, "an output").unwrap_err();
+/// let path = std::env::temp_dir().join(format!("qa-readcap-doc-{}", std::process::id()));
+/// std::fs::write(&path, "0 0 1 1\n".repeat(200)).unwrap();
+/// let err = read_capped(&path, 1000, "an output").unwrap_err();
 /// assert!(err.contains("more than 1000 bytes"), "{err}");
+/// std::fs::remove_file(&path).unwrap();
 /// ```
 pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>, String> {
     let name = if path.as_os_str() == "-" {
@@ -70,7 +138,7 @@ pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>, String>
     let got = if path.as_os_str() == "-" {
         std::io::stdin().lock().take(cap + 1).read_to_end(&mut buf)
     } else {
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let file = open_regular(path).map_err(|e| format!("cannot read {name}: {e}"))?;
         // A regular file says its size: refuse before reading anything.
         if file.metadata().is_ok_and(|m| m.is_file() && m.len() > cap) {
             return Err(too_big());
@@ -121,7 +189,24 @@ mod tests {
         let err = read_capped(&path, 9, "a test").unwrap_err();
         assert!(err.contains("more than 9 bytes, the most tester reads as a test"));
         std::fs::remove_file(&path).unwrap();
-        // An endless stream is cut at the cap, not read to the end.
-        assert!(read_capped(Path::new("/dev/zero"), 1 << 20, "x").is_err());
+        // A device (endless, or waiting for input) is refused before any read.
+        let err = read_capped(Path::new("/dev/zero"), 1 << 20, "x").unwrap_err();
+        assert!(err.contains("it is a device, not a regular file"), "{err}");
+    }
+
+    #[test]
+    fn a_named_pipe_is_refused_without_blocking() {
+        let path = std::env::temp_dir().join(format!("qa-readcap-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo on a path this test owns.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        // No writer ever comes: an open for reading would block for good.
+        let err = read_capped(&path, 100, "an output").unwrap_err();
+        assert!(
+            err.contains("a named pipe (FIFO), not a regular file"),
+            "{err}"
+        );
+        std::fs::remove_file(&path).unwrap();
     }
 }

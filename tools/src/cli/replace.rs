@@ -34,10 +34,11 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     new.commit()
 }
 
-/// Copies the file `from` to `to` like [`replace_file`] (`to` replaced, never followed);
-/// returns the bytes copied.
+/// Copies the regular file `from` to `to` like [`replace_file`] (`to` replaced, never
+/// followed); returns the bytes copied. Anything but a regular file at `from` is refused
+/// ([`super::readcap::open_regular`]).
 pub fn replace_copy(from: &Path, to: &Path) -> io::Result<u64> {
-    let mut source = fs::File::open(from)?;
+    let mut source = super::readcap::open_regular(from)?;
     let mut new = Replacement::new(to)?;
     let bytes = io::copy(&mut source, &mut new)?;
     new.commit()?;
@@ -166,6 +167,16 @@ impl Write for Output {
 /// replaced whatever it points to, except under `/dev` and `/proc`, where only the system
 /// makes links (but `/dev/shm`, which anyone may write, is a folder like any other).
 pub fn open_output(path: &Path) -> io::Result<Output> {
+    if is_stream(path)? {
+        return File::create(path).map(Output::Stream);
+    }
+    Replacement::new(path).map(Output::Replace)
+}
+
+/// Whether [`open_output`] writes `path` as a stream ([`Output::Stream`]: a device, a named
+/// pipe, a socket, a path under `/dev` but `/dev/shm`, or under `/proc`) rather than as a
+/// regular file replacing whatever is there.
+pub fn is_stream(path: &Path) -> io::Result<bool> {
     let absolute = std::path::absolute(path)?;
     let system = (absolute.starts_with("/dev") && !absolute.starts_with("/dev/shm"))
         || absolute.starts_with("/proc");
@@ -173,10 +184,7 @@ pub fn open_output(path: &Path) -> io::Result<Output> {
         let kind = m.file_type();
         !(kind.is_file() || kind.is_symlink() || kind.is_dir())
     });
-    if system || special {
-        return File::create(path).map(Output::Stream);
-    }
-    Replacement::new(path).map(Output::Replace)
+    Ok(system || special)
 }
 
 /// Writes `bytes` to the output `path` named on the command line ([`open_output`]).

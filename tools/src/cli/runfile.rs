@@ -314,7 +314,7 @@ fn program_of(line: &str) -> Option<PathBuf> {
 
 /// The SHA-1 of a file in hex, read in blocks.
 fn sha1_of(path: &Path) -> Option<String> {
-    let mut file = fs::File::open(path).ok()?;
+    let mut file = super::readcap::open_regular(path).ok()?;
     let mut hasher = Sha1::new();
     let mut block = vec![0u8; 1 << 16];
     loop {

@@ -30,7 +30,7 @@ use crate::gen::{generate, Ranges};
 #[derive(ClapArgs, Clone, Debug, Default)]
 pub struct SelectArgs {
     /// Print one JSON object per seed on stdout as soon as it finishes (`seed`, `N`, `C`, `P`,
-    /// `status`, `score`, `relative`, `wall_ms`, `data`, ...); the table and summary then go to
+    /// `status`, `score`, `relative`, `wall_ms`, `cpu_ms`, `data`, ...); the table and summary then go to
     /// standard error.
     #[arg(long)]
     pub jsonl: bool,
@@ -42,7 +42,7 @@ pub struct SelectArgs {
     #[arg(long, value_name = "N")]
     pub shuffle_seed: Option<u64>,
     /// Keep only the seeds whose features pass EXPR, e.g. `N >= 20 && C >= 4` (variables:
-    /// seed, N, C, P, status, score, errors, moves, penalty, wall_ms and the solver's
+    /// seed, N, C, P, status, score, errors, moves, penalty, wall_ms, cpu_ms and the solver's
     /// `[DATA] key = value` lines). Naming only seed, N, C, P selects the seeds before they
     /// run; otherwise every seed runs and the table and summary show those that pass. Syntax,
     /// functions, `=` for `==`, `n` for `N` and (on built-in variables) types are checked
@@ -255,7 +255,7 @@ pub fn clock_seed() -> u64 {
 }
 
 /// The `--jsonl` line of a finished seed: its `results.json` object (`seed`, `N`, `C`, `P`,
-/// `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, `message`, `data`) and
+/// `status`, `score`, `errors`, `moves`, `penalty`, `wall_ms`, `cpu_ms`, `message`, `data`) and
 /// `relative` (`100 · best / score`, null without a bests file), `seed` first.
 ///
 /// # Examples
@@ -277,7 +277,7 @@ pub fn json_line(result: &SeedResult, bests: Option<&Bests>) -> String {
     // The keys a reader looks for first come first (a JSON object's order means nothing to a
     // parser, but `head` and people read left to right).
     let first = [
-        "seed", "status", "score", "relative", "wall_ms", "N", "C", "P",
+        "seed", "status", "score", "relative", "wall_ms", "cpu_ms", "N", "C", "P",
     ];
     let mut parts: Vec<String> = first
         .iter()

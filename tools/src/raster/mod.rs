@@ -1,6 +1,6 @@
 //! Drawing one frame of a replay into an indexed image, with the web visualizer's rules.
 //!
-//! The page (`visualizer/draw.js`) draws on a canvas; [`crate::animation`] needs the same
+//! The page (`visualizer/draw.js`) draws on a canvas; the GIF writer (`animation`) needs the same
 //! picture as pixels for a GIF. This module paints it with `embedded-graphics` (shapes and
 //! bitmap fonts, no system font) into a [`Canvas`] of palette indices, so a frame goes to the
 //! GIF encoder as it is, without colour quantization. The colours, sizes and layers follow

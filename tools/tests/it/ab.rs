@@ -537,20 +537,7 @@ fn bad_usage_is_refused_before_anything_runs() {
         );
         assert!(!out_dir.join("ab.json").exists());
     }
-    // --resume where no A/B is recorded yet starts one (one command line for every host).
-    let mut args = vec![
-        "--base-exec",
-        &ok,
-        "--new-exec",
-        &ok,
-        "--out",
-        out_s,
-        "--no-project",
-    ];
-    args.push("--resume");
-    let resume = ab(&args);
-    assert_eq!(resume.status.code(), Some(1), "{}", both(&resume));
-    assert!(String::from_utf8_lossy(&resume.stderr).contains("a new A/B starts"));
+    // --resume where no A/B is recorded is refused too: ab_worktrees.rs.
 }
 
 #[test]

@@ -4,8 +4,8 @@
 //! margin of three standard deviations over [`TESTS`] simulated tests. The streams are normal,
 //! Student-t with 3 degrees of freedom (heavy tails), a mixture (most pairs close, one in ten
 //! five times as spread), and real seeds: the 40 pairs measured with one queenattack build on
-//! both sides at 1 s (docs/solver.md, "How to tune"; 21 of them exactly equal), drawn with
-//! replacement and shifted. Draws are quantiles (statrs) of uniform numbers from a seeded
+//! both sides at 1 s (docs/benchmarks.md, "solver.md: how to tune (moved)"; 21 of them exactly
+//! equal), drawn with replacement and shifted. Draws are quantiles (statrs) of uniform numbers from a seeded
 //! generator, so every run sees the same streams.
 
 use rand::{Rng, SeedableRng};
@@ -17,7 +17,7 @@ use tools::cli::command::ab::sprt::{Sprt, Verdict, Walk};
 const TESTS: usize = 20_000;
 
 /// The per-pair standard deviation of the simulated streams (about the measured noise of the
-/// solver at 1 s, see docs/solver.md "How to tune").
+/// solver at 1 s, see docs/solver.md "How to tune" and its log).
 const SIGMA: f64 = 0.03;
 
 const SPRT: Sprt = Sprt {

@@ -30,7 +30,7 @@ fn write_json(path: &Path, v: &Value) {
 
 /// A repository in `dir/repo` whose tester.toml builds with `true` and runs ok.sh, with the
 /// commits `one` and `two words`.
-fn repository(dir: &Path) -> std::path::PathBuf {
+pub fn repository(dir: &Path) -> std::path::PathBuf {
     let repo = dir.join("repo");
     fs::create_dir_all(&repo).unwrap();
     git(&repo, &["init", "--quiet"]);

@@ -1,7 +1,7 @@
 //! Issue 44, cases 7, 8 and 10: the bests file and its answers `best/SEED.out` change together
 //! or not at all (a failed write, a full disk, an update cut short), nothing enters them
 //! unjudged (`--resume` judges the kept results again), and `best/` is never written through
-//! a link.
+//! a link; nor is the table (issue 59: a table given through a link is refused).
 
 use std::fs;
 use std::os::unix::process::CommandExt;
@@ -351,6 +351,66 @@ fn case10_a_best_folder_that_is_a_link_is_refused() {
     );
     assert_eq!(names(&dir.join("victim")), ["1.out"]);
     assert!(!dir.join("r").exists(), "refused before any seed runs");
+}
+
+#[test]
+fn issue59_a_table_given_through_a_link_is_refused() {
+    // real/ holds a table and its answers; L/bests.json links to it, h.json is a hard link.
+    let dir = scratch("bests-linked-table");
+    let real = dir.join("real");
+    fs::create_dir_all(&real).unwrap();
+    let first = update_run(&dir, "1-2", "echo 0", &real.join("bests.json"), &[])
+        .output()
+        .unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", describe(&first));
+    fs::remove_dir_all(dir.join("r")).unwrap();
+    fs::create_dir(dir.join("L")).unwrap();
+    std::os::unix::fs::symlink("../real/bests.json", dir.join("L/bests.json")).unwrap();
+    fs::hard_link(real.join("bests.json"), dir.join("h.json")).unwrap();
+    let before = fs::read_to_string(real.join("bests.json")).unwrap();
+    // The same for a bounds table (with a bests table of its own, plain.json).
+    fs::write(real.join("bounds.json"), r#"{"bounds": []}"#).unwrap();
+    std::os::unix::fs::symlink("real/bounds.json", dir.join("lb.json")).unwrap();
+    fs::hard_link(real.join("bounds.json"), dir.join("hb.json")).unwrap();
+    let bounds = |table| ["--update-bounds", "--bounds", table];
+    let cases: [(&str, &[&str], &str); 4] = [
+        (
+            "L/bests.json",
+            &[],
+            "bests file L/bests.json is a symbolic link (to ",
+        ),
+        ("h.json", &[], "bests file h.json has 2 hard links"),
+        (
+            "plain.json",
+            &bounds("lb.json"),
+            "bounds file lb.json is a symbolic link",
+        ),
+        (
+            "plain.json",
+            &bounds("hb.json"),
+            "bounds file hb.json has 2 hard links",
+        ),
+    ];
+    for (table, extra, why) in cases {
+        let out = update_run(&dir, "1-3", "echo 0", Path::new(table), extra)
+            .output()
+            .unwrap();
+        let stderr = describe(&out);
+        assert_eq!(out.status.code(), Some(2), "{table} {extra:?}: {stderr}");
+        assert!(stderr.contains(why), "{table} {extra:?}: {stderr}");
+        assert!(stderr.contains("name the table itself"), "{stderr}");
+        assert!(!dir.join("r").exists(), "refused before any seed runs");
+    }
+    // Nothing changed: the link is a link, no answers folder or lock beside it, the real table
+    // and its answers as they were.
+    assert!(fs::symlink_metadata(dir.join("L/bests.json"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(names(&dir.join("L")), ["bests.json"]);
+    assert_eq!(fs::read_to_string(real.join("bests.json")).unwrap(), before);
+    assert_eq!(names(&real.join("best")), ["1.out", "2.out"]);
+    assert_eq!(names(&dir), ["L", "h.json", "hb.json", "lb.json", "real"]);
 }
 
 #[test]

@@ -64,9 +64,13 @@ fn judge_everywhere(dir: &Path, output: &[u8]) -> [String; 3] {
         .args(["rescore", "run"])
         .output()
         .unwrap();
-    for out in [&score, &vis, &rescore] {
+    for out in [&vis, &rescore] {
         assert_eq!(out.status.code(), Some(0), "{:?}", text(out));
     }
+    // `score` exits 1 on an invalid output (its official line says -1), else 0.
+    let invalid = text(&score).0.contains("Score = -1.0");
+    let code = if invalid { 1 } else { 0 };
+    assert_eq!(score.status.code(), Some(code), "{:?}", text(&score));
     [text(&score).0, text(&vis).1, text(&rescore).0]
 }
 

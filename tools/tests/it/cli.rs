@@ -61,8 +61,10 @@ fn score_prints_like_the_official_tester() {
         .arg(cases.join("onto_wall/1.out"))
         .output()
         .unwrap();
+    // An invalid output: the official lines, and exit code 1.
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
-        ok_text(&out),
+        String::from_utf8_lossy(&out.stdout),
         "End location (2,2) must be empty\nScore = -1.0\n"
     );
     let out = tester()

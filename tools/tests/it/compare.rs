@@ -380,20 +380,32 @@ fn vis_pages_for_the_worst_seeds_linked_from_the_report() {
     );
     // The two worst ratios B/A: seed 2 (1.5) and seed 3 (1.1); seed 1 (0.9) has no page.
     let pages = root.join("report-vis");
-    assert!(pages.join("2-B.html").is_file() && pages.join("3-B.html").is_file());
-    assert!(!pages.join("1-B.html").exists());
+    assert!(pages.join("seed-2.html").is_file() && pages.join("seed-3.html").is_file());
+    assert!(!pages.join("seed-1.html").exists());
     let report = fs::read_to_string(root.join("report.html")).unwrap();
     assert!(
-        report.contains("<a href=\"report-vis/2-B.html\""),
+        report.contains("<a href=\"report-vis/seed-2.html\""),
         "link of seed 2"
     );
-    assert!(!report.contains("report-vis/1-B.html"));
-    // The verdict and the seed table come before the plots.
+    assert!(!report.contains("report-vis/seed-1.html"));
+    // Both tables list the worst seed first: 2, 3, then 1.
+    let row = |seed: u64| format!("<tr><td class=\"seed\"><a href=\"report-vis/seed-{seed}.html\"");
     let at = |s: &str| report.find(s).unwrap_or_else(|| panic!("{s}"));
+    assert!(at(&row(2)) < at(&row(3)));
+    assert!(at(&row(3)) < at("<tr><td class=\"seed\">1</td>"));
+    let first_column: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("seed"))
+        .skip(1)
+        .take(3)
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(first_column, ["2", "3", "1"], "{text}");
+    // The verdict and the seed table come before the plots.
     assert!(at("id=\"verdict\"") < at("<table id=\"seeds\">"));
     assert!(at("<table id=\"seeds\">") < at("<figure class=\"plot\""));
     // The page of seed 2 carries both folders' answers to seed 2's case.
-    let html = fs::read_to_string(pages.join("2-B.html")).unwrap();
+    let html = fs::read_to_string(pages.join("seed-2.html")).unwrap();
     let open = r#"<script type="application/json" id="qa-data">"#;
     let start = html.find(open).unwrap() + open.len();
     let data: Value =
@@ -433,5 +445,5 @@ fn an_ab_folder_alone_compares_its_arms() {
     );
     assert!(text.contains("B vs A: B better on 1, worse on 2"), "{text}");
     assert!(text.contains("side-by-side pages: 3"), "{text}");
-    assert!(root.join("r-vis/1-B.html").is_file());
+    assert!(root.join("r-vis/seed-1.html").is_file());
 }

@@ -191,11 +191,20 @@ fn fault3_endless_files_and_streams_are_refused() {
         assert!(err.contains("more than") && err.contains(what), "{err}");
     };
     let output_cap = "134217792 bytes, the most tester reads as an output";
+    // A device named as a file is refused before any read (issue 59: no regular file).
+    let device = |out: Output| {
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("/dev/zero: it is a device, not a regular file"),
+            "{err}"
+        );
+    };
     let out = tester()
         .args(["score", "--seed", "1", "/dev/zero"])
         .output()
         .unwrap();
-    refused(out, output_cap);
+    device(out);
     refused(
         tester_fed("yes", &["score", "--seed", "1", "-"]),
         output_cap,
@@ -209,7 +218,7 @@ fn fault3_endless_files_and_streams_are_refused() {
         .args(["score", "--input", "/dev/zero", "/dev/null"])
         .output()
         .unwrap();
-    refused(out, "4194304 bytes, the most tester reads as an input");
+    device(out);
     // A big regular file is refused from its size, before any read.
     let big = dir.join("big.in");
     fs::File::create(&big).unwrap().set_len(5 << 20).unwrap();

@@ -92,7 +92,11 @@ fn gif_frames_has_a_documented_maximum() {
         }
     }
     let help = tester().args(["vis", "--help"]).output().unwrap();
-    let help = String::from_utf8_lossy(&help.stdout);
+    // clap wraps the help to the terminal's width: the phrase is looked for across lines.
+    let help = String::from_utf8_lossy(&help.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(
         help.contains("At most this many GIF frames (2..=1000)"),
         "{help}"

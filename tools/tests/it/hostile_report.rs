@@ -185,8 +185,8 @@ fn filter_mistakes_seen_on_the_seeds_keep_the_report_and_bests() {
         (
             r#"stopp == "x""#,
             3,
-            "no seed has stopp (known: C, N, P, errors, k, moves, penalty, score, seed, status, \
-             stop, wall_ms); the filter is ignored, every seed is shown",
+            "no seed has stopp (known: C, N, P, cpu_ms, errors, k, moves, penalty, score, seed, \
+             status, stop, wall_ms); the filter is ignored, every seed is shown",
         ),
         (
             "stop > 3",

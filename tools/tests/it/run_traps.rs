@@ -33,3 +33,145 @@ fn an_exec_command_without_the_limit_is_told_how_to_pass_it() {
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("timed out at the limit"));
 }
+
+/// A stand-in for queenattack that honours `--time-limit SECS` as it does: it answers (no
+/// move) after 0.4 of it (room for a loaded machine), and prints the limit it got on stderr.
+const HONOURS_LIMIT: &str = r#"#!/bin/sh
+t=10
+while [ $# -gt 0 ]; do
+  if [ "$1" = --time-limit ]; then t=$2; fi
+  shift
+done
+echo "limit $t" >&2
+sleep "$(awk "BEGIN { print $t * 0.4 }")"
+echo 0
+"#;
+
+/// `tester init` in a fresh folder, with the template's solver replaced by [`HONOURS_LIMIT`];
+/// returns the folder.
+fn initialised(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let init = tester().current_dir(&dir).arg("init").output().unwrap();
+    assert!(init.status.success(), "{init:?}");
+    std::fs::write(dir.join("fake.sh"), HONOURS_LIMIT).unwrap();
+    let toml = std::fs::read_to_string(dir.join("tester.toml")).unwrap();
+    assert!(
+        toml.contains("./target/release/queenattack --time-limit"),
+        "{toml}"
+    );
+    let toml = toml.replace("./target/release/queenattack", "sh fake.sh");
+    std::fs::write(dir.join("tester.toml"), toml).unwrap();
+    dir
+}
+
+#[test]
+fn the_project_files_solver_gets_the_runs_limit() {
+    // Issue 59 item 10: `tester init`'s file, then a run at a smaller limit: the solver must
+    // be given that limit, not the file's own, and answer in time.
+    let dir = initialised("run_traps_init_limit");
+    let out = tester()
+        .current_dir(&dir)
+        .args(["run", "--seeds", "1-2", "--time-limit", "1", "--no-build"])
+        .args(["--quiet", "--out", "runs/short"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    for seed in [1, 2] {
+        let err = std::fs::read_to_string(dir.join(format!("runs/short/{seed}.err"))).unwrap();
+        assert_eq!(err, "limit 1\n");
+    }
+    assert!(!stderr.contains("longer than the run's limit"), "{stderr}");
+}
+
+#[test]
+fn a_command_that_names_a_longer_limit_is_warned_about_before_the_run() {
+    let dir = initialised("run_traps_longer_limit");
+    let out = tester()
+        .current_dir(&dir)
+        .args([
+            "run",
+            "--seeds",
+            "1",
+            "--time-limit",
+            "0.5",
+            "--no-build",
+            "--quiet",
+        ])
+        .args(["--exec", "sh fake.sh --time-limit 10", "--out", "runs/long"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let warning = "tester run: warning: the solver command `sh fake.sh --time-limit 10` gives \
+                   the solver --time-limit 10, longer than the run's limit of 0.5 s";
+    assert!(stderr.contains(warning), "{stderr}");
+    // The seed then times out, as warned.
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("seed 1 timeout"), "{report}");
+}
+
+#[test]
+fn resume_reuses_the_runs_own_options_and_refuses_others_in_words() {
+    // Issue 59 item 11. A run cut short (seeds 3 and 4 not finished, as an interrupt leaves
+    // it), then `--resume --out DIR` alone.
+    let dir = scratch("run_traps_resume_options");
+    std::fs::write(dir.join("fake.sh"), HONOURS_LIMIT).unwrap();
+    let first = tester()
+        .current_dir(&dir)
+        .args(["run", "--no-project", "--quiet", "--seeds", "1-4"])
+        .args(["--time-limit", "0.7", "--n", "8-10", "--comment", "note"])
+        .args([
+            "--exec",
+            "sh fake.sh --time-limit {time_limit}",
+            "--out",
+            "r",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    let path = dir.join("r/results.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["results"].as_array_mut().unwrap().truncate(2);
+    doc["interrupted"] = true.into();
+    std::fs::write(&path, doc.to_string()).unwrap();
+    for seed in [3, 4] {
+        std::fs::remove_file(dir.join(format!("r/{seed}.err"))).unwrap();
+    }
+    let resumed = tester()
+        .current_dir(&dir)
+        .args(["run", "--no-project", "--quiet", "--resume", "--out", "r"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(0), "{stderr}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(doc["results"].as_array().unwrap().len(), 4, "{doc}");
+    assert_eq!(doc["interrupted"], false);
+    assert_eq!(doc["command"], "sh fake.sh --time-limit 0.7");
+    assert_eq!(doc["comment"], "note");
+    for r in doc["results"].as_array().unwrap() {
+        let n = r["N"].as_u64().unwrap();
+        assert!((8..=10).contains(&n), "{r}");
+    }
+    for seed in [3, 4] {
+        let err = std::fs::read_to_string(dir.join(format!("r/{seed}.err"))).unwrap();
+        assert_eq!(err, "limit 0.7\n");
+    }
+    // Options that differ from the run's: refused, each said in words (no JSON).
+    let other = tester()
+        .current_dir(&dir)
+        .args(["run", "--no-project", "--quiet", "--resume", "--out", "r"])
+        .args(["--time-limit", "2", "--c", "2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2), "{stderr}");
+    let said = "it ran at --time-limit 0.7, this one asks for --time-limit 2; it ran with --n \
+                8-10, this one with --c 2.";
+    assert!(stderr.contains(said), "{stderr}");
+    assert!(stderr.contains("leave those options out"), "{stderr}");
+    assert!(!stderr.contains("{\""), "{stderr}");
+}

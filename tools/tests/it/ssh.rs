@@ -208,11 +208,12 @@ fn results(dir: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(dir.join("results.json")).unwrap()).unwrap()
 }
 
-/// The results without their wall times, and the summary.
+/// The results without their wall and CPU times, and the summary.
 fn verdicts(doc: &Value) -> (Vec<Value>, Value) {
     let mut list = doc["results"].as_array().unwrap().clone();
     for r in &mut list {
         r.as_object_mut().unwrap().remove("wall_ms");
+        r.as_object_mut().unwrap().remove("cpu_ms");
     }
     (list, doc["summary"].clone())
 }

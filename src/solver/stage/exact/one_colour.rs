@@ -573,6 +573,50 @@ mod tests {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// `run` (a search of every board below a cap; `true` when it finished) on `cases` random
+    /// boards of N 4–7 drawn from `seed`: a cap just above the minimum or well above finds it;
+    /// one at or below finds nothing (costs are eighths: a bound too high by a little prunes
+    /// the minimum).
+    pub(super) fn finds_the_minimum_below_any_cap(
+        seed: u64,
+        cases: usize,
+        run: impl Fn(&mut OneColour<'_>, f64) -> bool,
+    ) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let members: Vec<usize> = (0..7).collect();
+        let far = Instant::now() + Duration::from_secs(3600);
+        let (mut found, mut below) = (0, 0);
+        for case in 0..cases {
+            let n = rng.random_range(4..=7);
+            let (walls, dist) = random_case(n, &mut rng);
+            let want = brute_minimum(n, &walls, &dist);
+            let over = rng.random_range(0.0..2.0);
+            for cap in [want + 1e-3, want + over, want, want - over] {
+                let Some(mut search) = OneColour::new(n, &walls, &members[..n], &dist, 1, far)
+                else {
+                    assert_eq!(want, f64::INFINITY, "case {case}: the search saw no board");
+                    continue;
+                };
+                assert!(run(&mut search, cap), "case {case}: no deadline");
+                match search.best.into_sorted().first() {
+                    Some(&(cost, _)) => {
+                        assert!((cost - want).abs() < 1e-4, "case {case}: {cost} vs {want}");
+                        found += 1;
+                    }
+                    None => {
+                        assert!(cap <= want + 1e-4, "case {case}: missed {want} below {cap}");
+                        below += 1;
+                    }
+                }
+            }
+        }
+        // both outcomes, on most cases
+        assert!(
+            found >= cases * 5 / 6 && below >= cases * 5 / 6,
+            "found {found}, below the cap {below}"
+        );
+    }
+
     #[test]
     fn the_next_step_doubles_until_timed_then_grows_the_time_fourfold_or_aims_at_the_time_left() {
         // no earlier cap, or searches too quick to time: doubling

@@ -1,4 +1,4 @@
-//! Lower bound for the one-colour branch and bound ([`super::one_colour`]): Lagrangian
+//! Lower bound for the one-colour branch and bound (`one_colour`, which uses it): Lagrangian
 //! weights on the queens, the columns and the diagonals.
 //!
 //! For numbers `u[i]` (one per queen), `λ[c]` (one per column) and `μ[d] ≥ 0` (one per

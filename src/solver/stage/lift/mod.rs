@@ -9,7 +9,7 @@
 //! the same board reach different boards). With two colours lifted, they are placed one
 //! after the other in a random order. The caller matches the result and routes it: a lift is
 //! accepted when its routed board ranks in the pool, and the best routed board is the base
-//! of the next lifts (see `docs/solver.md`, "Lift search").
+//! of the next lifts (see `docs/solver.md`, "Stage 3b: the lift search").
 
 #[cfg(test)]
 mod tests;

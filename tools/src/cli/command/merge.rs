@@ -299,7 +299,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
         .min()
         .unwrap_or_default();
     // The record is the first part's: so is its patch (`git_dirty`, `git_patch`).
-    let patch = fs::read(args.dirs[0].join(crate::cli::provenance::PATCH)).ok();
+    let patch = crate::cli::readcap::read_capped(
+        &args.dirs[0].join(crate::cli::provenance::PATCH),
+        crate::cli::readcap::JSON_MAX,
+        "a git.patch",
+    )
+    .ok();
     let tree = crate::cli::provenance::TreeState {
         dirty: info.git_dirty,
         patch: patch.filter(|_| info.git_patch.is_some()),

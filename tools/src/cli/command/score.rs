@@ -9,9 +9,14 @@ use crate::gen::generate;
 use crate::input::Input;
 use crate::judge::judge;
 
+/// Exit codes of `tester score`, as `tester score --help` states them.
+pub const EXIT_HELP: &str = "Exit codes: 0 the output is valid (its score printed); 1 it is \
+not (the judge's message, then `Score = -1.0`, as the official tester prints them; with --json \
+the object); 2 bad usage or input (a case or an output that cannot be read: nothing judged).";
+
 /// Options of `tester score`.
 #[derive(ClapArgs, Debug)]
-#[command(after_help = crate::cli::args::LIMITS_HELP)]
+#[command(after_help = format!("{EXIT_HELP}\n\n{}", crate::cli::args::LIMITS_HELP))]
 pub struct Args {
     /// The case (`--seed` or `--input`) and the output to judge.
     #[command(flatten)]
@@ -37,8 +42,8 @@ pub fn load_case(
     }
 }
 
-/// Runs `tester score`.
-pub fn run(args: &Args) -> Result<(), String> {
+/// Runs `tester score`; returns the exit code (see [`EXIT_HELP`]).
+pub fn run(args: &Args) -> Result<i32, String> {
     let case = &args.case;
     let input = load_case(case.seed, case.input.as_deref(), &case.ranges)?;
     let output = read_text(&case.output)?;
@@ -48,5 +53,5 @@ pub fn run(args: &Args) -> Result<(), String> {
     } else {
         crate::cli::out::print(&verdict.report());
     }
-    Ok(())
+    Ok(if verdict.fatal.is_some() { 1 } else { 0 })
 }

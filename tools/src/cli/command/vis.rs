@@ -12,6 +12,7 @@ use crate::cli::args::CaseArgs;
 use crate::cli::pages::write_page;
 use crate::cli::readcap::{read_input_text, read_text};
 use crate::cli::replace::open_output;
+use crate::cli::same_file::Inputs;
 use crate::gen::generate;
 use crate::input::Input;
 use crate::judge::judge;
@@ -58,8 +59,31 @@ pub struct Args {
     pub gif_cell: Option<u32>,
 }
 
+/// Refuses a page or GIF that is one of the files `tester vis` reads (the answers, the input
+/// file, the `SEED.in` beside an answer of a pair).
+fn refuse_overwriting_inputs(args: &Args) -> Result<(), String> {
+    let mut inputs = Inputs::new();
+    inputs.add(&args.case.output, "the answer");
+    if let Some(input) = &args.case.input {
+        inputs.add(input, "the input");
+    }
+    if let Some(second) = &args.second {
+        inputs.add(second, "the answer");
+        for answer in [&args.case.output, second] {
+            inputs.add(&answer.with_extension("in"), "the case file");
+        }
+    }
+    for (flag, path) in [("-o", &args.page), ("--gif", &args.gif)] {
+        if let Some(path) = path {
+            inputs.check_output(flag, path)?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs `tester vis`.
 pub fn run(args: &Args) -> Result<(), String> {
+    refuse_overwriting_inputs(args)?;
     let output = read_text(&args.case.output)?;
     let (input, input_text, seed, p, title) = match (&args.case.input, args.case.seed) {
         (Some(path), _) => {

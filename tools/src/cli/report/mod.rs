@@ -84,6 +84,9 @@ pub struct SeedResult {
     pub penalty: f64,
     /// Wall time of the solver in milliseconds, when it was run.
     pub wall_ms: Option<u64>,
+    /// CPU time (user + system) of the solver's processes in milliseconds, when it was run
+    /// (see [`crate::cli::exec::RunOutcome::cpu`]); older files have none.
+    pub cpu_ms: Option<u64>,
     /// The judge's message, or what went wrong with the process.
     pub message: Option<String>,
     /// The `[DATA] key = value` lines the solver printed on stderr (read by `features.rs`).
@@ -112,6 +115,7 @@ impl SeedResult {
             moves: verdict.moves,
             penalty: verdict.penalty,
             wall_ms: None,
+            cpu_ms: None,
             message: verdict.error().map(str::to_string),
             data: Default::default(),
             bound: None,
@@ -137,6 +141,7 @@ impl SeedResult {
             moves: 0,
             penalty: 0.0,
             wall_ms: None,
+            cpu_ms: None,
             message: Some(message),
             data: Default::default(),
             bound: None,
@@ -156,6 +161,7 @@ impl SeedResult {
             "moves": self.moves,
             "penalty": self.penalty,
             "wall_ms": self.wall_ms,
+            "cpu_ms": self.cpu_ms,
             "message": self.message,
             "data": self.data,
             "bound": self.bound,
@@ -239,6 +245,8 @@ impl SeedResult {
             moves: int("moves")? as usize,
             penalty: num("penalty")?,
             wall_ms: v.get("wall_ms").and_then(Value::as_u64),
+            // Older files have no `cpu_ms`.
+            cpu_ms: v.get("cpu_ms").and_then(Value::as_u64),
             message: v.get("message").and_then(Value::as_str).map(str::to_string),
             // Older files have no `data`.
             data: v
@@ -374,7 +382,7 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12} {:>6} {:>6} {:>10} {:>7} {:>12} {:>7} {:>6}",
+        "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12} {:>6} {:>6} {:>10} {:>7} {:>7} {:>12} {:>7} {:>6}",
         "seed",
         "N",
         "C",
@@ -385,6 +393,7 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
         "moves",
         "penalty",
         "ms",
+        "cpu ms",
         "best ",
         "rel",
         "gap%"
@@ -397,7 +406,7 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
         );
         let _ = writeln!(
             s,
-            "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12.3} {:>6} {:>6} {:>10.3} {:>7} {:>12} {:>7} {:>6}",
+            "{:>6} {:>3} {:>2} {:>6} {:>8} {:>12.3} {:>6} {:>6} {:>10.3} {:>7} {:>7} {:>12} {:>7} {:>6}",
             r.seed,
             r.n,
             r.c,
@@ -408,6 +417,8 @@ pub fn table(results: &[SeedResult], bests: Option<&Bests>) -> String {
             r.moves,
             r.penalty,
             r.wall_ms
+                .map_or_else(|| "-".to_string(), |ms| ms.to_string()),
+            r.cpu_ms
                 .map_or_else(|| "-".to_string(), |ms| ms.to_string()),
             best,
             opt(r.relative(bests), 2),

@@ -12,6 +12,7 @@ fn result(seed: u64, n: usize, c: usize, status: Status, score: f64) -> SeedResu
         moves: 3,
         penalty: 1.5,
         wall_ms: Some(12),
+        cpu_ms: Some(11),
         message: (status != Status::Ok).then(|| "boom".to_string()),
         data: [("probe".to_string(), json!(7))].into(),
         bound: None,

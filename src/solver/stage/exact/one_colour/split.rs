@@ -197,8 +197,7 @@ impl<'a> OneColour<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::proof::tests::finds_the_minimum_below_any_cap;
-    use super::super::tests::random_case;
+    use super::super::tests::{finds_the_minimum_below_any_cap, random_case};
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;

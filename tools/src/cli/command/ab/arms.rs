@@ -3,26 +3,29 @@
 //!
 //! An arm is one of:
 //! * a git revision (`--base REV`): checked out with `git worktree add --detach` into
-//!   `OUT/src/COMMIT12` (two arms of one commit share it) and built there with the revision's
-//!   own `tester.toml` `build`, else `cargo build --release` (with `CARGO_TARGET_DIR=target`,
-//!   so the binary lands in the worktree whatever the caller's environment says); its solver is
-//!   that `tester.toml`'s `solver` run in the worktree, else `target/release/queenattack`;
+//!   `OUT/src/COMMIT12` (two arms of one commit share it; recorded as this A/B's, see
+//!   [`super::worktrees`]) and built there with the revision's own `tester.toml` `build`, else
+//!   `cargo build --release` (with `CARGO_TARGET_DIR=target`, so the binary lands in the
+//!   worktree whatever the caller's environment says); its solver is that `tester.toml`'s
+//!   `solver` run in the worktree, else `target/release/queenattack`;
 //! * a command (`--base-exec CMD`), run with `sh -c` as given;
 //! * neither: the current project's solver, as `tester run` would run it: `tester.toml`'s
-//!   `solver` (after its `build`), else the `queenattack` beside `tester`, copied into
-//!   `OUT/bin/` first so a rebuild during the A/B cannot change it.
+//!   `solver` (after its `build`), else the working tree's `queenattack`, built and copied
+//!   into `OUT/bin/` so a rebuild during the A/B cannot change it (see [`current`]).
 //!
 //! The queenattack binaries get `--time-limit SECS --seed SEED` and the arm's `--*-args`;
-//! commands and `tester.toml` solvers get their `{seed}` replaced by the pair's seed and the
-//! arm's args appended, and nothing else (like `tester run --exec`).
+//! commands and `tester.toml` solvers get their `{seed}` replaced by the pair's seed, their
+//! `{time_limit}` by the arm's limit and the arm's args appended, and nothing else (like
+//! `tester run --exec`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::cli::command::run::{build::build, default_solver, project, run_seed};
+use super::current::{self, sh_quote};
+use super::worktrees::{check_out, git, repository_top, tree_of};
+use crate::cli::command::run::{build::build, project, run_seed, with_limit};
 use crate::cli::exec::Solver;
 use crate::cli::reaper;
 use crate::cli::report::SeedResult;
@@ -79,34 +82,6 @@ pub struct Arm {
     pub built: bool,
 }
 
-/// `text` quoted for `sh` (in single quotes).
-fn sh_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-/// Runs `git ARGS` in `dir`; its trimmed standard output, or its standard error as the error.
-fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
-    }
-}
-
-/// The top folder of the repository holding the current folder.
-fn repository_top(why: &str) -> Result<PathBuf, String> {
-    git(Path::new("."), &["rev-parse", "--show-toplevel"])
-        .map(PathBuf::from)
-        .map_err(|e| format!("{why} needs a git repository around the current folder: {e}"))
-}
-
 /// The commit of `rev` in the repository holding the current folder, and that repository's
 /// top folder. The revision is resolved first and its object peeled to a commit after, so
 /// that a revision by message (`:/fix the bound`) is searched for as typed.
@@ -127,77 +102,6 @@ fn commit_of(rev: &str) -> Result<(String, PathBuf), String> {
     let object = verify(rev).map_err(not_commit)?;
     let commit = verify(&format!("{object}^{{commit}}")).map_err(not_commit)?;
     Ok((commit, top))
-}
-
-/// The worktree of `commit` in the A/B folder `out`: `OUT/src/COMMIT12`.
-pub fn tree_of(out: &Path, commit: &str) -> PathBuf {
-    out.join("src").join(&commit[..12.min(commit.len())])
-}
-
-/// Checks out `commit` into `tree`, or checks that `tree` already holds it (its tracked files
-/// restored: a checkout stopped midway is completed). A tree left empty or bare by a `git
-/// worktree add` that was stopped is taken over (`--force` twice: the stopped add left its
-/// entry registered and locked).
-fn worktree(top: &Path, tree: &Path, commit: &str) -> Result<(), String> {
-    if tree.exists() {
-        let own = git(tree, &["rev-parse", "--show-toplevel"])
-            .ok()
-            .and_then(|t| Path::new(&t).canonicalize().ok());
-        if own.is_some() && own == tree.canonicalize().ok() {
-            let head = git(tree, &["rev-parse", "HEAD"]).unwrap_or_default();
-            if head != commit {
-                return Err(format!(
-                    "{} should hold commit {commit} but holds `{head}`: move it away",
-                    tree.display()
-                ));
-            }
-            return git(tree, &["reset", "--hard", "--quiet"])
-                .map(drop)
-                .map_err(|e| format!("git reset --hard in {}: {e}", tree.display()));
-        }
-        let entries: Vec<_> = std::fs::read_dir(tree)
-            .map_err(|e| format!("{}: {e}", tree.display()))?
-            .filter_map(Result::ok)
-            .map(|e| e.file_name())
-            .collect();
-        match entries.as_slice() {
-            [] => {}
-            [name] if name == ".git" => std::fs::remove_file(tree.join(".git"))
-                .map_err(|e| format!("{}: {e}", tree.display()))?,
-            _ => {
-                return Err(format!(
-                    "{} should hold commit {commit} but is no checkout of it: move it away",
-                    tree.display()
-                ))
-            }
-        }
-    }
-    let tree_text = tree
-        .to_str()
-        .ok_or_else(|| format!("{}: the folder's name is not UTF-8", tree.display()))?;
-    git(
-        top,
-        &[
-            "worktree", "add", "--detach", "--quiet", "--force", "--force", tree_text, commit,
-        ],
-    )
-    .map(drop)
-    .map_err(|e| format!("git worktree add {tree_text} {commit}: {e}"))
-}
-
-/// Removes the worktree `tree` with `git worktree remove --force --force` (git forgets it);
-/// a folder that is not a checkout of its own is left alone (`Ok(false)`).
-pub fn remove_worktree(tree: &Path) -> Result<bool, String> {
-    let own = git(tree, &["rev-parse", "--show-toplevel"])
-        .ok()
-        .and_then(|t| Path::new(&t).canonicalize().ok());
-    if own.is_none() || own != tree.canonicalize().ok() {
-        return Ok(false);
-    }
-    let text = tree.to_string_lossy();
-    git(tree, &["worktree", "remove", "--force", "--force", &text])
-        .map_err(|e| format!("git worktree remove {text}: {e}"))?;
-    Ok(true)
 }
 
 /// The arguments of a queenattack arm: `--time-limit`, `--seed`, then the arm's own.
@@ -242,7 +146,7 @@ impl Arm {
         if let Some(rev) = &spec.rev {
             let (commit, top) = commit_of(rev)?;
             let tree = tree_of(out, &commit);
-            worktree(&top, &tree, &commit)?;
+            check_out(out, &top, &tree, &commit)?;
             let own = project::find(&tree)?.filter(|f| f.dir == tree);
             let own = own.map(|f| f.project).unwrap_or_default();
             let build = own.build.as_deref().unwrap_or("cargo build --release");
@@ -273,8 +177,13 @@ impl Arm {
                 .as_ref()
                 .map(|b| format!("cd {} && {b}", sh_quote(&found.dir.to_string_lossy())));
         } else {
+            let current = current::plan(out, repository_top("").ok().as_deref())?;
+            if let Some(stale) = &current.stale {
+                crate::diag!("tester ab: warning: {label} (current build): {stale}");
+            }
+            arm.build = current.build;
             arm.solver = Solver::Program {
-                path: copy_current(out)?,
+                path: current.copy,
                 args: queenattack_args(spec),
             };
         }
@@ -302,9 +211,11 @@ impl Arm {
         }
     }
 
-    /// The solver of the pair on `seed`: [`SEED_MARK`] replaced by the seed.
+    /// The solver of the pair on `seed`: [`SEED_MARK`] replaced by the seed and
+    /// `{time_limit}` by the arm's time limit.
     pub fn solver_for(&self, seed: u64) -> Solver {
-        let put = |text: &str| text.replace(SEED_MARK, &seed.to_string());
+        let put =
+            |text: &str| with_limit(&text.replace(SEED_MARK, &seed.to_string()), self.time_limit);
         match &self.solver {
             Solver::Program { path, args } => Solver::Program {
                 path: path.clone(),
@@ -325,7 +236,7 @@ impl Arm {
             return Ok(());
         }
         let top = repository_top(&format!("the worktree {}", tree.display()))?;
-        worktree(&top, &tree, commit)?;
+        check_out(out, &top, &tree, commit)?;
         self.built = false;
         Ok(())
     }
@@ -465,23 +376,6 @@ fn strings(v: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Copies the `queenattack` beside `tester` to `OUT/bin/queenattack` (once: a resumed A/B keeps
-/// the copy it started with) and returns the copy's path.
-fn copy_current(out: &Path) -> Result<PathBuf, String> {
-    let copy = out.join("bin").join("queenattack");
-    if copy.is_file() {
-        return Ok(copy);
-    }
-    let Solver::Program { path, .. } = default_solver(1.0)? else {
-        unreachable!("the default solver is a program");
-    };
-    let bin = out.join("bin");
-    std::fs::create_dir_all(&bin).map_err(|e| format!("cannot create {}: {e}", bin.display()))?;
-    std::fs::copy(&path, &copy)
-        .map_err(|e| format!("cannot copy {} to {}: {e}", path.display(), copy.display()))?;
-    Ok(copy)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,6 +396,11 @@ mod tests {
     fn the_seed_goes_where_the_mark_is() {
         let a = arm(Solver::Shell("./s --seed {seed} --x {seed}".into()));
         assert_eq!(a.solver_for(7), Solver::Shell("./s --seed 7 --x 7".into()));
+        let t = arm(Solver::Shell("./s --time-limit {time_limit}".into()));
+        assert_eq!(
+            t.solver_for(7),
+            Solver::Shell("./s --time-limit 0.5".into())
+        );
         let spec = ArmSpec {
             time_limit: 0.25,
             args: vec!["--param".into(), "t=1".into()],

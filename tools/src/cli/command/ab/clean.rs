@@ -1,39 +1,17 @@
-//! The worktrees of an A/B (`OUT/src/COMMIT12`, a checkout and a release build each, about
-//! 114 MB for queenattack): removed with `git worktree remove` when the A/B reaches its verdict
-//! (unless `--keep-worktrees`), or by `tester ab --clean DIR…`, so that git forgets them too.
-//! The results (`ab.json`, `base/`, `new/`) stay; `--resume` checks a removed worktree out
-//! again and builds it.
+//! `tester ab --clean DIR…`: removes the worktrees an A/B made (`OUT/src/COMMIT12`, a checkout
+//! and a release build each, about 114 MB for queenattack) with `git worktree remove`, so that
+//! git forgets them too; the verdict removes them the same way unless `--keep-worktrees`. Only
+//! what the A/B recorded making is removed ([`super::worktrees`]). The results (`ab.json`,
+//! `base/`, `new/`) stay; `--resume` checks a removed worktree out again and builds it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::arms::remove_worktree;
 use super::folder::AB_JSON;
+use super::worktrees::remove_trees;
 use crate::cli::lock::lock_folder;
 
-/// The worktrees under `dir/src`.
-fn worktrees(dir: &Path) -> Vec<PathBuf> {
-    let mut trees: Vec<PathBuf> = std::fs::read_dir(dir.join("src")).map_or(Vec::new(), |d| {
-        d.filter_map(Result::ok).map(|e| e.path()).collect()
-    });
-    trees.sort();
-    trees
-}
-
-/// Removes the worktrees of the A/B in `dir` (and `dir/src` once empty); the ones removed.
-pub fn remove_trees(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut removed = Vec::new();
-    for tree in worktrees(dir) {
-        if remove_worktree(&tree)? {
-            removed.push(tree);
-        }
-    }
-    // Only when empty: a folder git did not know as a worktree is left to its owner.
-    let _ = std::fs::remove_dir(dir.join("src"));
-    Ok(removed)
-}
-
-/// `tester ab --clean DIR…`: removes the worktrees of each A/B folder (each locked meanwhile:
-/// an A/B still running there is left alone); says what it removed.
+/// Removes the worktrees of each A/B folder in `dirs` (each locked meanwhile: an A/B still
+/// running there is left alone); says what it removed and what it left alone.
 pub fn run(dirs: &[PathBuf]) -> Result<i32, String> {
     for dir in dirs {
         if !dir.join(AB_JSON).is_file() {
@@ -43,12 +21,15 @@ pub fn run(dirs: &[PathBuf]) -> Result<i32, String> {
             ));
         }
         let _lock = lock_folder(dir, "tester ab")?;
-        let removed = remove_trees(dir)?;
-        if removed.is_empty() {
+        let removal = remove_trees(dir)?;
+        if removal.removed.is_empty() && removal.left.is_empty() {
             crate::diag!("tester ab: {}: no worktree to remove", dir.display());
         }
-        for tree in removed {
+        for tree in removal.removed {
             crate::diag!("tester ab: removed the worktree {}", tree.display());
+        }
+        for left in removal.left {
+            crate::diag!("tester ab: {left}");
         }
     }
     Ok(0)

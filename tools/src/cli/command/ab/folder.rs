@@ -229,7 +229,12 @@ impl Pair {
     }
 
     fn side_json(r: &SeedResult) -> Value {
-        json!({ "status": r.status.as_str(), "score": r.score, "wall_ms": r.wall_ms })
+        json!({
+            "status": r.status.as_str(),
+            "score": r.score,
+            "wall_ms": r.wall_ms,
+            "cpu_ms": r.cpu_ms,
+        })
     }
 
     fn to_json(&self) -> Value {

@@ -5,18 +5,20 @@
 //! [`arms`] makes the two solvers (git revisions built in worktrees, commands, the current
 //! build), [`open`] starts or resumes the folder (locked), [`pairs`] runs the pairs, [`folder`]
 //! keeps `ab.json` and the seed stream, [`report`] prints; `tester ab --verdict DIR…` reads the
-//! folders of many hosts ([`verdict`]); [`clean`] removes the worktrees.
+//! folders of many hosts ([`verdict`]); [`clean`] removes the worktrees it made ([`worktrees`]).
 //! It is the one subcommand built on another: it runs its seeds with `tester run`'s
 //! `run_seed`, builds with its build step and reads its `tester.toml`.
 
 pub mod arms;
 pub mod clean;
+pub mod current;
 pub mod folder;
 pub mod open;
 pub mod pairs;
 pub mod report;
 pub mod sprt;
 pub mod verdict;
+pub mod worktrees;
 
 use std::path::{Path, PathBuf};
 
@@ -65,7 +67,9 @@ pub struct Args {
     /// worktree add` into OUT/src/COMMIT and built there (its tester.toml's `build`, else
     /// `cargo build --release`); runs its tester.toml's `solver`, else its
     /// target/release/queenattack. Without --base and --base-exec: the current build
-    /// (tester.toml's `solver`, else the `queenattack` beside tester, copied into OUT/bin).
+    /// (tester.toml's `solver`, else the `queenattack` beside tester, copied into OUT/bin;
+    /// when that is the build of the repository tester ab runs in, `cargo build --release
+    /// --bin queenattack` runs there first, so B is what the working tree builds).
     #[arg(long, value_name = "REV", conflicts_with = "base_exec")]
     pub base: Option<String>,
     /// A as a command run with `sh -c` as given; `{seed}` in it becomes the pair's seed.
@@ -121,7 +125,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Continue the A/B in --out with the same pairs (options given must match its ab.json;
-    /// --max-pairs and --jobs may change); without an ab.json there, start it.
+    /// --max-pairs and --jobs may change), or start again one stopped before it wrote its
+    /// ab.json. A folder that holds no A/B is refused (exit 2).
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Run only the pairs at stream positions K, K+M, … below --max-pairs (one host of M),
@@ -133,7 +138,9 @@ pub struct Args {
     #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["resume", "shard", "base", "new", "base_exec", "new_exec"])]
     pub verdict: Vec<PathBuf>,
     /// Remove the worktrees (OUT/src, a checkout and a build each) of the A/B folders given,
-    /// with `git worktree remove`; their results stay. Runs nothing.
+    /// with `git worktree remove`: only those the A/B recorded making there (OUT/worktrees.json),
+    /// real folders registered by git at that path; anything else is left alone and named.
+    /// Their results stay. Runs nothing.
     #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["resume", "shard", "base", "new", "base_exec", "new_exec", "verdict"])]
     pub clean: Vec<PathBuf>,
     /// Keep the worktrees when the A/B reaches its verdict (by default they are removed then;
@@ -230,6 +237,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
     if !args.clean.is_empty() {
         return clean::run(&args.clean);
     }
+    if let Some(dir) = args.out.as_ref().filter(|_| args.resume) {
+        open::check_resumable(dir)?;
+    }
     args.sprt().check()?;
     let recorded = args.out.as_ref().is_some_and(|d| d.join(AB_JSON).is_file());
     if !(args.resume && recorded) {
@@ -249,7 +259,10 @@ pub fn run(args: &Args) -> Result<i32, String> {
     };
     let jobs = jobs(args, found.as_ref())?;
     if args.resume && !recorded && !args.quiet {
-        crate::diag!("tester ab: --resume: no {AB_JSON} in --out yet: a new A/B starts");
+        crate::diag!(
+            "tester ab: --resume: no {AB_JSON} in --out yet: the A/B stopped before its first \
+             record starts again"
+        );
     }
     let opened = open::open(args, found.as_ref())?;
     let (dir, mut record, infos) = (opened.dir, opened.record, opened.infos);
@@ -321,17 +334,19 @@ fn worktrees_at_the_end(args: &Args, record: &Record, dir: &Path, code: i32) {
     }
     let decided = record.settings.shard.is_none() && (code == 0 || code == 1);
     if decided && !args.keep_worktrees {
-        match clean::remove_trees(dir) {
-            Ok(removed) if !args.quiet => {
-                for tree in removed {
+        match worktrees::remove_trees(dir) {
+            Ok(removal) => {
+                for tree in removal.removed.iter().filter(|_| !args.quiet) {
                     crate::diag!(
                         "tester ab: removed the worktree {} (the verdict is in; \
                          --keep-worktrees keeps them)",
                         tree.display()
                     );
                 }
+                for left in removal.left {
+                    crate::diag!("tester ab: warning: {left}");
+                }
             }
-            Ok(_) => {}
             Err(e) => crate::diag!("tester ab: warning: {e}"),
         }
     } else if !args.quiet {
@@ -365,9 +380,19 @@ fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, Strin
         print(&format!(
             "{}{}ab.json: {}\n",
             report::arm_lines(&record.arms),
-            report::text(settings, &reading),
+            report::text(settings, &reading, &[dir.to_path_buf()]),
             dir.join(AB_JSON).display()
         ));
+    }
+    let sides = |a: bool| -> Vec<&crate::cli::report::SeedResult> {
+        record
+            .pairs
+            .values()
+            .map(|p| if a { &p.a } else { &p.b })
+            .collect()
+    };
+    if let Some(warning) = crate::cli::cpu::ab_warning([('A', sides(true)), ('B', sides(false))]) {
+        crate::cli::quote::warn("tester ab", &warning);
     }
     if let Some(signal) = signal {
         crate::diag!(

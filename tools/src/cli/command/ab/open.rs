@@ -4,7 +4,8 @@
 //!
 //! A start writes the lock file first and `ab.json` only once its arms are resolved; a start
 //! stopped in between (Ctrl-C or `kill -9` while the worktree is checked out) leaves only
-//! [`START_LEFTOVERS`], which `--resume` takes over and starts again. A start stopped later
+//! [`START_LEFTOVERS`], which `--resume` takes over and starts again (its `src/` holding only
+//! the worktrees it recorded making: [`super::worktrees`]). A start stopped later
 //! (during a build, or a build that failed) has its `ab.json` and no `results.json` in the arms'
 //! folders yet: `--resume` makes those and goes on.
 
@@ -14,6 +15,7 @@ use serde_json::json;
 
 use super::arms::{Arm, Source};
 use super::folder::{arm_dir, Record, SeedStream, Settings, AB_JSON};
+use super::worktrees::{check_known, WORKTREES_JSON};
 use super::{Args, DEFAULTS, DEFAULT_TIME_LIMIT};
 use crate::cli::command::run::project;
 use crate::cli::date;
@@ -21,8 +23,8 @@ use crate::cli::lock::{lock_folder, FolderLock, LOCK_FILE};
 use crate::cli::runfile::{read_run, RunInfo};
 
 /// What a start leaves in its folder before it first writes `ab.json`: the lock file, the
-/// worktrees, the copied current build and the arms' folders.
-pub const START_LEFTOVERS: [&str; 5] = [LOCK_FILE, "src", "bin", "base", "new"];
+/// worktrees and their record, the copied current build and the arms' folders.
+pub const START_LEFTOVERS: [&str; 6] = [LOCK_FILE, "src", WORKTREES_JSON, "bin", "base", "new"];
 
 /// An A/B folder, open for this process.
 pub struct Opened {
@@ -84,25 +86,60 @@ fn entries(dir: &Path) -> Vec<String> {
     })
 }
 
+/// Whether the entries `names` of a folder are the leftovers of a start stopped before it
+/// wrote `ab.json`: the lock file and at least one other of [`START_LEFTOVERS`], nothing else.
+/// (The lock file alone is no A/B: it is made first, and its lock ends with its process.)
+fn stopped_start(names: &[String]) -> bool {
+    names.iter().any(|n| n == LOCK_FILE)
+        && names.iter().any(|n| n != LOCK_FILE)
+        && names.iter().all(|n| START_LEFTOVERS.contains(&n.as_str()))
+}
+
+/// Refuses to go on in the A/B folder `dir` (canonical) beside what is not its own: a
+/// symbolic link in place of one of [`START_LEFTOVERS`] (the arms' folders, `bin/`, `src/`,
+/// `worktrees.json`), through which it would write its runs, its build or its record
+/// elsewhere, or a worktree in `src/` it did not make ([`check_known`]).
+fn check_own(dir: &Path) -> Result<(), String> {
+    for name in START_LEFTOVERS.iter().filter(|&&n| n != LOCK_FILE) {
+        let path = dir.join(name);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "{} is a symbolic link: an A/B writes its runs, its build and its records only \
+                 into folders and files of its own; move it away",
+                path.display()
+            ));
+        }
+    }
+    check_known(dir)
+}
+
+/// Refuses `--resume` where `dir` holds no A/B to continue: neither `ab.json` nor the
+/// leftovers of a start stopped before it (checked before anything is made or run).
+pub fn check_resumable(dir: &Path) -> Result<(), String> {
+    if dir.join(AB_JSON).is_file() || stopped_start(&entries(dir)) {
+        return Ok(());
+    }
+    Err(format!(
+        "nothing to resume in {}: it holds no A/B (no {AB_JSON}, nor the start of one); \
+         without --resume, `tester ab --out DIR` starts one in a new or empty folder",
+        dir.display()
+    ))
+}
+
 /// Refuses to start in a folder that holds anything but the leftovers of a stopped start
-/// taken over with `--resume` (or, once `locked` by this process, its own lock file).
-fn check_empty(args: &Args, dir: &Path, locked: bool) -> Result<(), String> {
+/// taken over with `--resume` (a lock file alone is no A/B: see [`stopped_start`]).
+fn check_empty(args: &Args, dir: &Path) -> Result<(), String> {
     if dir.join(AB_JSON).exists() {
         return Err(format!(
             "{} already holds an A/B: pass --resume to continue it, or another --out",
             dir.display()
         ));
     }
-    let mut names = entries(dir);
-    let lock_file = names.iter().any(|n| n == LOCK_FILE);
-    if locked {
-        names.retain(|n| n != LOCK_FILE);
-    }
-    if names.is_empty() {
+    let names = entries(dir);
+    if names.iter().all(|n| n == LOCK_FILE) {
         return Ok(());
     }
-    let leftovers = lock_file && names.iter().all(|n| START_LEFTOVERS.contains(&n.as_str()));
-    match (leftovers, args.resume) {
+    match (stopped_start(&names), args.resume) {
         (true, true) => Ok(()),
         (true, false) => Err(format!(
             "{} holds an A/B stopped before its first record: `tester ab --resume --out {}` \
@@ -120,14 +157,16 @@ fn check_empty(args: &Args, dir: &Path, locked: bool) -> Result<(), String> {
 /// A new A/B: its folder (absolute, locked, refused when it holds anything), its record
 /// (written) and the arms' run records.
 fn start(args: &Args, found: Option<&project::Found>, dir: &Path) -> Result<Opened, String> {
-    check_empty(args, dir, false)?;
+    check_empty(args, dir)?;
     let lock = lock_folder(dir, "tester ab")?;
     // Another start may have got there between the check and the lock.
-    check_empty(args, dir, true)?;
+    check_empty(args, dir)?;
     let dir = dir
         .canonicalize()
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     utf8(&dir)?;
+    // What a stopped start left must be this A/B's own.
+    check_own(&dir)?;
     let time_limit = args
         .time_limit
         .or(found.and_then(|f| f.project.time_limit))
@@ -196,6 +235,7 @@ fn resume(args: &Args, dir: &Path) -> Result<Opened, String> {
         .canonicalize()
         .map_err(|e| format!("--resume: {}: {e}", dir.display()))?;
     utf8(&dir)?;
+    check_own(&dir)?;
     let mut record = Record::load(&dir)?;
     check_same(args, &record)?;
     if let Some(max) = args.max_pairs {

@@ -1,8 +1,11 @@
 //! What `tester ab` says: the live progress message, the report printed at the end and the
 //! `verdict` object of `ab.json`.
 
+use std::path::PathBuf;
+
 use super::arms::Arm;
-use super::folder::{Reading, Settings};
+use super::current::sh_quote;
+use super::folder::{Reading, Settings, MAX_PAIRS};
 use super::sprt::{Sprt, Stats, Verdict, FORMULA};
 
 /// `exp` of the 95 % interval of the mean statistic: the interval of the ratio B/A.
@@ -47,8 +50,9 @@ pub fn arm_lines(arms: &[Arm; 2]) -> String {
         .collect()
 }
 
-/// The report printed at the end (and by `--verdict`).
-pub fn text(settings: &Settings, reading: &Reading) -> String {
+/// The report printed at the end (and by `--verdict`) of the A/B in `folders` (one, or the
+/// shards' folders given to `--verdict`).
+pub fn text(settings: &Settings, reading: &Reading, folders: &[PathBuf]) -> String {
     let (stats, sprt) = (&reading.walk.stats, &settings.sprt);
     let f = &reading.failures;
     let mut failed = reading
@@ -93,7 +97,7 @@ pub fn text(settings: &Settings, reading: &Reading) -> String {
         sprt.alpha,
         sprt.beta,
     );
-    text.push_str(&verdict_line(settings, reading));
+    text.push_str(&verdict_line(settings, reading, folders));
     text
 }
 
@@ -115,7 +119,7 @@ fn score_ratio_line(reading: &Reading) -> String {
 }
 
 /// `verdict: accepted (…)` and what it means.
-fn verdict_line(settings: &Settings, reading: &Reading) -> String {
+fn verdict_line(settings: &Settings, reading: &Reading, folders: &[PathBuf]) -> String {
     let sprt = &settings.sprt;
     let delta = percent(sprt);
     if let Some(error) = &reading.error {
@@ -136,15 +140,55 @@ fn verdict_line(settings: &Settings, reading: &Reading) -> String {
     } else {
         String::new()
     };
-    let line = verdict_words(settings, reading);
+    let line = verdict_words(settings, reading, folders);
     match line.strip_suffix('\n') {
         Some(text) => format!("{text}{sign}\n"),
         None => line,
     }
 }
 
+/// `path` as a shell word: as it is when it needs no quotes, else quoted.
+fn shell_word(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy();
+    let plain = text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c));
+    if plain && !text.is_empty() {
+        text.into_owned()
+    } else {
+        sh_quote(&text)
+    }
+}
+
+/// How to go on with an inconclusive A/B of `folders`: the command with the folder and twice
+/// the pairs (at most the seeds of a `--seeds` list, which may be used up).
+fn go_on(settings: &Settings, folders: &[PathBuf]) -> String {
+    let limit = settings.seeds.len_limit().min(MAX_PAIRS);
+    if settings.max_pairs >= limit {
+        return format!(
+            "its {limit} seeds of --seeds are used up: a longer list in a new A/B goes on"
+        );
+    }
+    let more = (settings.max_pairs * 2).min(limit);
+    match folders {
+        [one] => format!(
+            "`tester ab --resume --out {} --max-pairs {more}` continues with the same pairs",
+            shell_word(one)
+        ),
+        _ => {
+            let all: Vec<String> = folders.iter().map(|f| shell_word(f)).collect();
+            format!(
+                "`tester ab --resume --out FOLDER --max-pairs {more}` on the host of each folder \
+                 ({}) continues with the same pairs, then `tester ab --verdict {}`",
+                all.join(", "),
+                all.join(" ")
+            )
+        }
+    }
+}
+
 /// The verdict's words, without the sign rule's note.
-fn verdict_words(settings: &Settings, reading: &Reading) -> String {
+fn verdict_words(settings: &Settings, reading: &Reading, folders: &[PathBuf]) -> String {
     let sprt = &settings.sprt;
     let delta = percent(sprt);
     match reading.walk.verdict {
@@ -159,9 +203,9 @@ fn verdict_words(settings: &Settings, reading: &Reading) -> String {
             sprt.beta
         ),
         Some(Verdict::Inconclusive) => format!(
-            "verdict: inconclusive: no bound crossed in {} pairs (`tester ab --resume --out \
-             DIR --max-pairs M` continues with the same pairs)\n",
-            reading.walk.stats.n
+            "verdict: inconclusive: no bound crossed in {} pairs ({})\n",
+            reading.walk.stats.n,
+            go_on(settings, folders)
         ),
         None => match reading.gap {
             Some(gap) => format!(
@@ -188,6 +232,32 @@ mod tests {
         let mut r = SeedResult::failed(seed, &case.input, None, Status::Ok, String::new());
         r.score = score;
         r
+    }
+
+    #[test]
+    fn an_inconclusive_ab_says_how_to_go_on_with_its_folder() {
+        let mut settings = Settings {
+            sprt: Sprt {
+                delta: 0.01,
+                alpha: 0.05,
+                beta: 0.05,
+            },
+            max_pairs: 15,
+            seeds: SeedStream::Default,
+            shard: None,
+        };
+        let one = [PathBuf::from("/r/ab 1")];
+        assert_eq!(
+            go_on(&settings, &one),
+            "`tester ab --resume --out '/r/ab 1' --max-pairs 30` continues with the same pairs"
+        );
+        let shards = [PathBuf::from("h1/ab"), PathBuf::from("h2/ab")];
+        assert!(go_on(&settings, &shards).contains("(h1/ab, h2/ab)"));
+        assert!(go_on(&settings, &shards).ends_with("`tester ab --verdict h1/ab h2/ab`"));
+        settings.seeds = SeedStream::List((1..=20).collect());
+        assert!(go_on(&settings, &one).contains("--max-pairs 20`"));
+        settings.max_pairs = 20;
+        assert!(go_on(&settings, &one).starts_with("its 20 seeds of --seeds are used up"));
     }
 
     #[test]
@@ -219,7 +289,7 @@ mod tests {
             })
             .collect();
         let reading = read_pairs(&settings, &pairs);
-        let text = text(&settings, &reading);
+        let text = text(&settings, &reading, &[PathBuf::from("runs/ab")]);
         assert!(text.contains("ratio B/A 0.80000"), "{text}");
         assert!(text.contains("ratio of the scores B/A 0.05000"), "{text}");
         assert!(

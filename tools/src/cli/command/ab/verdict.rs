@@ -84,7 +84,7 @@ pub fn run(dirs: &[PathBuf]) -> Result<i32, String> {
     print(&format!(
         "{}{}",
         report::arm_lines(&first.arms),
-        report::text(&settings, &reading)
+        report::text(&settings, &reading, dirs)
     ));
     if let (None, Some(gap)) = (reading.walk.verdict, reading.gap) {
         let shards: Vec<String> = records

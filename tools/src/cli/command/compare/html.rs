@@ -195,7 +195,7 @@ fn seed_table(c: &Comparison, links: &BTreeMap<(u64, usize), String>) -> String 
         s.push_str("<th>file best</th>");
     }
     s.push_str("</tr></thead><tbody>\n");
-    for row in &c.rows {
+    for row in c.worst_first() {
         let first = (1..k)
             .find(|&b| links.contains_key(&(row.seed, b)))
             .unwrap_or(1);
@@ -280,7 +280,10 @@ pub fn page(c: &Comparison, links: &BTreeMap<(u64, usize), String>) -> Result<St
         verdicts(c),
         escape_html(&header(c))
     );
-    s.push_str("<h2>Seeds</h2>\n<p>Bold: best of the compared runs on the seed");
+    s.push_str(
+        "<h2>Seeds</h2>\n<p>Worst seed first (the highest ratio X/A; a run failing where A did \
+         not first). Bold: best of the compared runs on the seed",
+    );
     if let Some(path) = &c.bests_file {
         let _ = write!(
             s,

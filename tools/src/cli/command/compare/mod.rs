@@ -23,7 +23,9 @@ use clap::Args as ClapArgs;
 use crate::cli::bests::Bests;
 use crate::cli::bests::{load_bests, load_bounds};
 use crate::cli::folder::RunFolder;
+use crate::cli::readcap::{read_capped, INPUT_MAX};
 use crate::cli::report::{band_label, set_bounds, SeedResult};
+use crate::cli::same_file::Inputs;
 
 /// Options of `tester compare`.
 #[derive(ClapArgs, Debug)]
@@ -43,7 +45,8 @@ pub struct Args {
     /// Print everything as one JSON object instead of the tables.
     #[arg(long)]
     pub json: bool,
-    /// Also write a self-contained HTML page with the table and plots (no network needed).
+    /// Also write a self-contained HTML page with the table and plots (no network needed). It
+    /// may not be a file the comparison reads (a run's results.json or SEED files, a table).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Best known scores: the relative score is also given against them. Default:
@@ -53,8 +56,9 @@ pub struct Args {
     /// With --html: also write pages of two answers side by side (the visualizer's), A and B
     /// on one board size, stepped together, with the judge's numbers and their difference, for
     /// the seeds where B did worst against A (see --vis-seeds), into the folder `REPORT-vis/`
-    /// beside the report; the report's seed table links each of those seeds to its page. With
-    /// more runs, each run against A.
+    /// beside the report (`seed-SEED.html`; with more runs `seed-SEED-X-vs-A.html`), so --html
+    /// must name a regular file, not a device or a pipe; the report's seed table, worst seed
+    /// first, links each of those seeds to its page. With more runs, each run against A.
     #[arg(long, requires = "html")]
     pub vis: bool,
     /// How many seeds get a side-by-side page with --vis, the worst ratio X/A first (a seed X
@@ -158,6 +162,19 @@ impl Comparison {
             groups,
             filter: None,
         }
+    }
+
+    /// The rows as the tables list them: the largest loss against `A` first (see
+    /// [`Row::worst_loss`]), then by seed, so the seeds to look at (and their pages) lead.
+    pub fn worst_first(&self) -> Vec<&Row> {
+        let k = self.runs.len();
+        let mut rows: Vec<&Row> = self.rows.iter().collect();
+        rows.sort_by(|x, y| {
+            y.worst_loss(k)
+                .total_cmp(&x.worst_loss(k))
+                .then(x.seed.cmp(&y.seed))
+        });
+        rows
     }
 
     /// Seeds that every run has.
@@ -303,6 +320,16 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     Ok(comparison)
 }
 
+/// The bytes of `SEED.in` in a run folder, `None` when there is none; anything there but a
+/// regular file is refused ([`crate::cli::readcap::open_regular`]: a named pipe is never
+/// waited on).
+fn input_bytes(path: &std::path::Path) -> Result<Option<Vec<u8>>, String> {
+    if fs::symlink_metadata(path).is_err() {
+        return Ok(None);
+    }
+    read_capped(path, INPUT_MAX, "an input").map(Some)
+}
+
 /// Every seed two runs share must be the same case: same N and C, and the same `SEED.in` where
 /// both folders keep it.
 fn check_same_cases(runs: &[RunFolder]) -> Result<(), String> {
@@ -314,10 +341,10 @@ fn check_same_cases(runs: &[RunFolder]) -> Result<(), String> {
                 true
             } else {
                 match (
-                    fs::read(first.input_file(*seed)),
-                    fs::read(other.input_file(*seed)),
+                    input_bytes(&first.input_file(*seed))?,
+                    input_bytes(&other.input_file(*seed))?,
                 ) {
-                    (Ok(a), Ok(b)) => a != b,
+                    (Some(a), Some(b)) => a != b,
                     _ => false,
                 }
             };
@@ -334,8 +361,56 @@ fn check_same_cases(runs: &[RunFolder]) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `name` is a file `tester run` or `tester ab` keeps in a run folder: `results.json`,
+/// `git.patch`, `SEED.in`, `SEED.out`, `SEED.err`, `SEED.html`.
+fn run_file(name: &str) -> bool {
+    let seed_file = name.split_once('.').is_some_and(|(seed, ext)| {
+        !seed.is_empty()
+            && seed.bytes().all(|b| b.is_ascii_digit())
+            && ["in", "out", "err", "html"].contains(&ext)
+    });
+    seed_file || name == crate::cli::runfile::RESULTS || name == crate::cli::provenance::PATCH
+}
+
+/// The files a report must not be written over: those `tester compare` reads or that belong to
+/// the runs it reads (the files of [`run_file`] in each run folder, an A/B folder's `ab.json`
+/// and `worktrees.json`), and the bests and bounds files.
+fn inputs_of(args: &Args) -> Result<Inputs, String> {
+    let mut inputs = Inputs::new();
+    if let [one] = args.dirs.as_slice() {
+        for name in ["ab.json", "worktrees.json"] {
+            inputs.add(&one.join(name), "the A/B's file");
+        }
+    }
+    for dir in pages::run_folders(&args.dirs)? {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if run_file(&entry.file_name().to_string_lossy()) {
+                inputs.add(&entry.path(), "the run's file");
+            }
+        }
+    }
+    let defaults = ["testcases/bests.json", "testcases/bounds.json"].map(PathBuf::from);
+    let tables = [args.bests.clone(), args.bounds.clone()];
+    inputs.add_all(tables.into_iter().flatten().chain(defaults), "the table");
+    Ok(inputs)
+}
+
 /// Runs `tester compare`.
 pub fn run(args: &Args) -> Result<(), String> {
+    let inputs = match &args.html {
+        Some(path) => {
+            let inputs = inputs_of(args)?;
+            inputs.check_output("--html", path)?;
+            if args.vis {
+                pages::check_report_for_pages(path)?;
+            }
+            inputs
+        }
+        None => Inputs::new(),
+    };
     let comparison = load(args)?;
     if args.json {
         outln!(
@@ -348,7 +423,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     if let Some(path) = &args.html {
         let links = if args.vis {
-            let written = pages::write_pages(&comparison, path, args.vis_seeds)?;
+            let written = pages::write_pages(&comparison, path, args.vis_seeds, &inputs)?;
             if !args.json {
                 outln!("{}", written.summary());
             }

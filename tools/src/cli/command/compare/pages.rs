@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::{label, Comparison, Row};
 use crate::cli::readcap::{read_input_text, read_text};
+use crate::cli::same_file::Inputs;
 use crate::vis::pair::{render_pair_page, Answer, PairData};
 
 /// The run folders to compare: `dirs` as given, or, for one folder written by `tester ab`
@@ -55,22 +56,31 @@ impl Written {
     }
 }
 
+/// Refuses `--vis` unless the report `html` is a regular file that its pages' folder can sit
+/// beside: a new name, a file or a link (replaced by the report); not a device, a pipe or a
+/// path under `/dev` or `/proc` (written as a stream: `--html /dev/null --vis` would make
+/// `/dev/null-vis/`), nor a folder.
+pub fn check_report_for_pages(html: &Path) -> Result<(), String> {
+    let why = if crate::cli::replace::is_stream(html).unwrap_or(true) {
+        "a device, a pipe or a system path (under /dev or /proc)"
+    } else if fs::symlink_metadata(html).is_ok_and(|m| m.is_dir()) {
+        "a folder"
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "--vis writes its pages into a folder beside the report, so --html must name a regular \
+         file, and {} is {why}: name a file for --html, or leave out --vis",
+        html.display()
+    ))
+}
+
 /// The folder of the side-by-side pages of report `html`: `REPORT-vis` beside it.
 pub fn pages_dir(html: &Path) -> PathBuf {
     let stem = html
         .file_stem()
         .map_or_else(|| "report".into(), |s| s.to_string_lossy().into_owned());
     html.with_file_name(format!("{stem}-vis"))
-}
-
-/// How bad run `b` did on `row` against `A`, for the order of the pages (larger is worse): the
-/// ratio `b/A`; `b` failing where `A` did not comes first, a seed neither has last.
-fn badness(row: &Row, b: usize) -> f64 {
-    match (row.ok(0), row.ok(b)) {
-        (Some(a), Some(x)) => Row::ratio(a, x).unwrap_or(f64::MAX),
-        (Some(_), None) if row.results[b].is_some() => f64::INFINITY,
-        _ => f64::NEG_INFINITY,
-    }
 }
 
 /// The `count` seeds (0: all) where run `b` did worst against `A`, worst first.
@@ -80,18 +90,29 @@ pub fn worst_seeds(c: &Comparison, b: usize, count: usize) -> Vec<u64> {
         .iter()
         .filter(|r| r.results[0].is_some() && r.results[b].is_some())
         .collect();
-    rows.sort_by(|x, y| {
-        badness(y, b)
-            .total_cmp(&badness(x, b))
-            .then(x.seed.cmp(&y.seed))
-    });
+    rows.sort_by(|x, y| y.loss(b).total_cmp(&x.loss(b)).then(x.seed.cmp(&y.seed)));
     let count = if count == 0 { rows.len() } else { count };
     rows.into_iter().take(count).map(|r| r.seed).collect()
 }
 
+/// The file name of the page of `seed`, run `b` against `A`, among `runs` runs:
+/// `seed-2.html`, or `seed-2-C-vs-A.html` when more than one run is paired with `A`.
+pub fn page_name(seed: u64, b: usize, runs: usize) -> String {
+    if runs <= 2 {
+        format!("seed-{seed}.html")
+    } else {
+        format!("seed-{seed}-{}-vs-A.html", label(b))
+    }
+}
+
 /// Writes the side-by-side page of each run against `A` for its `count` worst seeds into
-/// [`pages_dir`] of `html`.
-pub fn write_pages(c: &Comparison, html: &Path, count: usize) -> Result<Written, String> {
+/// [`pages_dir`] of `html`; a page that would be one of the `inputs` is refused.
+pub fn write_pages(
+    c: &Comparison,
+    html: &Path,
+    count: usize,
+    inputs: &Inputs,
+) -> Result<Written, String> {
     let dir = pages_dir(html);
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let folder = dir
@@ -103,10 +124,11 @@ pub fn write_pages(c: &Comparison, html: &Path, count: usize) -> Result<Written,
     };
     for b in 1..c.runs.len() {
         for seed in worst_seeds(c, b, count) {
-            let name = format!("{seed}-{}.html", label(b));
-            match pair_data(c, seed, b) {
+            let name = page_name(seed, b, c.runs.len());
+            match pair_data(c, seed, b)? {
                 Ok(data) => {
                     let path = dir.join(&name);
+                    inputs.check_output("--vis", &path)?;
                     crate::cli::replace::write_output(&path, render_pair_page(&data).as_bytes())
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                     written.links.insert((seed, b), format!("{folder}/{name}"));
@@ -118,18 +140,33 @@ pub fn write_pages(c: &Comparison, html: &Path, count: usize) -> Result<Written,
     Ok(written)
 }
 
-/// The page data of `seed`, `A` against run `b`: the case from a folder's `SEED.in`, each
-/// answer from its `SEED.out` (a missing one is empty: the page says it is rejected).
-fn pair_data(c: &Comparison, seed: u64, b: usize) -> Result<PairData, String> {
-    let input_file = [0, b]
-        .iter()
-        .map(|&i| c.runs[i].input_file(seed))
-        .find(|p| p.is_file())
-        .ok_or("no SEED.in in the folders")?;
-    let input = read_input_text(&input_file)?;
-    let answer = |i: usize| -> Answer {
+/// A file of a run folder (`SEED.in`, `SEED.out`) as text, `None` when there is none; anything
+/// there but a regular file is an error (a named pipe is never waited on).
+fn folder_text(
+    path: &Path,
+    read: fn(&Path) -> Result<String, String>,
+) -> Result<Option<String>, String> {
+    if fs::symlink_metadata(path).is_err() {
+        return Ok(None);
+    }
+    read(path).map(Some)
+}
+
+/// The page data of `seed`, `A` against run `b` (`Ok(Err(why))`: no page for it, and why):
+/// the case from a folder's `SEED.in`, each answer from its `SEED.out` (a missing one is
+/// empty: the page says it is rejected). A file there that cannot be read (a named pipe, a
+/// folder) is an error.
+fn pair_data(c: &Comparison, seed: u64, b: usize) -> Result<Result<PairData, String>, String> {
+    let mut input = None;
+    for i in [0, b] {
+        input = input.or(folder_text(&c.runs[i].input_file(seed), read_input_text)?);
+    }
+    let Some(input) = input else {
+        return Ok(Err("no SEED.in in the folders".to_string()));
+    };
+    let answer = |i: usize| -> Result<Answer, String> {
         let path = c.runs[i].dir.join(format!("{seed}.out"));
-        let output = read_text(&path).unwrap_or_default();
+        let output = folder_text(&path, read_text)?.unwrap_or_default();
         let result = c
             .rows
             .iter()
@@ -138,19 +175,19 @@ fn pair_data(c: &Comparison, seed: u64, b: usize) -> Result<PairData, String> {
         let verdict = result.map_or(String::new(), |r| {
             format!(" ({} {})", r.status.as_str(), r.score)
         });
-        Answer {
+        Ok(Answer {
             name: format!("{}{verdict}", path.display()),
             output,
-        }
+        })
     };
     let p = c.runs[0].get(seed).and_then(|r| r.p);
-    Ok(PairData {
+    Ok(Ok(PairData {
         input,
-        answers: [answer(0), answer(b)],
+        answers: [answer(0)?, answer(b)?],
         seed: Some(seed),
         p,
         title: format!("seed {seed}: A against {}", label(b)),
-    })
+    }))
 }
 
 /// `s` as a path segment of a relative address: bytes other than letters, digits and `._-~`
@@ -176,6 +213,8 @@ mod tests {
         assert_eq!(url_escape("r 1#x.html"), "r%201%23x.html");
         assert_eq!(url_escape("é"), "%C3%A9");
         assert_eq!(pages_dir(Path::new("out/R.html")), Path::new("out/R-vis"));
+        assert_eq!(page_name(2, 1, 2), "seed-2.html");
+        assert_eq!(page_name(2, 2, 3), "seed-2-C-vs-A.html");
         assert_eq!(
             run_folders(&["a".into(), "b".into()]).unwrap(),
             [PathBuf::from("a"), PathBuf::from("b")]

@@ -71,6 +71,24 @@ impl Row {
         })
     }
 
+    /// How badly run `b` did on this seed against `A` (larger is worse): the ratio `b/A`;
+    /// `b` failing where `A` did not counts worst, a seed one of them lacks (or both failed)
+    /// least.
+    pub fn loss(&self, b: usize) -> f64 {
+        match (self.ok(0), self.ok(b)) {
+            (Some(a), Some(x)) => Row::ratio(a, x).unwrap_or(f64::MAX),
+            (Some(_), None) if self.results[b].is_some() => f64::INFINITY,
+            _ => f64::NEG_INFINITY,
+        }
+    }
+
+    /// The largest [`Row::loss`] of any run against `A`, over runs `1..runs`.
+    pub fn worst_loss(&self, runs: usize) -> f64 {
+        (1..runs)
+            .map(|b| self.loss(b))
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
     /// `ratio = b / a` of two ok scores, 1 for 0/0, `None` for x/0.
     pub fn ratio(a: f64, b: f64) -> Option<f64> {
         if a > 0.0 {
@@ -199,6 +217,7 @@ mod tests {
             moves: 0,
             penalty: 0.0,
             wall_ms: None,
+            cpu_ms: None,
             message: None,
             data: Default::default(),
             bound: None,

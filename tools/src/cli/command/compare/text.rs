@@ -89,7 +89,7 @@ pub fn seed_table(c: &Comparison) -> String {
         let _ = write!(s, " {:>12}", "file best");
     }
     s.push('\n');
-    for row in &c.rows {
+    for row in c.worst_first() {
         let _ = write!(s, "{:>6} {:>3} {:>2}", row.seed, row.n, row.c);
         for i in 0..k {
             let _ = write!(s, " {:>14}", cell(row, i));
@@ -106,7 +106,11 @@ pub fn seed_table(c: &Comparison) -> String {
         }
         s.push('\n');
     }
-    let _ = write!(s, "* = best of the compared runs on the seed");
+    let _ = write!(
+        s,
+        "worst seed first (the highest ratio X/A; a run failing where A did not first); * = \
+         best of the compared runs on the seed"
+    );
     if let Some(path) = &c.bests_file {
         let _ = write!(s, "; + = better than {}", path.display());
     }

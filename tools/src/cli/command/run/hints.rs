@@ -1,6 +1,7 @@
 //! Advice printed after a run where a newcomer meets a trap: what went wrong and the command
 //! that avoids it.
 
+use super::TIME_LIMIT_MARK;
 use crate::cli::exec::Solver;
 use crate::cli::quote::printable;
 use crate::cli::report::{SeedResult, Status};
@@ -28,10 +29,60 @@ pub(super) fn time_limit_hint(
         "{timeouts} of {} seeds timed out at the limit of {secs} s. --exec runs its command as \
          written and does not pass it the limit (only the default solver gets `--time-limit \
          {secs}` appended), so a solver keeps its own (queenattack's default is 10 s). Put the \
-         limit in the command, e.g. --exec \"{} --time-limit {secs}\"",
+         limit in the command, e.g. --exec \"{} --time-limit {secs}\", or write \
+         `--time-limit {TIME_LIMIT_MARK}` there: tester replaces it by the run's limit",
         results.len(),
         printable(command, 200)
     ))
+}
+
+/// The advice after a run of `solver` at the limit `secs`: the timeouts of a command with no
+/// limit ([`time_limit_hint`]) and the seeds starved of CPU ([`crate::cli::cpu::run_warning`]).
+pub(super) fn after_run(solver: &Solver, results: &[SeedResult], secs: f64) -> Vec<String> {
+    let timeouts = time_limit_hint(solver, results, secs);
+    timeouts
+        .into_iter()
+        .chain(crate::cli::cpu::run_warning(results))
+        .collect()
+}
+
+/// The `--time-limit` values a shell command line gives (`--time-limit 10`,
+/// `--time-limit=10`, quoted or not).
+fn named_limits(command: &str) -> Vec<f64> {
+    let words: Vec<&str> = command
+        .split_ascii_whitespace()
+        .map(|w| w.trim_matches(['\'', '"']))
+        .collect();
+    let mut limits = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let value = match word.strip_prefix("--time-limit") {
+            Some("") => words.get(i + 1).copied(),
+            Some(rest) => rest.strip_prefix('='),
+            None => None,
+        };
+        limits.extend(value.and_then(|v| v.trim_matches(['\'', '"']).parse::<f64>().ok()));
+    }
+    limits
+}
+
+/// Before the run: when the solver command names a `--time-limit` longer than the run's
+/// limit `secs`, the solver aims past the moment tester kills it (every seed that uses its
+/// time ends `timeout`): a warning, with the placeholder that passes the run's limit.
+pub(super) fn longer_limit_warning(solver: &Solver, secs: f64) -> Option<String> {
+    let Solver::Shell(command) = solver else {
+        return None;
+    };
+    let longest = named_limits(command).into_iter().reduce(f64::max)?;
+    (longest > secs).then(|| {
+        format!(
+            "the solver command `{}` gives the solver --time-limit {longest}, longer than the \
+             run's limit of {secs} s: tester kills every seed still running at {secs} s (status \
+             timeout), before the solver's own deadline. Write `--time-limit {TIME_LIMIT_MARK}` \
+             in the command (tester.toml's `solver` or --exec; tester puts the run's limit \
+             there), or run with --time-limit {longest}",
+            printable(command, 200)
+        )
+    })
 }
 
 #[cfg(test)]
@@ -79,5 +130,37 @@ mod tests {
             args: vec!["--time-limit".into(), "1".into()],
         };
         assert_eq!(time_limit_hint(&default, &results(10, 0), 1.0), None);
+    }
+
+    #[test]
+    fn a_command_that_aims_past_the_run_s_limit_is_named() {
+        let shell = |c: &str| Solver::Shell(c.into());
+        let w = longer_limit_warning(&shell("./q --time-limit 10 --seed 2"), 1.0).unwrap();
+        assert!(
+            w.starts_with(
+                "the solver command `./q --time-limit 10 --seed 2` gives the solver \
+                 --time-limit 10, longer than the run's limit of 1 s"
+            ),
+            "{w}"
+        );
+        assert!(
+            w.contains("Write `--time-limit {time_limit}` in the command"),
+            "{w}"
+        );
+        assert!(longer_limit_warning(&shell("./q --time-limit='12'"), 10.0).is_some());
+        assert_eq!(
+            longer_limit_warning(&shell("./q --time-limit 1"), 1.0),
+            None
+        );
+        assert_eq!(
+            longer_limit_warning(&shell("./q --time-limit 0.9"), 1.0),
+            None
+        );
+        assert_eq!(longer_limit_warning(&shell("./q"), 1.0), None);
+        let program = Solver::Program {
+            path: "q".into(),
+            args: vec!["--time-limit".into(), "10".into()],
+        };
+        assert_eq!(longer_limit_warning(&program, 1.0), None);
     }
 }

@@ -46,8 +46,9 @@ fn table_for(
     let path = path
         .cloned()
         .unwrap_or_else(|| PathBuf::from(format!("testcases/{name}.json")));
+    // Refused before any seed runs, not after the run.
+    Bests::check_updatable(&path, side)?;
     if side == Side::Best {
-        // Refused before any seed runs, not after the run.
         answers::answers_folder(&path)?;
     }
     let table = Bests::load_or_new(&path, about, side)?;
@@ -66,7 +67,7 @@ pub(super) fn update_bests(
     dir: &Path,
 ) -> Result<(usize, Vec<String>), String> {
     let source = format!("tester run {}: {}", date::today(), solver.describe());
-    let lock = Bests::lock(path)?;
+    let lock = Bests::lock(path, Side::Best)?;
     let mut bests = Bests::load_or_new(path, NEW_BESTS_ABOUT, Side::Best)?;
     let folder = answers::answers_folder(path)?;
     let mut warnings = answers::remove_leftovers(path, &folder)?;

@@ -11,8 +11,9 @@ mod known;
 mod options;
 pub mod project;
 mod recorder;
+mod resume;
 
-pub use options::{default_solver, parse_secs, Args, EXIT_HELP};
+pub use options::{default_solver, parse_secs, with_limit, Args, EXIT_HELP, TIME_LIMIT_MARK};
 use recorder::Recorder;
 
 use std::fs;
@@ -33,7 +34,7 @@ use crate::cli::quote::printable;
 use crate::cli::reaper::{self, Target};
 use crate::cli::replace::replace_file;
 use crate::cli::report::{self, SeedResult, Status};
-use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
+use crate::cli::runfile::RunInfo;
 use crate::cli::select::{self, Selection};
 use crate::gen::{generate, Ranges};
 
@@ -110,6 +111,7 @@ pub fn run_seed(
         }
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
+    result.cpu_ms = Some(outcome.cpu.as_millis() as u64);
     result.data = read_data(&err);
     if vis {
         crate::cli::pages::write_seed_page(dir, seed, p, input, &result)?;
@@ -132,68 +134,6 @@ fn last_line_of(path: &Path) -> String {
         Some(line) => format!("; stderr: {}", printable(line, 200)),
         None => String::new(),
     }
-}
-
-/// Readies `dir` for a run of `seeds`: refuses a folder that holds a run (a `results.json`)
-/// unless --resume (returns the finished results, judged again, see [`kept`], and the seed
-/// list of that run) or --force
-/// (deletes that run's files: its `results.json` and the `SEED.*` files of its seeds, nothing
-/// else), and refuses files of `seeds` that no recorded run wrote.
-fn prepare_folder(
-    dir: &Path,
-    args: &Args,
-    info: &RunInfo,
-    seeds: &[u64],
-) -> Result<(Vec<SeedResult>, Vec<u64>), String> {
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let recorded = recorded_run(dir).map_err(|e| {
-        format!(
-            "{e} (the run in {} cannot be read: move it away)",
-            dir.display()
-        )
-    })?;
-    let Some((old_seeds, files)) = recorded else {
-        refuse_foreign(dir, seeds, &[])?;
-        return Ok((Vec::new(), Vec::new()));
-    };
-    if args.force {
-        refuse_foreign(dir, seeds, &old_seeds)?;
-        for file in files {
-            fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
-        }
-        return Ok((Vec::new(), Vec::new()));
-    }
-    if !args.resume {
-        return Err(format!(
-            "{} already holds a run ({} files of a run there); pass --resume to finish its \
-             missing seeds, --force to replace it, or another --out",
-            dir.display(),
-            files.len()
-        ));
-    }
-    refuse_foreign(dir, seeds, &old_seeds)?;
-    let Some(old) = read_run(dir)? else {
-        return Ok((Vec::new(), Vec::new()));
-    };
-    let same = old.info.command == info.command
-        && old.info.time_limit == info.time_limit
-        && old.info.ranges == info.ranges
-        && old.info.shard == info.shard;
-    if !same {
-        return Err(format!(
-            "--resume: the run in {} used `{}`, --time-limit {}, ranges {}, shard {}; this run \
-             must use the same (or pass --force to replace it)",
-            dir.display(),
-            old.info.command,
-            old.info.time_limit,
-            old.info.ranges,
-            old.info.shard.as_deref().unwrap_or("none")
-        ));
-    }
-    // What the earlier run recorded counts only as judged again now.
-    let (kept, warnings) = kept::rejudged(dir, old.results, &args.ranges.ranges());
-    select::warn_all(&warnings);
-    Ok((kept, old.info.seeds))
 }
 
 /// Runs the seeds of `todo` on `jobs` threads into `recorder`; stops early on an interrupt or
@@ -326,7 +266,7 @@ fn save_while_working(
         crate::diag!(
             "tester run: interrupted by {}: {stuck} worker thread(s) did not stop within {} s \
              (blocked in a system call); every solver was stopped; {} `tester run --resume \
-             --out {} ...` (same options) finishes the rest",
+             --out {}` finishes the rest (with the run's own options)",
             reaper::signal_name(signal),
             STOP_GRACE.as_secs(),
             if saved {
@@ -389,20 +329,19 @@ fn run_worker(
 /// Runs `tester run`; returns the exit code (see [`EXIT_HELP`]).
 pub fn run(args: &Args) -> Result<i32, String> {
     reaper::install()?;
+    let given = args;
     let args = &project::apply(args)?;
+    let args = &resume::stored_options(given, args);
     if let Some(code) = project::build_step(args) {
         return Ok(code);
     }
-    let solver = match &args.exec {
-        Some(cmd) => Solver::Shell(cmd.clone()),
-        None => default_solver(args.limit())?,
-    };
+    let solver = solver_of(args)?;
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
     let dir = run_folder(args);
-    let listed = match args.shard {
+    let listed = match args.shard.filter(|_| !args.shard_selected) {
         Some(shard) => shard.select(&args.seed_list()),
         None => args.seed_list(),
     };
@@ -424,7 +363,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let (bounds_path, bounds) = known::bounds_for(args)?;
     // Held until the run ends: a second run in this folder is refused.
     let _lock = crate::cli::lock::lock_folder(&dir, "tester run")?;
-    let (kept, mut all_seeds) = prepare_folder(&dir, args, &info, &seeds)?;
+    let (kept, mut all_seeds) = resume::prepare_folder(&dir, args, &info, &seeds)?;
     let tree = info.record_tree(&dir)?;
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
     let mut todo: Vec<u64> = seeds
@@ -456,8 +395,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let bound_warnings = report::set_bounds(&mut results, bounds.as_ref());
     outcome.map_err(|e| {
         format!(
-            "{e}\n{} of {} seeds finished, saved in {}: `tester run --resume --out {} ...` \
-             (same options) finishes the rest",
+            "{e}\n{} of {} seeds finished, saved in {}: `tester run --resume --out {}` \
+             finishes the rest (with the run's own options)",
             results.len(),
             info.seeds.len(),
             results_file.display(),
@@ -473,11 +412,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     );
     select::warn_all(&warnings);
     select::warn_all(&bound_warnings);
-    select::warn_all(&Vec::from_iter(hints::time_limit_hint(
-        &solver,
-        &results,
-        args.limit(),
-    )));
+    select::warn_all(&hints::after_run(&solver, &results, args.limit()));
     if let Some(signal) = signal {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
@@ -486,6 +421,19 @@ pub fn run(args: &Args) -> Result<i32, String> {
     update_known(args, &results, known, &solver, &dir)?;
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
     Ok(if all_ok || args.allow_failures { 0 } else { 1 })
+}
+
+/// The solver of the run: `--exec` (or tester.toml's) with its `{time_limit}` filled in, else
+/// the default solver; a command aiming past the run's limit is warned about here, before
+/// any seed runs.
+fn solver_of(args: &Args) -> Result<Solver, String> {
+    let solver = match &args.exec {
+        Some(cmd) => Solver::Shell(with_limit(cmd, args.limit())),
+        None => default_solver(args.limit())?,
+    };
+    let warning = hints::longer_limit_warning(&solver, args.limit());
+    select::warn_all(&Vec::from_iter(warning));
+    Ok(solver)
 }
 
 /// `--update-bests` and `--update-bounds` with the run's `results`; `known` holds the bests
@@ -565,7 +513,8 @@ fn print_interrupted(signal: i32, finished: usize, seeds: usize, dir: &Path) {
     // After SIGHUP the terminal may be gone: a failed write must not end in a panic.
     crate::diag!(
         "tester run: interrupted by {}: {finished} of {seeds} seeds finished; every solver was \
-         stopped; `tester run --resume --out {} ...` (same options) finishes the rest",
+         stopped; `tester run --resume --out {}` finishes the rest (with the run's own \
+         options)",
         reaper::signal_name(signal),
         dir.display()
     );

@@ -42,12 +42,13 @@ pub struct Args {
     /// tester.toml, else 1-10.
     #[arg(long, value_name = "LIST", value_parser = parse_seed_list)]
     pub seeds: Option<SeedList>,
-    /// Solver command line, run with `sh -c` as given (input on stdin, moves on stdout).
-    /// Default: `solver` of tester.toml, else the `queenattack` binary next to this `tester`
-    /// binary, run with `--time-limit SECS` appended. A command given here gets no limit: put
-    /// it in CMD (`--exec "./target/release/queenattack --time-limit 1" --time-limit 1`), else
-    /// the solver runs to its own limit and is killed at SECS (a warning says so when most
-    /// seeds time out).
+    /// Solver command line, run with `sh -c` as given (input on stdin, moves on stdout), with
+    /// `{time_limit}` in it replaced by the run's limit in seconds. Default: `solver` of
+    /// tester.toml, else the `queenattack` binary next to this `tester` binary, run with
+    /// `--time-limit SECS` appended. A command gets nothing appended: pass the limit in CMD
+    /// (`--exec "./target/release/queenattack --time-limit {time_limit}"`), else the solver
+    /// runs to its own limit and is killed at SECS (a warning says so before the run when the
+    /// command names a longer `--time-limit`, and after it when most seeds time out).
     #[arg(long, value_name = "CMD")]
     pub exec: Option<String>,
     /// Seeds run at the same time. Default: the number of cores.
@@ -65,8 +66,10 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Finish the run in --out: keep the results of its finished seeds (their outputs judged
-    /// again: a verdict that changed is named and replaced) and run only the missing ones
-    /// (same --exec, --time-limit and --n/--c/--p required).
+    /// again: a verdict that changed is named and replaced) and run only the missing ones,
+    /// with the options the run stored (solver, --time-limit, --n/--c/--p, --shard, seeds,
+    /// --comment) wherever none is given; options given must match the run's (--seeds may add
+    /// seeds).
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Replace the run in --out: delete its results.json and SEED.* files first.
@@ -121,6 +124,27 @@ pub struct Args {
     /// --build, --no-build and what tester.toml adds.
     #[command(flatten)]
     pub project: project::ProjectArgs,
+    /// Whether `seeds` is already the shard's part (read back from the run by --resume).
+    #[arg(skip)]
+    pub shard_selected: bool,
+}
+
+/// What a solver command holds where the run's time limit in seconds goes.
+pub const TIME_LIMIT_MARK: &str = "{time_limit}";
+
+/// `command` with [`TIME_LIMIT_MARK`] replaced by `secs` (written as `--time-limit` takes it:
+/// `1`, `0.5`).
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::command::run::with_limit;
+///
+/// assert_eq!(with_limit("./q --time-limit {time_limit}", 0.5), "./q --time-limit 0.5");
+/// assert_eq!(with_limit("./q", 1.0), "./q");
+/// ```
+pub fn with_limit(command: &str, secs: f64) -> String {
+    command.replace(TIME_LIMIT_MARK, &secs.to_string())
 }
 
 /// The default seed list and time limit.

@@ -289,9 +289,11 @@ pub const TEMPLATE: &str = r#"# tester.toml: the project file of `tester run` (s
 # line to use the default.
 
 # The solver, run with `sh -c` for every seed (the case on stdin, the moves on stdout).
-# Without it (and without --exec) tester runs target/release/queenattack beside itself with
-# `--time-limit SECS` appended; a command given here gets no option added.
-solver = "./target/release/queenattack --time-limit 10"
+# `{time_limit}` becomes the run's limit in seconds (`time_limit` below, or --time-limit), so
+# the solver aims at the moment tester stops it. Without this line (and without --exec) tester
+# runs target/release/queenattack beside itself with `--time-limit SECS` appended; a command
+# given here gets nothing added.
+solver = "./target/release/queenattack --time-limit {time_limit}"
 
 # Run once before the seeds (skip it with --no-build). If it fails, its output is shown,
 # nothing runs, and tester exits with code 3.
@@ -303,8 +305,9 @@ seeds = "1-100"
 # Seeds run at the same time (default: the number of cores).
 # jobs = 2
 
-# Wall-clock limit per seed in seconds (the solver is killed after it).
-time_limit = 12.0
+# Wall-clock limit per seed in seconds (the solver is killed after it; queenattack answers
+# within it).
+time_limit = 10.0
 
 # Best known scores for the relative score (default: testcases/bests.json if it exists).
 # bests = "testcases/bests.json"
@@ -360,7 +363,12 @@ mod tests {
         let p = parse(TEMPLATE).unwrap();
         assert_eq!(p.build.as_deref(), Some("cargo build --release"));
         assert_eq!(p.seeds.unwrap().parse().unwrap().0.len(), 100);
-        assert_eq!(p.time_limit, Some(12.0));
+        assert_eq!(p.time_limit, Some(10.0));
+        let solver = p.solver.unwrap();
+        assert_eq!(
+            crate::cli::command::run::with_limit(&solver, 1.0),
+            "./target/release/queenattack --time-limit 1"
+        );
         assert_eq!(p.out, Some(PathBuf::from("runs")));
     }
 

@@ -1,0 +1,122 @@
+//! Issue 59 item 13: what `tester` says to a newcomer. Its help wraps at words within the
+//! terminal (a terminal 100 columns wide cut `beside the report` into `beside the repo` and
+//! `rt`), a mistyped subcommand is told the closest name (`rnu`: `run`, not `runs`), `tester
+//! score` of an invalid answer prints the official line and exits 1, and an inconclusive A/B
+//! names the command that goes on, with its folder and a number of pairs.
+
+use std::path::Path;
+
+use crate::common::{fixture, scratch, tester};
+
+#[test]
+fn help_wraps_at_words_within_the_terminal() {
+    let commands = [
+        "gen", "score", "run", "init", "merge", "rescore", "vis", "compare", "runs", "ab",
+    ];
+    for command in commands {
+        let out = tester()
+            .args([command, "--help"])
+            .env("COLUMNS", "100")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        // clap wraps every text but the usage line.
+        for line in text.lines().filter(|l| !l.starts_with("Usage: ")) {
+            assert!(
+                line.chars().count() <= 100,
+                "tester {command} --help:\n{line}"
+            );
+        }
+        if command == "compare" {
+            let words: Vec<&str> = text.split_whitespace().collect();
+            assert!(
+                words.join(" ").contains("`REPORT-vis/` beside the report"),
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_mistyped_subcommand_is_told_the_closest_name() {
+    for (typed, tip) in [
+        ("rnu", "tip: a similar subcommand exists: 'run'\n"),
+        ("rn", "tip: a similar subcommand exists: 'run'\n"),
+        (
+            "runn",
+            "tip: some similar subcommands exist: 'run', 'runs'\n",
+        ),
+        ("comapre", "tip: a similar subcommand exists: 'compare'\n"),
+    ] {
+        let out = tester().arg(typed).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(tip), "{typed}: {stderr}");
+    }
+    let out = tester().arg("x").output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("tip:"));
+}
+
+#[test]
+fn score_of_an_invalid_answer_prints_the_official_line_and_exits_1() {
+    let dir = scratch("tester_words_score");
+    std::fs::write(dir.join("bad.out"), "1\n0 0 0 0\n").unwrap();
+    let out = tester()
+        .current_dir(&dir)
+        .args(["score", "--seed", "1", "bad.out"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Start and end locations cannot be the same: 0 0 0 0\nScore = -1.0\n"
+    );
+    // A valid answer: exit 0.
+    let best = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testcases/best/1.out");
+    let out = tester()
+        .args(["score", "--seed", "1"])
+        .arg(best)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Score = 16.70674230225704\n"
+    );
+}
+
+#[test]
+fn an_inconclusive_ab_names_its_folder_and_a_number_of_pairs() {
+    let dir = scratch("tester_words_inconclusive");
+    let (crash, ok) = (fixture("crash_odd.sh"), fixture("ok.sh"));
+    let out = tester()
+        .current_dir(&dir)
+        .args([
+            "ab",
+            "--base-exec",
+            &crash,
+            "--new-exec",
+            &ok,
+            "--out",
+            "ab",
+        ])
+        .args([
+            "--jobs",
+            "2",
+            "--max-pairs",
+            "15",
+            "--no-project",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    let go_on = format!(
+        "verdict: inconclusive: no bound crossed in 15 pairs (`tester ab --resume --out {} \
+         --max-pairs 30` continues with the same pairs)",
+        dir.join("ab").canonicalize().unwrap().display()
+    );
+    assert!(stdout.contains(&go_on), "{stdout}");
+}
