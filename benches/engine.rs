@@ -122,7 +122,10 @@ fn measure(row: &Stored, instance: &Instance, args: &Args) -> bool {
     );
     let sound = proof.bound <= row.best + TOLERANCE;
     if !sound {
-        eprintln!("{}: the proof's {} is above the best known {}", row.file, proof.bound, row.best);
+        eprintln!(
+            "{}: the proof's {} is above the best known {}",
+            row.file, proof.bound, row.best
+        );
     }
     if let Some(board) = &proof.board {
         if !instance.is_board(board) || (instance.cost(board) - proof.bound).abs() > TOLERANCE {
@@ -143,7 +146,11 @@ fn long(row: &Stored, instance: &Instance, secs: f64, threads: usize) {
     println!(
         "{}: board {board:.6}, proof {} {:.6} in {:.1} s (README {:.6})",
         row.file,
-        if proof.is_exact() { "exact" } else { "at least" },
+        if proof.is_exact() {
+            "exact"
+        } else {
+            "at least"
+        },
         proof.bound,
         started.elapsed().as_secs_f64(),
         row.best
@@ -168,7 +175,11 @@ fn main() -> ExitCode {
     }
     let mut sound = true;
     for row in &rows {
-        if args.filter.as_ref().is_some_and(|f| !row.file.contains(f.as_str())) {
+        if args
+            .filter
+            .as_ref()
+            .is_some_and(|f| !row.file.contains(f.as_str()))
+        {
             continue;
         }
         let instance = match Instance::read(folder().join(&row.file)) {

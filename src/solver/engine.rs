@@ -156,7 +156,10 @@ mod tests {
         assert!(proven.nodes > 0, "{proven:?}");
         let found = boards(&instance, 3, far);
         assert!(!found.is_empty() && found.len() <= 3);
-        assert!((found[0].0 - proven.bound).abs() < 1e-4, "{found:?} {proven:?}");
+        assert!(
+            (found[0].0 - proven.bound).abs() < 1e-4,
+            "{found:?} {proven:?}"
+        );
         for (cost, cells) in &found {
             assert!(instance.is_board(cells));
             assert!((instance.cost(cells) - cost).abs() < 1e-4);

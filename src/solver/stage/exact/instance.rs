@@ -26,7 +26,7 @@ const LAYOUT: &str = "walls:u8[n*n],dist:f32le[n*n*n]";
 const MAX_N: usize = 32;
 
 /// The environment variable that makes the engine write every instance it is called with
-/// into the folder it names (see [`dump`]).
+/// into the folder it names (see the module [`crate::solver::engine`]).
 pub const DUMP_VAR: &str = "QUEENATTACK_ENGINE_DUMP";
 /// Most instances of each kind one process writes: the lifts call the engine thousands of
 /// times a run, at up to 132 kB a call.
@@ -231,7 +231,9 @@ impl Instance {
                 let lines = [r, n + c, 2 * n + r + c, 4 * n + r + n - 1 - c];
                 x < n * n
                     && !self.walls[x]
-                    && lines.iter().all(|&l| !std::mem::replace(&mut used[l], true))
+                    && lines
+                        .iter()
+                        .all(|&l| !std::mem::replace(&mut used[l], true))
             })
     }
 }
@@ -243,7 +245,9 @@ fn parse_header(header: &str) -> Result<(usize, Kind, String), String> {
         .ok_or("no source= in the header")?;
     let words: Vec<&str> = fields.split(' ').collect();
     let [magic, version, n, kind, layout] = words[..] else {
-        return Err(format!("header {fields:?}: want {MAGIC} {VERSION} n= kind= layout="));
+        return Err(format!(
+            "header {fields:?}: want {MAGIC} {VERSION} n= kind= layout="
+        ));
     };
     if magic != MAGIC {
         return Err(format!("not an engine instance (starts {magic:?})"));
@@ -286,7 +290,11 @@ pub(crate) fn as_kind<T>(kind: Kind, call: impl FnOnce() -> T) -> T {
 }
 
 /// Files written so far, per kind.
-static DUMPED: [AtomicUsize; 3] = [AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0)];
+static DUMPED: [AtomicUsize; 3] = [
+    AtomicUsize::new(0),
+    AtomicUsize::new(0),
+    AtomicUsize::new(0),
+];
 /// Whether a failed write was reported already.
 static DUMP_FAILED: AtomicBool = AtomicBool::new(false);
 
@@ -369,7 +377,10 @@ mod tests {
         for n in [1, 5, 32] {
             let instance = example(n);
             let bytes = instance.to_bytes().expect("valid");
-            assert_eq!(bytes.len() - bytes.iter().position(|&b| b == b'\n').unwrap() - 1, n * n * (1 + 4 * n));
+            assert_eq!(
+                bytes.len() - bytes.iter().position(|&b| b == b'\n').unwrap() - 1,
+                n * n * (1 + 4 * n)
+            );
             assert_eq!(Instance::from_bytes(&bytes).expect("readable"), instance);
         }
         let header = example(4).to_bytes().unwrap();
@@ -391,13 +402,20 @@ mod tests {
         };
         refused(b"", "no header line");
         refused(&good[..good.len() - 1], "bytes after the header");
-        let text = String::from_utf8_lossy(&good[..good.iter().position(|&b| b == b'\n').unwrap()]).into_owned();
+        let text = String::from_utf8_lossy(&good[..good.iter().position(|&b| b == b'\n').unwrap()])
+            .into_owned();
         let body = &good[text.len()..];
         let with = |header: String| [header.as_bytes(), body].concat();
         refused(&with(text.replace("n=4", "n=33")), "want n=1 to n=32");
-        refused(&with(text.replace("kind=priced", "kind=cheap")), "unknown kind");
+        refused(
+            &with(text.replace("kind=priced", "kind=cheap")),
+            "unknown kind",
+        );
         refused(&with(text.replace("engine 1", "engine 2")), "version 2");
-        refused(&with(text.replace("queenattack-engine", "PNG")), "not an engine instance");
+        refused(
+            &with(text.replace("queenattack-engine", "PNG")),
+            "not an engine instance",
+        );
         refused(&with(text.replace("f32le", "f64le")), "layout");
         refused(&with(text.replace(" source=", " origin=")), "no source=");
         let mut wall = good.clone();
@@ -427,7 +445,9 @@ mod tests {
         assert!(!instance.is_board(&board[..3]));
         instance.walls[7] = true;
         assert!(!instance.is_board(&board), "a wall");
-        let want: f64 = (0..4).map(|q| f64::from(instance.dist[q * 16 + board[q]])).sum();
+        let want: f64 = (0..4)
+            .map(|q| f64::from(instance.dist[q * 16 + board[q]]))
+            .sum();
         assert_eq!(instance.cost(&board), want);
     }
 

@@ -119,15 +119,15 @@ impl Pricing<'_> {
             one_colour(self.n, taken, &local, &table, COLUMNS_PER_SEARCH, deadline)
         })
         .into_iter()
-            .map(|b| {
-                let cost = group
-                    .iter()
-                    .zip(&b.cells)
-                    .map(|(&q, &c)| self.dist[q * nn + c] as f64)
-                    .sum();
-                (b.cost, Column::new(b.cells, cost))
-            })
-            .collect()
+        .map(|b| {
+            let cost = group
+                .iter()
+                .zip(&b.cells)
+                .map(|(&q, &c)| self.dist[q * nn + c] as f64)
+                .sum();
+            (b.cost, Column::new(b.cells, cost))
+        })
+        .collect()
     }
 }
 
