@@ -31,6 +31,7 @@ mod answer;
 pub mod board;
 mod budget;
 pub mod checkpoint;
+pub mod engine;
 pub mod input;
 pub mod lower_bound;
 pub mod memory;

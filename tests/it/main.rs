@@ -10,6 +10,7 @@ mod common;
 mod docs_commands;
 mod docs_links;
 mod docs_scan;
+mod engine;
 mod limits;
 mod lower_bound;
 mod official_harness;

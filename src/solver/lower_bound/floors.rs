@@ -6,7 +6,7 @@
 //! all build on it; it imports none of them.
 
 use super::{line_count, Problem};
-use crate::solver::stage::exact::{proven_floor, Floor, MAX_N_ONE_COLOUR};
+use crate::solver::stage::exact::{as_kind, proven_floor, Floor, Kind, MAX_N_ONE_COLOUR};
 use std::time::{Duration, Instant};
 
 /// Slack taken off a proven per-colour minimum: the search matches with costs scaled to
@@ -210,7 +210,12 @@ pub(super) fn colour_floor(
             }
         }
     }
-    match proven_floor(n, walls, &dist, term, deadline) {
+    let kind = if prices.iter().all(|&p| p == 0.0) {
+        Kind::Plain
+    } else {
+        Kind::Priced
+    };
+    match as_kind(kind, || proven_floor(n, walls, &dist, term, deadline)) {
         Floor::Exact(cost, cells) => {
             let free: Vec<usize> = cells
                 .iter()

@@ -34,6 +34,7 @@
 //! board on its own cells, they find nothing and the annealer is left alone.
 
 mod colours;
+mod instance;
 mod one_colour;
 mod potentials;
 mod sequential;
@@ -44,8 +45,11 @@ use crate::solver::budget::Budget;
 use crate::solver::params::Params;
 use crate::solver::problem::Problem;
 use colours::several_colours;
+pub(crate) use instance::as_kind;
+pub use instance::{Instance, Kind, DUMP_MAX_PER_KIND, DUMP_VAR};
 use one_colour::proof_threads;
-use one_colour::{one_colour, one_colour_floor, one_colour_turns};
+pub(crate) use one_colour::{one_colour, one_colour_floor_counted};
+use one_colour::{one_colour_floor, one_colour_turns};
 pub(crate) use one_colour::{place_colour, place_colour_turned, set_proof_threads, Floor, TURNS};
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;

@@ -4,7 +4,7 @@
 //! Greedy across colours (a colour placed early takes its cheapest cells), so it is no exact
 //! search; each rotation of the colour order gives another board.
 
-use super::{one_colour, ExactBoard};
+use super::{as_kind, one_colour, ExactBoard, Kind};
 use std::time::Instant;
 
 /// Up to one error-free board per rotation of the colour order, cheapest first. Each
@@ -34,7 +34,9 @@ pub(super) fn sequential(
             let colour = (rotation + k) % colours;
             let now = Instant::now();
             let slice = end.saturating_duration_since(now) / (colours - k) as u32;
-            let best = one_colour(n, &taken, &members[colour], dist, 1, now + slice);
+            let best = as_kind(Kind::Taken, || {
+                one_colour(n, &taken, &members[colour], dist, 1, now + slice)
+            });
             let Some(board) = best.into_iter().next() else {
                 complete = false;
                 break;

@@ -18,7 +18,7 @@
 //! total true cost: colours from different rounds combine, which no sequential placement
 //! reaches.
 
-use super::{one_colour, Best, ExactBoard, CLOCK_EVERY};
+use super::{as_kind, one_colour, Best, ExactBoard, Kind, CLOCK_EVERY};
 use ahash::AHashSet;
 use std::time::{Duration, Instant};
 
@@ -115,17 +115,19 @@ impl Pricing<'_> {
             .flat_map(|&q| (0..nn).map(move |c| self.dist[q * nn + c] + self.prices[c] as f32))
             .collect();
         let local: Vec<usize> = (0..group.len()).collect();
-        one_colour(self.n, taken, &local, &table, COLUMNS_PER_SEARCH, deadline)
-            .into_iter()
-            .map(|b| {
-                let cost = group
-                    .iter()
-                    .zip(&b.cells)
-                    .map(|(&q, &c)| self.dist[q * nn + c] as f64)
-                    .sum();
-                (b.cost, Column::new(b.cells, cost))
-            })
-            .collect()
+        as_kind(Kind::Priced, || {
+            one_colour(self.n, taken, &local, &table, COLUMNS_PER_SEARCH, deadline)
+        })
+        .into_iter()
+        .map(|b| {
+            let cost = group
+                .iter()
+                .zip(&b.cells)
+                .map(|(&q, &c)| self.dist[q * nn + c] as f64)
+                .sum();
+            (b.cost, Column::new(b.cells, cost))
+        })
+        .collect()
     }
 }
 

@@ -14,7 +14,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::exact::{place_colour, place_colour_turned};
+use super::exact::{as_kind, place_colour, place_colour_turned, Kind};
 use crate::solver::board::by_colour;
 use crate::solver::problem::Problem;
 use rand::Rng;
@@ -61,10 +61,10 @@ pub(crate) fn lift(
         let end = now + deadline.saturating_duration_since(now) / (lift.colours.len() - k) as u32;
         let prices = noisy_rows(dist, nn, group, lift.noise, rng);
         let local: Vec<usize> = (0..group.len()).collect();
-        let board = match lift.turn {
-            0 => place_colour(n, &taken, &local, &prices, end)?,
-            turn => place_colour_turned(n, &taken, &local, &prices, end, turn)?,
-        };
+        let board = as_kind(Kind::Taken, || match lift.turn {
+            0 => place_colour(n, &taken, &local, &prices, end),
+            turn => place_colour_turned(n, &taken, &local, &prices, end, turn),
+        })?;
         for (i, &q) in group.iter().enumerate() {
             cells[q] = board.cells[i];
             taken[board.cells[i]] = true;

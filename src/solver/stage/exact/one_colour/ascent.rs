@@ -190,10 +190,10 @@ impl Ascent {
             // lies far away (a cap with no board below it yet)
             let target = (threshold + AIM).min(value + 0.1 * value.abs() + 1.0);
             let step = scale * (target - value) / norm;
-            for (j, (w, &gj)) in weights.0.iter_mut().zip(&g).enumerate().take(5 * n - 2) {
-                *w += step * gj;
+            for (j, (wj, gj)) in weights.0.iter_mut().zip(&g).take(5 * n - 2).enumerate() {
+                *wj += step * gj;
                 if j >= n {
-                    *w = w.max(0.0);
+                    *wj = wj.max(0.0);
                 }
             }
         }
@@ -203,9 +203,9 @@ impl Ascent {
     /// Each queen's cost of each row: its cheapest allowed cell there, weights included.
     fn row_costs(&mut self, tables: &AscentTables, allowed: &[u32; 32], weights: &Weights) {
         let n = tables.n;
-        for (r, &cells) in allowed.iter().enumerate().take(n) {
+        for (r, &row) in allowed.iter().enumerate().take(n) {
             let mut least = [NO_CELL; 32];
-            for c in bits(cells) {
+            for c in bits(row) {
                 let w = weights.on(n, r, c);
                 let d = &tables.dist[r * n + c];
                 for i in 0..tables.lanes {
@@ -229,10 +229,10 @@ impl Ascent {
     ) -> [f64; 160] {
         let n = tables.n;
         let mut g = [-1.0; 160];
-        for (r, &cells) in allowed.iter().enumerate().take(n) {
+        for (r, &row) in allowed.iter().enumerate().take(n) {
             let i = self.lap.duals.queen_of[r] as usize;
             let mut best = (f64::INFINITY, usize::MAX);
-            for c in bits(cells) {
+            for c in bits(row) {
                 let v = tables.dist[r * n + c][i] + weights.on(n, r, c);
                 if v < best.0 {
                     best = (v, c);

@@ -147,11 +147,11 @@ impl Assignment {
             for q in bits(queens) {
                 duals.alpha[q] += delta;
             }
-            for (r, least_r) in least.iter_mut().enumerate().take(n) {
+            for (r, l) in least.iter_mut().enumerate().take(n) {
                 if used >> r & 1 == 1 {
                     duals.beta[r] -= delta;
                 } else {
-                    *least_r -= delta;
+                    *l -= delta;
                 }
             }
             debug_assert!(delta.is_finite(), "costs are finite numbers");

@@ -120,6 +120,7 @@ pub(crate) fn one_colour_turns(
     deadline: Instant,
     first: u64,
 ) -> Vec<ExactBoard> {
+    super::dump(n, walls, members, dist, "one_colour_turns");
     let tables: Vec<Turned> = (0..TURNS)
         .map(|k| Turned::new(n, walls, dist, first + k))
         .collect();
