@@ -260,6 +260,7 @@ fn counts(runs: &[(usize, f64, Measured<LowerBound>)]) -> (usize, usize) {
 // loaded machine (issue 49). The branching runs until the error-free bound meets the
 // with-errors one or the relaxation is solved.
 #[test]
+#[ignore = "slow: 9.95 s of CPU alone, quiet (2026-11-28); CI runs it (cargo test --workspace -- --include-ignored)"]
 fn the_branching_never_passes_the_relaxations_optimum_and_meets_it_when_solved() {
     let (branched, solved, unsolved) = check_branching(0..9);
     // not vacuous: the branching ran, and often to the relaxation's optimum
@@ -274,6 +275,7 @@ fn the_branching_never_passes_the_relaxations_optimum_and_meets_it_when_solved()
 }
 
 #[test]
+#[ignore = "slow: 9.96 s of CPU alone, quiet (2026-11-28); CI runs it (cargo test --workspace -- --include-ignored)"]
 fn the_branching_never_passes_the_relaxations_optimum_on_nine_more_boards() {
     let (branched, solved, unsolved) = check_branching(9..18);
     assert!(
