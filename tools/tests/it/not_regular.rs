@@ -4,38 +4,11 @@
 //! score`; and a named pipe at a lock file (`.tester.lock`, `bests.json.lock`). Each command runs
 //! under a time limit: one that blocks on the pipe fails the test.
 
-use std::ffi::CString;
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use crate::common::{run_within, scratch, tester};
-
-/// Replaces `path` by a named pipe that no process ever writes.
-fn fifo(path: &Path) {
-    let _ = fs::remove_file(path);
-    let name = CString::new(path.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo on a path this test owns.
-    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
-}
-
-/// A run folder `dir/NAME` of seeds 1-3 with a solver that prints `0` (no moves).
-fn run_folder(dir: &Path, name: &str) -> PathBuf {
-    let run = dir.join(name);
-    let out = tester()
-        .args(["run", "--quiet", "--no-project", "--seeds", "1-3"])
-        .args(["--exec", "echo 0", "--out"])
-        .arg(&run)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    run
-}
+use crate::common::{echo_run, fifo, ok_text, run_within, scratch, tester};
 
 /// `command` run (killed after 20 s); its output, the test failing if it had to be killed.
 fn within(mut command: Command, what: &str) -> Output {
@@ -63,36 +36,31 @@ fn cmd(args: &[&std::ffi::OsStr]) -> Command {
 #[test]
 fn rescore_refuses_a_pipe_and_never_waits_on_one() {
     let dir = scratch("not-regular-rescore");
-    let run = run_folder(&dir, "run");
+    let run = echo_run(&dir, "run");
     fifo(&run.join("1.out"));
     let out = within(
         cmd(&["rescore".as_ref(), run.as_os_str()]),
         "rescore, 1.out",
     );
     refused(&out, "rescore, 1.out");
-    let run = run_folder(&dir, "run-in");
+    let run = echo_run(&dir, "run-in");
     fifo(&run.join("2.in"));
     let out = within(cmd(&["rescore".as_ref(), run.as_os_str()]), "rescore, 2.in");
     refused(&out, "rescore, 2.in");
     // A stderr file only gives the data lines: a pipe there has none, and is not waited on.
-    let run = run_folder(&dir, "run-err");
+    let run = echo_run(&dir, "run-err");
     fifo(&run.join("3.err"));
     let out = within(
         cmd(&["rescore".as_ref(), run.as_os_str()]),
         "rescore, 3.err",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok_text(&out);
 }
 
 #[test]
 fn vis_and_score_refuse_a_pipe() {
     let dir = scratch("not-regular-vis");
-    let run = run_folder(&dir, "run");
+    let run = echo_run(&dir, "run");
     let pipe = dir.join("pipe.out");
     fifo(&pipe);
     let page = dir.join("page.html");
@@ -164,19 +132,14 @@ fn vis_and_score_refuse_a_pipe() {
         cmd(&[&["vis".as_ref()], &seed[..], &two[..], &o[..]].concat()),
         "vis beside a pipe",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok_text(&out);
 }
 
 #[test]
-fn compare_refuses_a_pipe_in_a_run_folder() {
+fn compare_refuses_a_pipe_in_a_echo_run() {
     let dir = scratch("not-regular-compare");
-    let a = run_folder(&dir, "a");
-    let b = run_folder(&dir, "b");
+    let a = echo_run(&dir, "a");
+    let b = echo_run(&dir, "b");
     let report = dir.join("r.html");
     let vis = [
         "compare".as_ref(),
@@ -199,7 +162,7 @@ fn compare_refuses_a_pipe_in_a_run_folder() {
 #[test]
 fn a_pipe_at_a_lock_file_is_refused() {
     let dir = scratch("not-regular-lock");
-    let run = run_folder(&dir, "run");
+    let run = echo_run(&dir, "run");
     fifo(&run.join(".tester.lock"));
     let mut resume = tester();
     resume

@@ -4,29 +4,13 @@
 //! `compare --vis` writes its pages only beside a regular report file (item 4): not beside
 //! `/dev/null`, a named pipe or `-`.
 
-use std::ffi::{CString, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
-use crate::common::{run_within, scratch, tester};
-
-/// A run folder `dir/NAME` of seeds 1-3 with a solver that prints `0` (no moves).
-fn run_folder(dir: &Path, name: &str) -> PathBuf {
-    let out = tester()
-        .current_dir(dir)
-        .args(["run", "--quiet", "--no-project", "--seeds", "1-3"])
-        .args(["--exec", "echo 0", "--out", name])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    dir.join(name)
-}
+use crate::common::{echo_run, fifo, ok_text, run_within, scratch, tester};
 
 /// `tester ARGS` in `dir`, killed after 20 s (the test then fails).
 fn tester_in(dir: &Path, args: &[OsString]) -> Output {
@@ -71,8 +55,8 @@ fn refused(dir: &Path, before: &[(PathBuf, Vec<u8>)], out: &Output, flag: &str) 
 #[test]
 fn vis_refuses_a_page_or_gif_that_is_one_of_its_inputs() {
     let dir = scratch("same-file-vis");
-    let a = run_folder(&dir, "a");
-    run_folder(&dir, "b");
+    let a = echo_run(&dir, "a");
+    echo_run(&dir, "b");
     fs::copy(a.join("3.out"), dir.join("x.out")).unwrap();
     std::os::unix::fs::symlink("x.out", dir.join("link.html")).unwrap();
     fs::hard_link(dir.join("x.out"), dir.join("hard.html")).unwrap();
@@ -121,19 +105,14 @@ fn vis_refuses_a_page_or_gif_that_is_one_of_its_inputs() {
     assert!(!dir.join("-").exists());
     // Another file is written as before.
     let out = tester_in(&dir, &words("vis --seed 3 x.out -o page.html"));
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok_text(&out);
 }
 
 #[test]
 fn compare_refuses_a_report_over_a_runs_file_or_a_table() {
     let dir = scratch("same-file-compare");
-    run_folder(&dir, "a");
-    run_folder(&dir, "b");
+    echo_run(&dir, "a");
+    echo_run(&dir, "b");
     std::os::unix::fs::symlink("a/results.json", dir.join("r.html")).unwrap();
     fs::hard_link(dir.join("b/1.in"), dir.join("h.html")).unwrap();
     let table = r#"{"bests": [{"seed": 1, "score": 1, "source": "x"}]}"#;
@@ -161,23 +140,16 @@ fn compare_refuses_a_report_over_a_runs_file_or_a_table() {
     }
     // The runs still compare.
     let out = tester_in(&dir, &words("compare a b --html report.html"));
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok_text(&out);
 }
 
 #[test]
 fn compare_vis_writes_pages_only_beside_a_regular_report() {
     let dir = scratch("same-file-vis-pages");
-    run_folder(&dir, "a");
-    run_folder(&dir, "b");
+    echo_run(&dir, "a");
+    echo_run(&dir, "b");
     let pipe = dir.join("pipe.html");
-    let name = CString::new(pipe.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo on a path this test owns.
-    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    fifo(&pipe);
     fs::create_dir_all(dir.join("folder.html")).unwrap();
     let devnull_pages = Path::new("/dev/null-vis");
     let made_before = devnull_pages.exists();
@@ -210,11 +182,6 @@ fn compare_vis_writes_pages_only_beside_a_regular_report() {
     }
     // Beside a regular file (or a new name) the pages are written.
     let out = tester_in(&dir, &words("compare a b --vis --html r.html"));
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok_text(&out);
     assert!(dir.join("r-vis").is_dir());
 }

@@ -62,6 +62,29 @@ pub fn ok_text(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
+/// A run folder `dir/NAME` of seeds 1-3 with a solver that prints `0` (no moves).
+#[allow(dead_code)]
+pub fn echo_run(dir: &std::path::Path, name: &str) -> PathBuf {
+    let run = dir.join(name);
+    let out = tester()
+        .args(["run", "--quiet", "--no-project", "--seeds", "1-3"])
+        .args(["--exec", "echo 0", "--out"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    ok_text(&out);
+    run
+}
+
+/// Replaces `path` by a named pipe that no process ever writes.
+#[allow(dead_code)]
+pub fn fifo(path: &std::path::Path) {
+    let _ = std::fs::remove_file(path);
+    let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+}
+
 /// The peak resident memory of a running process so far (KiB), where Linux tells it.
 pub fn peak_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
