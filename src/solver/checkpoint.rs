@@ -1,7 +1,9 @@
 //! The best answer so far, for a process that must answer before its runs end (Ctrl-C,
 //! SIGTERM, a closed terminal, the deadline of `--threads`, an allocation that failed): the
 //! orchestrator [`offer`](Checkpoint::offer)s every answer it completes (the first answer,
-//! the best routed board before the post-optimiser, the end of each run), and whoever writes
+//! the end of each run), and while a run's [`RunScope`] is open every stage offers each
+//! better answer it keeps at once through [`keep`] (a routed board that beats the pool, a
+//! better order, each gain of the post-optimiser), and whoever writes
 //! stdout — the process at its end, its signal handler, its last resort when memory runs
 //! out — does it through [`write_once`](Checkpoint::write_once), so one answer is written,
 //! never two.
@@ -11,7 +13,8 @@
 //! wait for itself.
 
 use super::answer::{Solution, Stop};
-use super::board::Board;
+use super::board::{Board, Move};
+use std::cell::Cell;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The best legal answer offered so far, and whether (and with which exit code) stdout was
@@ -73,6 +76,14 @@ impl Checkpoint {
         }
     }
 
+    /// Whether an answer scoring `score` would be kept (it beats every answer offered so far).
+    pub fn would_keep(&self, score: f64) -> bool {
+        self.lock()
+            .best
+            .as_ref()
+            .is_none_or(|b| score < b.outcome.score)
+    }
+
     /// Keeps `solution` if it scores below every answer offered before.
     ///
     /// # Complexity
@@ -80,7 +91,7 @@ impl Checkpoint {
     pub fn offer(&self, solution: &Solution) {
         let score = solution.outcome.score;
         let beats = |state: &State| state.best.as_ref().is_none_or(|b| score < b.outcome.score);
-        if !beats(&self.lock()) {
+        if !self.would_keep(score) {
             return;
         }
         // copied before the lock is taken again: nothing allocates while it is held
@@ -132,10 +143,59 @@ impl Default for Checkpoint {
     }
 }
 
+thread_local! {
+    /// The checkpoint of the run on this thread, while its [`RunScope`] is open. A run never
+    /// leaves its thread (`--threads` gives each run one), so the stages need not carry it.
+    static RUN: Cell<Option<&'static Checkpoint>> = const { Cell::new(None) };
+}
+
+/// While alive, the answers this thread's stages [`keep`] are offered to its checkpoint; the
+/// scope open before it comes back when it drops (a long run's two runs nest nothing, but a
+/// test may).
+#[derive(Debug)]
+pub struct RunScope {
+    previous: Option<&'static Checkpoint>,
+}
+
+impl RunScope {
+    /// Opens the scope of a run that offers to `checkpoint` (`None`: offers go nowhere).
+    pub fn enter(checkpoint: Option<&'static Checkpoint>) -> RunScope {
+        RunScope {
+            previous: RUN.with(|run| run.replace(checkpoint)),
+        }
+    }
+}
+
+impl Drop for RunScope {
+    fn drop(&mut self) {
+        RUN.with(|run| run.set(self.previous));
+    }
+}
+
+/// Offers the answer `moves` of `board`, which the caller scored `score`, to the checkpoint of
+/// the run on this thread (see [`RunScope`]) when it beats that checkpoint's best; the
+/// checkpoint replays it first, so an illegal list is never kept. A stage calls this for each
+/// better answer it keeps, so that a signal or a deadline writes the best the process holds,
+/// not the last answer a phase handed on.
+///
+/// # Complexity
+/// `O(1)` when nothing is kept or there is no checkpoint; else a replay and a copy, `O(moves)`
+/// plus the board.
+pub fn keep(board: &Board, moves: &[Move], score: f64) {
+    let Some(checkpoint) = RUN.with(Cell::get) else {
+        return;
+    };
+    if !checkpoint.would_keep(score) {
+        return;
+    }
+    if let Some(solution) = Solution::of(board, moves.to_vec(), Stop::Budget) {
+        checkpoint.offer(&solution);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::board::Move;
 
     fn board() -> Board {
         Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap()
@@ -164,5 +224,32 @@ mod tests {
         let best = checkpoint.best().unwrap();
         assert_eq!(best.moves.len(), 1);
         assert_eq!(best.outcome.score, better.outcome.score);
+    }
+
+    /// `keep` reaches the checkpoint of the open scope only, and never keeps an illegal list
+    /// whatever score its caller claims.
+    #[test]
+    fn keep_offers_to_the_open_scope_only() {
+        static CHECKPOINT: Checkpoint = Checkpoint::new();
+        let board = board();
+        CHECKPOINT.start(&board);
+        let better = vec![Move { from: 0, to: 12 }];
+        let score = Solution::of(&board, better.clone(), Stop::Budget)
+            .unwrap()
+            .outcome
+            .score;
+        keep(&board, &better, score); // no scope open: goes nowhere
+        assert!(CHECKPOINT.best().unwrap().moves.is_empty());
+        {
+            let _scope = RunScope::enter(Some(&CHECKPOINT));
+            // a queen jumping over another: illegal, however good its claimed score
+            keep(&board, &[Move { from: 0, to: 2 }], 0.0);
+            assert!(CHECKPOINT.best().unwrap().moves.is_empty());
+            keep(&board, &better, score);
+            assert_eq!(CHECKPOINT.best().unwrap().moves, better);
+        }
+        let other = vec![Move { from: 3, to: 15 }];
+        keep(&board, &other, 0.0); // the scope closed
+        assert_eq!(CHECKPOINT.best().unwrap().moves, better);
     }
 }

@@ -7,6 +7,7 @@
 use super::answer::{RunStats, Solution, Stop};
 use super::board::{Board, Move};
 use super::budget::Budget;
+use super::checkpoint::RunScope;
 use super::params::Params;
 use super::paths::Paths;
 use super::problem::Problem;
@@ -112,15 +113,6 @@ fn offered(options: Options, solution: Solution) -> Solution {
     solution
 }
 
-/// The best routed board so far (the first of `top`), offered to the run's checkpoint for a
-/// stop before the finish ends.
-fn offer_routed(options: Options, board: &Board, top: &[Routed]) {
-    let best = top.first();
-    if let Some(best) = best.and_then(|b| Solution::of(board, b.moves.clone(), Stop::Budget)) {
-        offered(options, best);
-    }
-}
-
 /// Mixed into the seed of a long run's second run.
 const SECOND_RUN_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
@@ -141,6 +133,8 @@ fn second_limit(params: &Params, time_limit: f64, spent: f64) -> f64 {
 /// One run of the phases under one budget of `options.time_limit` seconds from `started`.
 fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut RunStats) -> Solution {
     let params = &options.params;
+    // every better answer a stage keeps goes to the checkpoint at once (a signal writes it)
+    let _scope = RunScope::enter(options.checkpoint);
     let budget = Budget::new(options.time_limit, started, params);
     let log = Log {
         started,
@@ -236,7 +230,6 @@ fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut Run
         }
         break improved;
     };
-    offer_routed(options, board, &top);
     finish(&budget, &log, &mut sim, top, first, &mut rng)
 }
 

@@ -267,3 +267,57 @@ fn a_signal_before_any_answer_logs_the_empty_answers_score() {
         verdict.score
     );
 }
+
+/// Before (issue 65, item 1): the run offered the checkpoint its first answer and its best
+/// routed board only after the whole board phase, so a signal during that phase wrote the first
+/// answer (seed 5: 342.04 written, 147.98 routed before the signal). Now every better board a
+/// stage keeps is offered at once: a signal sent as soon as the log shows a routed board
+/// better than the first answer writes an answer at least as good as every score logged.
+#[test]
+fn a_signal_writes_the_best_routed_board_not_the_first_answer() {
+    use std::io::{BufRead, BufReader};
+    let input = testcase("3.in");
+    let mut command = Command::new(EXE);
+    command.args(["--time-limit", "20", "--verbose"]);
+    let (mut child, stdin) = common::start_with_input(&mut command, input.as_bytes());
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let number_after = |line: &str, key: &str| -> Option<f64> {
+        let rest = &line[line.find(key)? + key.len()..];
+        let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'));
+        rest[..end.unwrap_or(rest.len())].parse().ok()
+    };
+    let (mut first, mut best, mut log) = (f64::INFINITY, f64::INFINITY, String::new());
+    for line in BufReader::new(stderr).lines() {
+        let line = line.expect("stderr is text");
+        log.push_str(&line);
+        log.push('\n');
+        if line.contains("first answer:") {
+            first = number_after(&line, "score ").expect("the first answer's score");
+        }
+        for key in ["routed score ", "reordering a top board: score "] {
+            best = best.min(number_after(&line, key).unwrap_or(f64::INFINITY));
+        }
+        if best < first - 1.0 {
+            break;
+        }
+    }
+    assert!(
+        best < first - 1.0,
+        "no routed board beat the first answer: {log}"
+    );
+    common::signal(&child, libc::SIGTERM);
+    let out = child.wait_with_output().expect("the solver ends");
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(130), "{log}");
+    let verdict = judge(
+        &Input::parse(&input).expect("official input"),
+        &String::from_utf8_lossy(&out.stdout),
+    );
+    assert_eq!(verdict.error(), None, "{log}");
+    // the log prints three decimals
+    assert!(
+        verdict.score <= best + 5e-4,
+        "wrote {} after a routed board of {best} (first answer {first}): {log}",
+        verdict.score
+    );
+}

@@ -4,6 +4,7 @@
 
 use super::route::{Routed, Simulator};
 use crate::solver::board::{Board, Move};
+use crate::solver::checkpoint;
 use rand::Rng;
 use std::time::Instant;
 
@@ -29,6 +30,9 @@ pub(crate) fn reorder(
         }
         sims += 1;
         if candidate.score <= current.score + 1e-9 {
+            if candidate.score < current.score {
+                checkpoint::keep(&sim.problem.board, &candidate.moves, candidate.score);
+            }
             current = candidate;
         }
     }

@@ -2,6 +2,7 @@
 //! ones, and how long routing takes.
 
 use super::estimate::Estimator;
+use crate::solver::checkpoint;
 use crate::solver::params::Params;
 use crate::solver::problem::Problem;
 use crate::solver::stage::anneal::Zobrist;
@@ -102,14 +103,17 @@ impl Pool {
         order.sort_by(|&a, &b| dist[a * nn + cells[a]].total_cmp(&dist[b * nn + cells[b]]));
         let started = Instant::now();
         let routed = sim.evaluate(cells, order, Some(deadline));
-        let sim = started.elapsed();
-        self.sim_time += sim;
+        let took = started.elapsed();
+        self.sim_time += took;
         self.sim_count += 1;
         let score = routed.score;
+        if self.top.first().is_none_or(|best| score < best.score) {
+            checkpoint::keep(&sim.problem.board, &routed.moves, score);
+        }
         self.top.push(routed);
         self.top.sort_by(|a, b| a.score.total_cmp(&b.score));
         self.top.truncate(self.size);
-        (score, sim)
+        (score, took)
     }
 
     /// [`Pool::consider`], then [`Pool::route`] when the board ranks among the best

@@ -13,6 +13,7 @@
 
 use super::{Breadth, Improver, EPS, NONE};
 use crate::solver::board::{Board, Move};
+use crate::solver::checkpoint;
 use crate::solver::params::Params;
 use crate::solver::score::replay;
 use rand::seq::SliceRandom;
@@ -94,6 +95,7 @@ pub fn search(
         if replanned && state.score <= kept_score + slack + EPS {
             rounds.kept += 1;
             if state.score < best.0 - EPS {
+                checkpoint::keep(board, &state.moves, state.score);
                 best = (state.score, state.moves.clone());
             }
         } else {

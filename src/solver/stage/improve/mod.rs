@@ -30,6 +30,7 @@ mod swap;
 mod tests;
 
 use crate::solver::board::{line_cells, Board, Move};
+use crate::solver::checkpoint;
 use crate::solver::params::Params;
 use crate::solver::paths::{Paths, Search};
 use crate::solver::score::{replay, LineCounts};
@@ -235,6 +236,7 @@ impl<'a> Improver<'a> {
     fn keep_if_better(&mut self, moves: Vec<Move>) -> bool {
         match replay(self.board, &moves) {
             Ok(o) if o.score < self.score - EPS => {
+                checkpoint::keep(self.board, &moves, o.score);
                 self.moves = moves;
                 self.score = o.score;
                 true
