@@ -165,10 +165,12 @@ pub struct StoredRun {
     pub interrupted: bool,
 }
 
-/// Reads `DIR/results.json`; `Ok(None)` if there is none.
+/// Reads `DIR/results.json`; `Ok(None)` if there is none. Anything else at that name that is
+/// no regular file (a named pipe, a folder, a link to `/dev/zero`, a dangling link) is an
+/// error, never taken for a folder without a run: the run's record would be ignored silently.
 pub fn read_run(dir: &Path) -> Result<Option<StoredRun>, String> {
     let path = dir.join(RESULTS);
-    if !path.is_file() {
+    if fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Ok(None);
     }
     let text = super::readcap::read_text_capped(&path, super::readcap::JSON_MAX, "a results.json")?;
