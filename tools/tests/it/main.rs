@@ -19,6 +19,7 @@ mod compare;
 mod cpu_time;
 mod daily_loop;
 mod faults;
+mod folder_writers;
 mod fuzz;
 mod hostile_gif;
 mod hostile_limits;

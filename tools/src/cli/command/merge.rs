@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::Args as ClapArgs;
 
 use crate::cli::bests::{load_bests, load_bounds};
+use crate::cli::lock::{lock_folder, FolderLock};
 use crate::cli::report::{set_bounds, summary, SeedResult};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, write_run, StoredRun};
 
@@ -19,7 +20,7 @@ use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, write_run, Sto
 while seeds are missing (named on standard error; the merged run is marked interrupted); 2 \
 refused (nothing written): seeds missing without --allow-missing, a seed in two folders, a \
 result for a seed outside its folder's seed list, a broken results.json, parts of different \
-seed lists.\n\
+seed lists, an --out that another tester process (a run) is writing.\n\
 A seed counts as missing when its part is not given, its part did not finish it, or its SEED.in \
 or SEED.out file is gone.\n\
 Example: tester merge runs/s0 runs/s1 runs/s2 --out runs/all"
@@ -38,7 +39,8 @@ pub struct Args {
     /// Merge even when a seed has results in two folders: the first folder given wins.
     #[arg(long)]
     pub allow_overlap: bool,
-    /// Replace a run already in --out.
+    /// Replace a run already in --out (never one that a `tester run` or another tester
+    /// process is writing: that folder is refused, exit 2).
     #[arg(long)]
     pub force: bool,
     /// Best known scores for the summary. Default: `testcases/bests.json` if it exists.
@@ -276,7 +278,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
             missing.join("; ")
         ));
     }
-    prepare_out(args, &seeds)?;
+    let _lock = prepare_out(args, &seeds)?;
     for (seed, (_, dir)) in &results {
         copy_seed(*seed, dir, &args.out)?;
     }
@@ -332,9 +334,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
     Ok(1)
 }
 
-/// Readies `--out` for a merged run of `seeds`: refuses a run there unless --force (which
-/// deletes that run's own files, nothing else) and files of `seeds` no recorded run wrote.
-fn prepare_out(args: &Args, seeds: &[u64]) -> Result<(), String> {
+/// Readies `--out` for a merged run of `seeds` and locks it (a folder another tester process
+/// writes is refused): refuses a run there unless --force (which deletes that run's own files,
+/// nothing else) and files of `seeds` no recorded run wrote. The lock lasts as long as the
+/// value returned.
+fn prepare_out(args: &Args, seeds: &[u64]) -> Result<FolderLock, String> {
+    let lock = lock_folder(&args.out, "tester merge")?;
     let recorded = recorded_run(&args.out)?;
     if recorded.is_some() && !args.force {
         return Err(format!(
@@ -344,10 +349,8 @@ fn prepare_out(args: &Args, seeds: &[u64]) -> Result<(), String> {
     }
     let (old_seeds, files) = recorded.unwrap_or_default();
     refuse_foreign(&args.out, seeds, &old_seeds)?;
-    fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     for file in files {
         fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
     }
-    Ok(())
+    Ok(lock)
 }

@@ -333,6 +333,8 @@ pub struct InitArgs {
 /// as an existing file (even a dangling one); with --force the link itself is replaced and the
 /// file it pointed to is left untouched.
 pub fn init(args: &InitArgs) -> Result<(), String> {
+    // Not into a run folder while its run writes it.
+    let _lock = crate::cli::lock::lock_if_present(&args.dir, "tester init")?;
     let path = args.dir.join(FILE);
     // `symlink_metadata`: a link is seen as itself, never as its target.
     let existing = std::fs::symlink_metadata(&path).ok();
