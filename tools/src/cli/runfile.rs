@@ -25,6 +25,7 @@ use super::date;
 use super::exec::Solver;
 use super::provenance::{tree_state, write_patch, TreeState};
 use super::report::{summary_json, SeedResult};
+use crate::gen::Ranges;
 
 /// The file name of a run's results.
 pub const RESULTS: &str = "results.json";
@@ -128,6 +129,16 @@ impl RunInfo {
         })
     }
 
+    /// The ranges the run drew its cases with (`ranges`: `n`, `c`, `p`, each null or
+    /// `[a, b]`), as the generator takes them: the run's cases are generated again from them.
+    pub fn case_ranges(&self) -> Ranges {
+        Ranges {
+            n: int_range(&self.ranges["n"]),
+            c: int_range(&self.ranges["c"]),
+            p: float_range(&self.ranges["p"]),
+        }
+    }
+
     /// Reads the record back from a `results.json` document (older files lack most keys:
     /// they read as null or empty).
     pub fn from_document(doc: &Value) -> RunInfo {
@@ -152,6 +163,18 @@ impl RunInfo {
             shard: text("shard"),
         }
     }
+}
+
+/// `[a, b]` of integers, as `--n`/`--c` hold them (`None` for null or anything else).
+pub fn int_range(v: &Value) -> Option<(i32, i32)> {
+    let a = i32::try_from(v.get(0)?.as_i64()?).ok()?;
+    let b = i32::try_from(v.get(1)?.as_i64()?).ok()?;
+    Some((a, b))
+}
+
+/// `[x, y]` of numbers, as `--p` holds them (`None` for null or anything else).
+pub fn float_range(v: &Value) -> Option<(f64, f64)> {
+    Some((v.get(0)?.as_f64()?, v.get(1)?.as_f64()?))
 }
 
 /// A run folder as read from disk: the record and the finished seeds' results.

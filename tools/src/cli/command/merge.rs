@@ -9,9 +9,11 @@ use std::path::{Path, PathBuf};
 use clap::Args as ClapArgs;
 
 use crate::cli::bests::{load_bests, load_bounds};
+use crate::cli::command::run::kept::rejudged;
 use crate::cli::lock::{lock_folder, FolderLock};
 use crate::cli::report::{set_bounds, summary, SeedResult};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, write_run, StoredRun};
+use crate::gen::{generate, Ranges};
 
 /// Options of `tester merge`.
 #[derive(ClapArgs, Debug)]
@@ -189,9 +191,13 @@ fn broken_files(results: &BTreeMap<u64, (SeedResult, &Path)>) -> Vec<(u64, Strin
     broken
 }
 
-/// Copies the files of `seed` from `from` to `to`.
-fn copy_seed(seed: u64, from: &Path, to: &Path) -> Result<(), String> {
-    for ext in ["in", "out", "err", "html"] {
+/// Copies the files of `seed` from `from` to `to`; its case `SEED.in` is written as the
+/// generator makes it for `ranges` (the case its answer was judged against), not copied.
+fn copy_seed(seed: u64, from: &Path, to: &Path, ranges: &Ranges) -> Result<(), String> {
+    let case = to.join(format!("{seed}.in"));
+    crate::cli::replace::replace_file(&case, generate(seed, ranges).input.to_string().as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", case.display()))?;
+    for ext in ["out", "err", "html"] {
         let name = format!("{seed}.{ext}");
         let src = from.join(&name);
         if src.is_file() {
@@ -204,15 +210,22 @@ fn copy_seed(seed: u64, from: &Path, to: &Path) -> Result<(), String> {
 }
 
 /// The results of the parts by seed, with the folder each comes from (the first folder wins a
-/// seed with results in two, with --allow-overlap).
+/// seed with results in two, with --allow-overlap). Each judged verdict is the judge's on the
+/// part's saved `SEED.out` (as `--resume`, `rescore` and `ab` take it: an edited score in a
+/// results.json must not count), with a warning where it differs from the recorded one.
 fn collect<'a>(
     parts: &[StoredRun],
     dirs: &'a [PathBuf],
-    allow_overlap: bool,
+    (allow_overlap, ranges): (bool, &Ranges),
 ) -> Result<BTreeMap<u64, (SeedResult, &'a Path)>, String> {
     let mut results: BTreeMap<u64, (SeedResult, &Path)> = BTreeMap::new();
     for (part, dir) in parts.iter().zip(dirs) {
-        for r in &part.results {
+        let (judged, warnings) = rejudged(dir, part.results.clone(), ranges);
+        for warning in warnings {
+            let warning = warning.trim_start_matches("--resume: ");
+            crate::cli::quote::warn("tester merge", &format!("{}: {warning}", dir.display()));
+        }
+        for r in &judged {
             if let Some((_, first)) = results.get(&r.seed) {
                 if !allow_overlap {
                     return Err(format!(
@@ -257,7 +270,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     let parts = load_parts(&args.dirs)?;
     let (mut seeds, mut missing) = full_seed_list(&parts);
-    let mut results = collect(&parts, &args.dirs, args.allow_overlap)?;
+    // load_parts checked that every part drew its cases alike.
+    let ranges = parts[0].info.case_ranges();
+    let mut results = collect(&parts, &args.dirs, (args.allow_overlap, &ranges))?;
     for (seed, why) in broken_files(&results) {
         missing.push(format!("seed {seed}: {why}"));
         results.remove(&seed);
@@ -280,7 +295,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     let _lock = prepare_out(args, &seeds)?;
     for (seed, (_, dir)) in &results {
-        copy_seed(*seed, dir, &args.out)?;
+        copy_seed(*seed, dir, &args.out, &ranges)?;
     }
     let mut merged: Vec<SeedResult> = seeds
         .iter()

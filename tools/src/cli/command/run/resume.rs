@@ -44,8 +44,8 @@ pub(super) fn stored_options(given: &Args, args: &Args) -> Args {
         ));
     }
     if given.ranges.n.is_none() && given.ranges.c.is_none() && given.ranges.p.is_none() {
-        (args.ranges.n, args.ranges.c) = (int_range(&old.ranges["n"]), int_range(&old.ranges["c"]));
-        args.ranges.p = float_range(&old.ranges["p"]);
+        let stored = old.case_ranges();
+        (args.ranges.n, args.ranges.c, args.ranges.p) = (stored.n, stored.c, stored.p);
         reused.push(ranges_text(&old.ranges));
     }
     if given.shard.is_none() {
@@ -69,18 +69,6 @@ pub(super) fn stored_options(given: &Args, args: &Args) -> Args {
         );
     }
     args
-}
-
-/// `[a, b]` of integers, as `--n`/`--c` hold them.
-fn int_range(v: &Value) -> Option<(i32, i32)> {
-    let a = i32::try_from(v.get(0)?.as_i64()?).ok()?;
-    let b = i32::try_from(v.get(1)?.as_i64()?).ok()?;
-    Some((a, b))
-}
-
-/// `[x, y]` of numbers, as `--p` holds them.
-fn float_range(v: &Value) -> Option<(f64, f64)> {
-    Some((v.get(0)?.as_f64()?, v.get(1)?.as_f64()?))
 }
 
 /// `results.json`'s `ranges` as options: `--n 8-12 --p 0.1`, or `the official parameters (no
@@ -202,6 +190,7 @@ pub(super) fn prepare_folder(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::runfile::{float_range, int_range};
     use serde_json::json;
 
     #[test]
