@@ -106,6 +106,10 @@ pub struct RunOutcome {
     /// CPU time (user + system) of the solver's processes: the solver with every child it
     /// reaped, and at a kill its whole process group.
     pub cpu: Duration,
+    /// The file-size limit the solver ran under, in bytes, when the hard limit of `tester`
+    /// itself (`ulimit -Hf`) forced it below the usual one (the larger of the output cap and
+    /// [`FILE_LIMIT_FLOOR`]); `None` otherwise.
+    pub lowered_file_limit: Option<u64>,
 }
 
 /// Kills the process group led by `pid`.
@@ -199,9 +203,12 @@ pub(crate) fn exited_unreaped(pid: u32, block: bool) -> bool {
 }
 
 /// Limits every file the solver writes to the larger of `cap` and [`FILE_LIMIT_FLOOR`]
-/// (`RLIMIT_FSIZE`): the hard backstop; stdout itself is cut at `cap` by [`run_solver`].
-fn limit_file_size(cmd: &mut Command, cap: u64) {
-    let file_limit = cap.max(FILE_LIMIT_FLOOR);
+/// (`RLIMIT_FSIZE`): the hard backstop; stdout itself is cut at `cap` by [`run_solver`]. A
+/// lower hard limit of `tester`'s own is kept (no process may raise it): the limit, when so
+/// lowered, is returned.
+fn limit_file_size(cmd: &mut Command, cap: u64) -> Option<u64> {
+    let (file_limit, lowered) =
+        super::resources::within_hard_limit(libc::RLIMIT_FSIZE, cap.max(FILE_LIMIT_FLOOR));
     let fsize = libc::rlimit {
         rlim_cur: file_limit as libc::rlim_t,
         rlim_max: file_limit as libc::rlim_t,
@@ -215,6 +222,7 @@ fn limit_file_size(cmd: &mut Command, cap: u64) {
             Ok(())
         });
     }
+    lowered.then_some(file_limit)
 }
 
 /// Why [`run_solver`] gave no outcome.
@@ -223,19 +231,24 @@ pub enum Failure {
     /// The seed's own failure: its files, or a solver that cannot be started (a missing
     /// program). The seed is reported so and the run goes on.
     Seed(String),
-    /// `tester`'s: a thread or process it needs could not start (a limit on processes or
-    /// memory, `ulimit -u`, `ulimit -v`). No verdict on the seed: the run stops.
+    /// `tester`'s: a thread, process or file it needs could not be had (a limit on
+    /// processes, memory or open files, `ulimit -u`, `-v`, `-n`; a full disk; see
+    /// [`super::resources::shortage`]). No verdict on the seed: the run stops.
     Tester(String),
 }
 
-pub use super::guardian::RESOURCE_HINT;
-
-/// Whether an error starting a process or a thread is a lack of resources (`EAGAIN`: too many
-/// processes; `ENOMEM`), which is `tester`'s failure, not the solver's.
-fn out_of_resources(e: &std::io::Error) -> bool {
-    matches!(e.raw_os_error(), Some(libc::EAGAIN | libc::ENOMEM))
-        || e.kind() == std::io::ErrorKind::OutOfMemory
+impl Failure {
+    /// The failure of `message` caused by `e`: `tester`'s when `e` is a lack of resources
+    /// ([`super::resources::shortage`]), else the seed's.
+    fn of(message: String, e: &std::io::Error) -> Failure {
+        match super::resources::tester_failure(&message, e) {
+            Some(theirs) => Failure::Tester(theirs),
+            None => Failure::Seed(message),
+        }
+    }
 }
+
+pub use super::guardian::RESOURCE_HINT;
 
 /// Starts a thread named `name` running `work`; a thread that cannot start is an error, not a
 /// panic (`std::thread::spawn` panics).
@@ -284,18 +297,13 @@ fn forget(pid: u32) {
 }
 
 /// Starts the solver of `cmd`, registered among the children a sweep kills before any sweep
-/// can see it (so no sweep misses it). A start refused for lack of processes or memory is
-/// tester's failure, any other the seed's.
+/// can see it (so no sweep misses it). A start refused for lack of processes, memory or open
+/// files is tester's failure, any other the seed's.
 fn spawn_registered(cmd: &mut Command, solver: &Solver) -> Result<Child, Failure> {
     let mut active = reaper::active();
-    let child = cmd.spawn().map_err(|e| {
-        let message = format!("cannot start `{}`: {e}", solver.describe());
-        if out_of_resources(&e) {
-            Failure::Tester(format!("{message}; {RESOURCE_HINT}"))
-        } else {
-            Failure::Seed(message)
-        }
-    })?;
+    let child = cmd
+        .spawn()
+        .map_err(|e| Failure::of(format!("cannot start `{}`: {e}", solver.describe()), &e))?;
     active
         .get_or_insert_with(Default::default)
         .insert(child.id());
@@ -351,23 +359,24 @@ pub fn run_solver(
     // New files: a symbolic link planted at a seed's file is replaced, never written through.
     let create = |p: &Path| {
         super::replace::create_fresh(p)
-            .map_err(|e| Failure::Seed(format!("cannot create {}: {e}", p.display())))
+            .map_err(|e| Failure::of(format!("cannot create {}: {e}", p.display()), &e))
     };
     let mut cmd = solver.command();
     let input = std::fs::read(stdin)
-        .map_err(|e| Failure::Seed(format!("cannot read {}: {e}", stdin.display())))?;
+        .map_err(|e| Failure::of(format!("cannot read {}: {e}", stdin.display()), &e))?;
     let out = create(stdout)?;
     // The size is watched and the file cut through this handle, never by its name again.
     let out_watch = out
         .try_clone()
-        .map_err(|e| Failure::Seed(format!("cannot watch {}: {e}", stdout.display())))?;
+        .map_err(|e| Failure::of(format!("cannot watch {}: {e}", stdout.display()), &e))?;
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::from(out))
         .stderr(Stdio::from(create(stderr)?))
         .env(reaper::MARKER_VAR, marker)
         .process_group(0);
-    limit_file_size(&mut cmd, cap);
+    let lowered_file_limit = limit_file_size(&mut cmd, cap);
     die_with_tester(&mut cmd);
+    super::resources::default_signals(&mut cmd);
     let start = Instant::now();
     let mut child = spawn_registered(&mut cmd, solver)?;
     let pid = child.id();
@@ -417,7 +426,12 @@ pub fn run_solver(
         (None, None, Some(signal)) => Ending::Signaled(signal),
         (None, None, None) => Ending::Exited(-1),
     };
-    Ok(RunOutcome { ending, wall, cpu })
+    Ok(RunOutcome {
+        ending,
+        wall,
+        cpu,
+        lowered_file_limit,
+    })
 }
 
 #[cfg(test)]

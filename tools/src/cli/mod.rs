@@ -32,6 +32,7 @@ pub mod readcap;
 pub mod reaper;
 pub mod replace;
 pub mod report;
+pub mod resources;
 pub mod runfile;
 pub mod same_file;
 pub mod select;

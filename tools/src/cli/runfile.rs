@@ -219,8 +219,9 @@ pub fn read_run(dir: &Path) -> Result<Option<StoredRun>, String> {
 pub fn write_run(dir: &Path, doc: &Value) -> Result<PathBuf, String> {
     let path = dir.join(RESULTS);
     let text = serde_json::to_string_pretty(doc).expect("JSON values always serialise");
-    crate::cli::replace::replace_file(&path, (text + "\n").as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::cli::replace::replace_file(&path, (text + "\n").as_bytes()).map_err(|e| {
+        super::resources::explained(&format!("cannot write {}", path.display()), &e)
+    })?;
     Ok(path)
 }
 
@@ -232,14 +233,17 @@ pub fn run_files(dir: &Path) -> Vec<PathBuf> {
     entries
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            name == RESULTS
-                || name.rsplit_once('.').is_some_and(|(stem, ext)| {
-                    stem.parse::<u64>().is_ok() && ["in", "out", "err", "html"].contains(&ext)
-                })
-        })
+        .filter(|p| is_run_file(p.file_name().and_then(|n| n.to_str()).unwrap_or("")))
         .collect()
+}
+
+/// Whether `name` is the name of a file a run writes: `results.json`, `SEED.in`, `.out`,
+/// `.err` or `.html`.
+pub fn is_run_file(name: &str) -> bool {
+    name == RESULTS
+        || name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            stem.parse::<u64>().is_ok() && SEED_EXTENSIONS.contains(&ext)
+        })
 }
 
 /// The file names a run writes for `seed`.

@@ -33,6 +33,7 @@ mod run_traps;
 mod same_file;
 mod shards;
 mod ssh;
+mod tester_limits;
 mod tester_words;
 mod tune;
 mod vis_cli;

@@ -34,6 +34,7 @@ use crate::cli::quote::printable;
 use crate::cli::reaper::{self, Target};
 use crate::cli::replace::replace_file;
 use crate::cli::report::{self, SeedResult, Status};
+use crate::cli::resources::explained;
 use crate::cli::runfile::RunInfo;
 use crate::cli::select::{self, Selection};
 use crate::gen::{generate, Ranges};
@@ -58,7 +59,7 @@ pub fn run_seed(
     );
     // A symbolic link planted at SEED.in is replaced, not written through.
     replace_file(&inp, case.input.to_string().as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", inp.display()))?;
+        .map_err(|e| explained(&format!("seed {seed}: cannot write {}", inp.display()), &e))?;
     let (p, input) = (Some(case.p), &case.input);
     let cap = output_cap(input.n);
     let outcome = run_solver(solver, [&inp, &out, &err], limit, cap, marker);
@@ -90,25 +91,39 @@ pub fn run_seed(
             ),
         ),
         Ending::Exited(0) => {
-            let bytes =
-                fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+            let bytes = fs::read(&out)
+                .map_err(|e| explained(&format!("cannot read {}", out.display()), &e))?;
             SeedResult::judged(seed, input, p, &String::from_utf8_lossy(&bytes))
         }
         Ending::Exited(code) => failed(
             Status::Crash,
             format!("exit code {code}{}", last_line_of(&err)),
         ),
-        Ending::Signaled(signal) => {
-            let why = if signal == libc::SIGXFSZ {
-                " (SIGXFSZ: a file it wrote reached the 64 MiB limit on solver files)"
-            } else {
-                ""
-            };
+        Ending::Signaled(libc::SIGXFSZ) => {
+            let limit = cap.max(crate::cli::exec::FILE_LIMIT_FLOOR);
+            if let Some(lowered) = outcome.lowered_file_limit {
+                // The limit it met is the one tester runs under, not the one it gives.
+                return Err(format!(
+                    "seed {seed}: the solver was killed by SIGXFSZ at the file-size limit of \
+                     {lowered} bytes: tester's own hard limit (`ulimit -Hf`) is below the \
+                     {limit} bytes it gives a solver ({})",
+                    crate::cli::resources::NOT_THE_SOLVERS
+                ));
+            }
             failed(
                 Status::Crash,
-                format!("killed by signal {signal}{why}{}", last_line_of(&err)),
+                format!(
+                    "killed by signal {} (SIGXFSZ: a file it wrote reached the limit of {limit} \
+                     bytes on solver files){}",
+                    libc::SIGXFSZ,
+                    last_line_of(&err)
+                ),
             )
         }
+        Ending::Signaled(signal) => failed(
+            Status::Crash,
+            format!("killed by signal {signal}{}", last_line_of(&err)),
+        ),
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     result.cpu_ms = Some(outcome.cpu.as_millis() as u64);
@@ -391,7 +406,20 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let outcome = run_all(&todo, args, &solver, &dir, jobs, &recorder);
     reaper::sweep(Target::All);
     let signal = reaper::interrupted();
-    let (results_file, mut results) = recorder.finish(signal.is_some() || outcome.is_err())?;
+    let (results_file, mut results) = match recorder.finish(signal.is_some() || outcome.is_err()) {
+        Ok(finished) => finished,
+        // The run's own failure comes first: the save's may only follow from it (a full disk).
+        Err(save) => {
+            return Err(match outcome {
+                Err(first) => format!(
+                    "{first}\n{save}: the seeds finished since the last save are lost; \
+                     `tester run --resume --out {}` runs them again",
+                    dir.display()
+                ),
+                Ok(()) => save,
+            })
+        }
+    };
     let bound_warnings = report::set_bounds(&mut results, bounds.as_ref());
     outcome.map_err(|e| {
         format!(

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::{default_solver, kept, Args};
 use crate::cli::args::parse_shard;
 use crate::cli::report::SeedResult;
-use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
+use crate::cli::runfile::{is_run_file, read_run, recorded_run, refuse_foreign, RunInfo};
 use crate::cli::select;
 
 /// `args` (the command line after the project file, `given` the command line alone) with the
@@ -142,6 +142,11 @@ pub(super) fn prepare_folder(
     seeds: &[u64],
 ) -> Result<(Vec<SeedResult>, Vec<u64>), String> {
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    // A tester killed in the middle of a write (SIGKILL, a file-size limit) left its temporary
+    // file: removed once its writer is gone, never kept as the run's.
+    let mut notes = Vec::new();
+    super::answers::remove_temporaries(dir, &mut notes, is_run_file)?;
+    select::warn_all(&notes);
     let recorded = recorded_run(dir).map_err(|e| {
         format!(
             "{e} (the run in {} cannot be read: move it away)",
