@@ -70,11 +70,13 @@ fn in_use(dir: &Path, path: &Path) -> String {
         }
         _ => "tester process".to_string(),
     };
+    // Folder names are the user's text: a line break in one is shown escaped.
+    let shown = |p: &Path| super::quote::printable(&p.display().to_string(), 300);
     format!(
         "{} is in use by another {holder}, which holds {}: wait until it ends, or choose another \
          folder",
-        dir.display(),
-        path.display()
+        shown(dir),
+        shown(path)
     )
 }
 

@@ -26,6 +26,7 @@ mod hostile_limits;
 mod hostile_processes;
 mod hostile_report;
 mod hostile_writes;
+mod init_solver;
 mod not_regular;
 mod official;
 mod run_safety;

@@ -6,6 +6,7 @@
 mod answers;
 pub mod build;
 mod hints;
+pub mod init;
 pub(crate) mod kept;
 mod known;
 mod options;
