@@ -18,9 +18,8 @@
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 
 use super::reaper;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -110,6 +109,10 @@ pub struct RunOutcome {
     /// itself (`ulimit -Hf`) forced it below the usual one (the larger of the output cap and
     /// [`FILE_LIMIT_FLOOR`]); `None` otherwise.
     pub lowered_file_limit: Option<u64>,
+    /// At a timeout, whether the solver had been given its whole input and was blocked
+    /// reading stdin for more (a solver that reads to the end of its input, which does not
+    /// come while it runs; see [`super::proctable::group_reads_pipe`]).
+    pub waited_for_input: bool,
 }
 
 /// Kills the process group led by `pid`.
@@ -249,35 +252,8 @@ impl Failure {
 }
 
 pub use super::guardian::RESOURCE_HINT;
-
-/// Starts a thread named `name` running `work`; a thread that cannot start is an error, not a
-/// panic (`std::thread::spawn` panics).
-pub fn start_thread<T: Send + 'static>(
-    name: &str,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<std::thread::JoinHandle<T>, String> {
-    std::thread::Builder::new()
-        .name(name.to_string())
-        .spawn(work)
-        .map_err(|e| format!("cannot start a thread ({name}): {e}; {RESOURCE_HINT}"))
-}
-
-/// Writes `input` to the child's stdin pipe on a thread, as the official tester does (every
-/// line, then a flush), and hands the pipe back open: the caller closes it once the solver has
-/// ended. A solver that never reads makes the write fail (broken pipe) once it is gone.
-fn feed(
-    child: &mut Child,
-    input: Vec<u8>,
-) -> Result<Option<std::thread::JoinHandle<ChildStdin>>, String> {
-    let Some(mut pipe) = child.stdin.take() else {
-        return Ok(None);
-    };
-    start_thread("solver input", move || {
-        let _ = pipe.write_all(&input).and_then(|()| pipe.flush());
-        pipe
-    })
-    .map(Some)
-}
+pub use super::resources::start_thread;
+use super::stdin_feed::feed;
 
 /// Ends a solver that was started but cannot be watched (its threads did not start): kills its
 /// group, reaps it and forgets it.
@@ -391,10 +367,13 @@ pub fn run_solver(
         Failure::Tester(e)
     })?;
     let written = || out_watch.metadata().map_or(0, |m| m.len());
+    // Asked at the limit, before the kill: was it waiting for more input?
+    let waited_for_input = std::cell::Cell::new(false);
     let watched = wait_watched(&rx, pid, start, |elapsed| {
         if reaper::interrupted().is_some() {
             Some(Ending::Interrupted)
         } else if elapsed > limit {
+            waited_for_input.set(feeder.as_ref().is_some_and(|f| f.waited_on(pid)));
             Some(Ending::TimedOut)
         } else if written() >= cap {
             Some(Ending::TooLong)
@@ -407,8 +386,8 @@ pub fn run_solver(
     // The solver has ended: now its stdin closes. A write still blocked (a descendant that left
     // the group holds the pipe without reading) is left to its thread, which the broken pipe
     // ends once that descendant is gone.
-    if let Some(feeder) = feeder.filter(|f| f.is_finished()) {
-        drop(feeder.join());
+    if let Some(feeder) = feeder.filter(|f| f.thread.is_finished()) {
+        drop(feeder.thread.join());
     }
     let (status, reaped_cpu) =
         status.map_err(|e| Failure::Seed(format!("cannot wait for the solver: {e}")))?;
@@ -431,6 +410,7 @@ pub fn run_solver(
         wall,
         cpu,
         lowered_file_limit,
+        waited_for_input: waited_for_input.get(),
     })
 }
 

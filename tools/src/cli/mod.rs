@@ -37,6 +37,7 @@ pub mod runfile;
 pub mod same_file;
 pub mod select;
 pub mod stats;
+pub mod stdin_feed;
 pub mod suggest;
 
 use args::LIMITS_HELP;

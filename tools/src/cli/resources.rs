@@ -51,6 +51,23 @@ pub fn explained(message: &str, e: &io::Error) -> String {
     tester_failure(&message, e).unwrap_or(message)
 }
 
+/// Starts a thread named `name` running `work`; a thread that cannot start is an error, not a
+/// panic (`std::thread::spawn` panics).
+pub fn start_thread<T: Send + 'static>(
+    name: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<std::thread::JoinHandle<T>, String> {
+    std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn(work)
+        .map_err(|e| {
+            format!(
+                "cannot start a thread ({name}): {e}; {}",
+                super::guardian::RESOURCE_HINT
+            )
+        })
+}
+
 /// `want` for the limit `resource` of a child, lowered to the hard limit that `tester` runs
 /// under (a child cannot be given more: `setrlimit` would fail, and the caller of `tester`
 /// chose that limit), with whether it was lowered.

@@ -79,6 +79,9 @@ pub fn run_seed(
     let failed = |status, message| SeedResult::failed(seed, input, p, status, message);
     let mut result = match outcome.ending {
         Ending::Interrupted => return Ok(None),
+        Ending::TimedOut if outcome.waited_for_input => {
+            failed(Status::Timeout, hints::waited_message(secs, input.n))
+        }
         Ending::TimedOut => failed(
             Status::Timeout,
             format!("killed after the time limit of {secs} s"),
