@@ -107,7 +107,7 @@ fn no_command_writes_into_a_folder_that_a_run_is_writing() {
         .output()
         .unwrap();
     assert!(
-        ok_text(&out).contains("merged 1 folders: 3 seeds"),
+        ok_text(&out).contains("merged 1 folder: 3 seeds"),
         "{}",
         said(&out)
     );

@@ -11,6 +11,7 @@ use clap::Args as ClapArgs;
 use crate::cli::bests::{load_bests, load_bounds};
 use crate::cli::command::run::kept::rejudged;
 use crate::cli::lock::{lock_folder, FolderLock};
+use crate::cli::quote::count;
 use crate::cli::report::{set_bounds, summary, SeedResult};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, write_run, StoredRun};
 use crate::gen::{generate, Ranges};
@@ -248,8 +249,8 @@ fn collect<'a>(
 fn seed_list(what: &str, seeds: &[u64]) -> String {
     let shown: Vec<String> = seeds.iter().take(20).map(u64::to_string).collect();
     format!(
-        "{} seeds {what} ({}{})",
-        seeds.len(),
+        "{} {what} ({}{})",
+        count(seeds.len(), "seed"),
         shown.join(", "),
         if seeds.len() > 20 { ", …" } else { "" }
     )
@@ -285,7 +286,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         .filter(|s| !results.contains_key(s))
         .collect();
     if !unfinished.is_empty() {
-        missing.push(seed_list("have no result", &unfinished));
+        missing.push(seed_list("without a result", &unfinished));
     }
     if !missing.is_empty() && !args.allow_missing {
         return Err(format!(
@@ -334,9 +335,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
     )?;
     crate::cli::out::print(&summary(&merged, bests.as_ref()));
     outln!(
-        "merged {} folders: {} seeds into {}",
-        parts.len(),
-        merged.len(),
+        "merged {}: {} into {}",
+        count(parts.len(), "folder"),
+        count(merged.len(), "seed"),
         path.display()
     );
     if missing.is_empty() {

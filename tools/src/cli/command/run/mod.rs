@@ -31,7 +31,7 @@ use crate::cli::date;
 use crate::cli::exec::{output_cap, run_solver, Ending, Failure, Solver};
 use crate::cli::features::read_data;
 use crate::cli::progress::Progress;
-use crate::cli::quote::printable;
+use crate::cli::quote::{count, printable};
 use crate::cli::reaper::{self, Target};
 use crate::cli::replace::replace_file;
 use crate::cli::report::{self, SeedResult, Status};
@@ -523,8 +523,8 @@ fn print_start(
     (jobs, solver, dir): (usize, &Solver, &Path),
 ) {
     crate::diag!(
-        "tester run: {} seeds{}{}{}, {jobs} jobs, limit {} s, solver `{}`, output in {}",
-        todo.len(),
+        "tester run: {}{}{}{}, {}, limit {} s, solver `{}`, output in {}",
+        count(todo.len(), "seed"),
         info.shard
             .as_ref()
             .map_or(String::new(), |s| format!(" (shard {s})")),
@@ -534,6 +534,7 @@ fn print_start(
             format!(", {} kept", finished.len())
         },
         shuffled.unwrap_or_default(),
+        count(jobs, "job"),
         info.time_limit,
         solver.describe(),
         dir.display()

@@ -56,14 +56,17 @@ pub(super) fn stored_options(given: &Args, args: &Args) -> Args {
         args.seeds = Some(crate::cli::args::SeedList(old.seeds.clone()));
         // A shard's stored list is already its part of the seeds.
         args.shard_selected = true;
-        reused.push(format!("its {} seeds", old.seeds.len()));
+        reused.push(format!(
+            "its {}",
+            crate::cli::quote::count(old.seeds.len(), "seed")
+        ));
     }
     if given.comment.is_none() {
         args.comment = old.comment.clone();
     }
     if !args.quiet && !reused.is_empty() {
         crate::diag!(
-            "tester run: --resume: the run in {} goes on with its own {}",
+            "tester run: --resume: the run in {} goes on with the options it stored: {}",
             dir.display(),
             reused.join(", ")
         );
