@@ -7,7 +7,7 @@ use std::fs;
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{echo_run, ok_text, scratch, tester};
+use crate::common::{echo_run, ok_text, quiet_run, scratch, tester};
 
 /// The exit code and standard error of `out`, for messages.
 fn said(out: &Output) -> String {
@@ -23,23 +23,9 @@ fn no_command_writes_into_a_folder_that_a_run_is_writing() {
     let dir = scratch("folder-writers");
     let source = echo_run(&dir, "src");
     let busy = dir.join("busy");
-    let mut run = tester()
-        .args([
-            "run",
-            "--quiet",
-            "--no-project",
-            "--seeds",
-            "1-2",
-            "--jobs",
-            "2",
-        ])
-        .args([
-            "--time-limit",
-            "120",
-            "--exec",
-            "sleep 120; echo 0",
-            "--out",
-        ])
+    let mut run = quiet_run(&dir)
+        .args(["--seeds", "1-2", "--jobs", "2", "--time-limit", "120"])
+        .args(["--exec", "sleep 120; echo 0", "--out"])
         .arg(&busy)
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -193,13 +193,16 @@ fn a_pipe_at_a_lock_file_is_refused() {
     assert!(!table.exists());
 }
 
+/// Puts something at a path.
+type MakeAt = fn(&std::path::Path);
+
 #[test]
 fn rescore_refuses_a_results_json_that_is_no_regular_file() {
     // Issue 65 item 5: a results.json that is a pipe, a folder or a link to a device was
     // taken for none, and the seeds judged again without what the run recorded (a timeout
     // became ok, exit 0).
     let dir = scratch("not-regular-results");
-    let kinds: [(&str, fn(&std::path::Path), &str); 3] = [
+    let kinds: [(&str, MakeAt, &str); 3] = [
         (
             "a named pipe",
             fifo,

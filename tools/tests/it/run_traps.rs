@@ -1,6 +1,6 @@
 //! Issue 52: the traps a newcomer meets in `tester run`, each said where it is met.
 
-use crate::common::{scratch, tester};
+use crate::common::{quiet_run, scratch, tester};
 
 #[test]
 fn an_exec_command_without_the_limit_is_told_how_to_pass_it() {
@@ -179,18 +179,9 @@ fn resume_reuses_the_runs_own_options_and_refuses_others_in_words() {
 /// `tester run` of seeds 1-2 with the solver `exec` at the limit `secs` into `dir/name`;
 /// its exit code, and its report, warnings and results.json as one text.
 fn stdin_run(dir: &std::path::Path, name: &str, exec: &str, secs: &str) -> (Option<i32>, String) {
-    let out = tester()
-        .current_dir(dir)
-        .args([
-            "run",
-            "--no-project",
-            "--quiet",
-            "--seeds",
-            "1-2",
-            "--jobs",
-            "2",
-        ])
-        .args(["--time-limit", secs, "--exec", exec, "--out", name])
+    let out = quiet_run(dir)
+        .args(["--seeds", "1-2", "--jobs", "2", "--time-limit", secs])
+        .args(["--exec", exec, "--out", name])
         .output()
         .unwrap();
     let results = std::fs::read_to_string(dir.join(name).join("results.json")).unwrap();

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::common::{fixture, scratch, tester};
+use crate::common::{fixture, quiet_run, scratch, tester};
 
 /// `command` with the limit `resource` set to `limit` (soft and hard) in the child.
 fn limited(mut command: Command, resource: libc::__rlimit_resource_t, limit: u64) -> Command {
@@ -35,20 +35,11 @@ fn limited(mut command: Command, resource: libc::__rlimit_resource_t, limit: u64
 /// `tester run` of `seeds` with the solver `exec` into `dir/name`, outside any git tree (a
 /// `git.patch` of the tree the tests run in could exceed a file-size limit).
 fn run(dir: &Path, name: &str, seeds: &str, exec: &str) -> Command {
-    let mut command = tester();
+    let mut command = quiet_run(dir);
     command
-        .current_dir(dir)
         .env("GIT_CEILING_DIRECTORIES", dir.parent().unwrap())
-        .args([
-            "run",
-            "--no-project",
-            "--quiet",
-            "--seeds",
-            seeds,
-            "--jobs",
-            "2",
-        ])
-        .args(["--time-limit", "20", "--exec", exec, "--out", name]);
+        .args(["--seeds", seeds, "--jobs", "2", "--time-limit", "20"])
+        .args(["--exec", exec, "--out", name]);
     command
 }
 
@@ -84,9 +75,8 @@ fn testers_failure_then_resumed(out: &Output, hint: &str, dir: &Path, name: &str
     );
     assert!(said(out).contains(hint), "{}", said(out));
     assert!(!statuses(&dir.join(name)).contains(&"crash".to_string()));
-    let resumed = tester()
-        .current_dir(dir)
-        .args(["run", "--no-project", "--quiet", "--resume", "--out", name])
+    let resumed = quiet_run(dir)
+        .args(["--resume", "--out", name])
         .output()
         .unwrap();
     assert_eq!(resumed.status.code(), Some(0), "{}", said(&resumed));
@@ -179,9 +169,8 @@ fn a_file_size_limit_on_tester_is_reported_and_leaves_no_temporary_file() {
     gone.wait().unwrap();
     let stray = dir.join(format!("r/.2.in.{}-0.tmp", gone.id()));
     fs::write(&stray, "half a case").unwrap();
-    let resumed = tester()
-        .current_dir(&dir)
-        .args(["run", "--no-project", "--quiet", "--resume", "--out", "r"])
+    let resumed = quiet_run(&dir)
+        .args(["--resume", "--out", "r"])
         .output()
         .unwrap();
     assert_eq!(resumed.status.code(), Some(0), "{}", said(&resumed));
