@@ -410,20 +410,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let outcome = run_all(&todo, args, &solver, &dir, jobs, &recorder);
     reaper::sweep(Target::All);
     let signal = reaper::interrupted();
-    let (results_file, mut results) = match recorder.finish(signal.is_some() || outcome.is_err()) {
-        Ok(finished) => finished,
-        // The run's own failure comes first: the save's may only follow from it (a full disk).
-        Err(save) => {
-            return Err(match outcome {
-                Err(first) => format!(
-                    "{first}\n{save}: the seeds finished since the last save are lost; \
-                     `tester run --resume --out {}` runs them again",
-                    dir.display()
-                ),
-                Ok(()) => save,
-            })
-        }
-    };
+    let (results_file, mut results) = saved(&recorder, signal.is_some(), &outcome, &dir)?;
     let bound_warnings = report::set_bounds(&mut results, bounds.as_ref());
     outcome.map_err(|e| {
         format!(
@@ -453,6 +440,28 @@ pub fn run(args: &Args) -> Result<i32, String> {
     update_known(args, &results, known, &solver, &dir)?;
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
     Ok(if all_ok || args.allow_failures { 0 } else { 1 })
+}
+
+/// Writes the final `results.json` (marked interrupted after a signal or a failure,
+/// `outcome`); returns its path and the results. When the save fails after the run failed,
+/// both are said: the run's own failure first, the save's may only follow from it (a full
+/// disk).
+fn saved(
+    recorder: &Recorder<'_>,
+    signalled: bool,
+    outcome: &Result<(), String>,
+    dir: &Path,
+) -> Result<(PathBuf, Vec<SeedResult>), String> {
+    recorder
+        .finish(signalled || outcome.is_err())
+        .map_err(|save| match outcome {
+            Err(first) => format!(
+                "{first}\n{save}: the seeds finished since the last save are lost; `tester run \
+                 --resume --out {}` runs them again",
+                dir.display()
+            ),
+            Ok(()) => save,
+        })
 }
 
 /// The solver of the run: `--exec` (or tester.toml's) with its `{time_limit}` filled in, else
