@@ -95,8 +95,9 @@ pub(crate) fn group_cpu(pgid: i32) -> std::time::Duration {
 /// `readv`) on a descriptor of the pipe whose inode is `inode`: `/proc/PID/task/TID/syscall`
 /// names the system call a sleeping thread is in and its first argument, the descriptor, and
 /// `/proc/PID/fd/FD` names what it is (`pipe:[INODE]`). A thread blocked so has read
-/// everything in the pipe and waits for more. Where `/proc` does not tell (another user's
-/// process, a kernel without it), `false`.
+/// everything in the pipe and waits for more. Where the kernel hides `syscall` (a stricter
+/// ptrace policy), a thread asleep in the kernel's pipe read (`wchan`) of a process whose
+/// stdin is that pipe counts. Where `/proc` tells neither, `false`.
 pub(crate) fn group_reads_pipe(pgid: i32, inode: u64) -> bool {
     let Ok(entries) = fs::read_dir("/proc") else {
         return false;
@@ -133,7 +134,15 @@ pub(crate) fn group_reads_pipe(pgid: i32, inode: u64) -> bool {
                 return false;
             };
             tasks.filter_map(Result::ok).any(|task| {
-                fs::read_to_string(task.path().join("syscall")).is_ok_and(|s| reads(pid, &s))
+                match fs::read_to_string(task.path().join("syscall")) {
+                    Ok(syscall) => reads(pid, &syscall),
+                    Err(_) => fs::read_to_string(task.path().join("wchan")).is_ok_and(|w| {
+                        // `pipe_wait` on kernels before 5.6, `(anon_)pipe_read` since.
+                        (w.contains("pipe_read") || w.contains("pipe_wait"))
+                            && fs::read_link(format!("/proc/{pid}/fd/0"))
+                                .is_ok_and(|t| t.as_os_str() == wanted.as_str())
+                    }),
+                }
             })
         })
 }
