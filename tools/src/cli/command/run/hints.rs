@@ -76,10 +76,11 @@ fn input_hint(results: &[SeedResult]) -> Option<String> {
     let shown = seeds.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
     Some(format!(
         "{} of {} seeds timed out because the solver read its whole input and waited for more \
-         (seeds {shown}{}): it reads to the end of stdin (like `sys.stdin.read()` or `while (cin \
+         ({} {shown}{}): it reads to the end of stdin (like `sys.stdin.read()` or `while (cin \
          >> x)`), which never comes while it runs; {READ_EXACTLY}",
         seeds.len(),
         results.len(),
+        if seeds.len() == 1 { "seed" } else { "seeds" },
         if seeds.len() > 5 { ", …" } else { "" }
     ))
 }
