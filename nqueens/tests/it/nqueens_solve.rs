@@ -237,3 +237,34 @@ fn exit_codes_for_bad_arguments() {
     assert!(one.status.success());
     assert_eq!(one.stdout, b"1\n1\n");
 }
+
+#[test]
+fn output_file_replaces_a_link_instead_of_writing_through_it() {
+    // Issue 65 item 7: `-o link` wrote the solution into the link's target.
+    let dir = std::env::temp_dir().join(format!("nqueens-solve-link-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("precious.txt"), "precious\n").unwrap();
+    let link = dir.join("link");
+    std::os::unix::fs::symlink("precious.txt", &link).unwrap();
+    let out = nqueens(&["solve", "8", "-o", link.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kept = std::fs::read_to_string(dir.join("precious.txt")).unwrap();
+    assert_eq!(kept, "precious\n");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    let p = parse_placement(&std::fs::read(&link).unwrap()).unwrap();
+    assert_eq!((p.n(), find_conflict(&p, false)), (8, None));
+    // A device is written as it is; nothing is left beside the outputs.
+    assert!(nqueens(&["solve", "8", "-o", "/dev/null"]).status.success());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link", "precious.txt"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

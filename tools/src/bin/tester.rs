@@ -7,6 +7,9 @@ fn main() {
     // clap's own errors (exit 2), with the subcommand a typo most likely meant.
     let cli = tools::cli::Cli::try_parse()
         .unwrap_or_else(|e| tools::cli::suggest::ranked(e, &tools::cli::Cli::command()).exit());
+    // A write past `ulimit -f` fails (EFBIG, reported like a full disk) instead of killing
+    // tester in the middle of it; solvers and builds get the default action back.
+    tools::cli::resources::ignore_for_tester();
     // SIGPIPE stays ignored (Rust's default) for every command: a closed pipe on stdout or
     // stderr must not kill tester in the middle of writing a run's files, a merged run or a
     // page. Writes go through `tools::diag!` (stderr, failures ignored) and `cli::out`

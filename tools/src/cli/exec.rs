@@ -18,9 +18,8 @@
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 
 use super::reaper;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -106,6 +105,14 @@ pub struct RunOutcome {
     /// CPU time (user + system) of the solver's processes: the solver with every child it
     /// reaped, and at a kill its whole process group.
     pub cpu: Duration,
+    /// The file-size limit the solver ran under, in bytes, when the hard limit of `tester`
+    /// itself (`ulimit -Hf`) forced it below the usual one (the larger of the output cap and
+    /// [`FILE_LIMIT_FLOOR`]); `None` otherwise.
+    pub lowered_file_limit: Option<u64>,
+    /// At a timeout, whether the solver had been given its whole input and was blocked
+    /// reading stdin for more (a solver that reads to the end of its input, which does not
+    /// come while it runs; see [`super::proctable::group_reads_pipe`]).
+    pub waited_for_input: bool,
 }
 
 /// Kills the process group led by `pid`.
@@ -199,9 +206,12 @@ pub(crate) fn exited_unreaped(pid: u32, block: bool) -> bool {
 }
 
 /// Limits every file the solver writes to the larger of `cap` and [`FILE_LIMIT_FLOOR`]
-/// (`RLIMIT_FSIZE`): the hard backstop; stdout itself is cut at `cap` by [`run_solver`].
-fn limit_file_size(cmd: &mut Command, cap: u64) {
-    let file_limit = cap.max(FILE_LIMIT_FLOOR);
+/// (`RLIMIT_FSIZE`): the hard backstop; stdout itself is cut at `cap` by [`run_solver`]. A
+/// lower hard limit of `tester`'s own is kept (no process may raise it): the limit, when so
+/// lowered, is returned.
+fn limit_file_size(cmd: &mut Command, cap: u64) -> Option<u64> {
+    let (file_limit, lowered) =
+        super::resources::within_hard_limit(libc::RLIMIT_FSIZE, cap.max(FILE_LIMIT_FLOOR));
     let fsize = libc::rlimit {
         rlim_cur: file_limit as libc::rlim_t,
         rlim_max: file_limit as libc::rlim_t,
@@ -215,6 +225,7 @@ fn limit_file_size(cmd: &mut Command, cap: u64) {
             Ok(())
         });
     }
+    lowered.then_some(file_limit)
 }
 
 /// Why [`run_solver`] gave no outcome.
@@ -223,48 +234,26 @@ pub enum Failure {
     /// The seed's own failure: its files, or a solver that cannot be started (a missing
     /// program). The seed is reported so and the run goes on.
     Seed(String),
-    /// `tester`'s: a thread or process it needs could not start (a limit on processes or
-    /// memory, `ulimit -u`, `ulimit -v`). No verdict on the seed: the run stops.
+    /// `tester`'s: a thread, process or file it needs could not be had (a limit on
+    /// processes, memory or open files, `ulimit -u`, `-v`, `-n`; a full disk; see
+    /// [`super::resources::shortage`]). No verdict on the seed: the run stops.
     Tester(String),
 }
 
+impl Failure {
+    /// The failure of `message` caused by `e`: `tester`'s when `e` is a lack of resources
+    /// ([`super::resources::shortage`]), else the seed's.
+    fn of(message: String, e: &std::io::Error) -> Failure {
+        match super::resources::tester_failure(&message, e) {
+            Some(theirs) => Failure::Tester(theirs),
+            None => Failure::Seed(message),
+        }
+    }
+}
+
 pub use super::guardian::RESOURCE_HINT;
-
-/// Whether an error starting a process or a thread is a lack of resources (`EAGAIN`: too many
-/// processes; `ENOMEM`), which is `tester`'s failure, not the solver's.
-fn out_of_resources(e: &std::io::Error) -> bool {
-    matches!(e.raw_os_error(), Some(libc::EAGAIN | libc::ENOMEM))
-        || e.kind() == std::io::ErrorKind::OutOfMemory
-}
-
-/// Starts a thread named `name` running `work`; a thread that cannot start is an error, not a
-/// panic (`std::thread::spawn` panics).
-pub fn start_thread<T: Send + 'static>(
-    name: &str,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<std::thread::JoinHandle<T>, String> {
-    std::thread::Builder::new()
-        .name(name.to_string())
-        .spawn(work)
-        .map_err(|e| format!("cannot start a thread ({name}): {e}; {RESOURCE_HINT}"))
-}
-
-/// Writes `input` to the child's stdin pipe on a thread, as the official tester does (every
-/// line, then a flush), and hands the pipe back open: the caller closes it once the solver has
-/// ended. A solver that never reads makes the write fail (broken pipe) once it is gone.
-fn feed(
-    child: &mut Child,
-    input: Vec<u8>,
-) -> Result<Option<std::thread::JoinHandle<ChildStdin>>, String> {
-    let Some(mut pipe) = child.stdin.take() else {
-        return Ok(None);
-    };
-    start_thread("solver input", move || {
-        let _ = pipe.write_all(&input).and_then(|()| pipe.flush());
-        pipe
-    })
-    .map(Some)
-}
+pub use super::resources::start_thread;
+use super::stdin_feed::feed;
 
 /// Ends a solver that was started but cannot be watched (its threads did not start): kills its
 /// group, reaps it and forgets it.
@@ -284,18 +273,13 @@ fn forget(pid: u32) {
 }
 
 /// Starts the solver of `cmd`, registered among the children a sweep kills before any sweep
-/// can see it (so no sweep misses it). A start refused for lack of processes or memory is
-/// tester's failure, any other the seed's.
+/// can see it (so no sweep misses it). A start refused for lack of processes, memory or open
+/// files is tester's failure, any other the seed's.
 fn spawn_registered(cmd: &mut Command, solver: &Solver) -> Result<Child, Failure> {
     let mut active = reaper::active();
-    let child = cmd.spawn().map_err(|e| {
-        let message = format!("cannot start `{}`: {e}", solver.describe());
-        if out_of_resources(&e) {
-            Failure::Tester(format!("{message}; {RESOURCE_HINT}"))
-        } else {
-            Failure::Seed(message)
-        }
-    })?;
+    let child = cmd
+        .spawn()
+        .map_err(|e| Failure::of(format!("cannot start `{}`: {e}", solver.describe()), &e))?;
     active
         .get_or_insert_with(Default::default)
         .insert(child.id());
@@ -351,23 +335,24 @@ pub fn run_solver(
     // New files: a symbolic link planted at a seed's file is replaced, never written through.
     let create = |p: &Path| {
         super::replace::create_fresh(p)
-            .map_err(|e| Failure::Seed(format!("cannot create {}: {e}", p.display())))
+            .map_err(|e| Failure::of(format!("cannot create {}: {e}", p.display()), &e))
     };
     let mut cmd = solver.command();
     let input = std::fs::read(stdin)
-        .map_err(|e| Failure::Seed(format!("cannot read {}: {e}", stdin.display())))?;
+        .map_err(|e| Failure::of(format!("cannot read {}: {e}", stdin.display()), &e))?;
     let out = create(stdout)?;
     // The size is watched and the file cut through this handle, never by its name again.
     let out_watch = out
         .try_clone()
-        .map_err(|e| Failure::Seed(format!("cannot watch {}: {e}", stdout.display())))?;
+        .map_err(|e| Failure::of(format!("cannot watch {}: {e}", stdout.display()), &e))?;
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::from(out))
         .stderr(Stdio::from(create(stderr)?))
         .env(reaper::MARKER_VAR, marker)
         .process_group(0);
-    limit_file_size(&mut cmd, cap);
+    let lowered_file_limit = limit_file_size(&mut cmd, cap);
     die_with_tester(&mut cmd);
+    super::resources::default_signals(&mut cmd);
     let start = Instant::now();
     let mut child = spawn_registered(&mut cmd, solver)?;
     let pid = child.id();
@@ -382,10 +367,13 @@ pub fn run_solver(
         Failure::Tester(e)
     })?;
     let written = || out_watch.metadata().map_or(0, |m| m.len());
+    // Asked at the limit, before the kill: was it waiting for more input?
+    let waited_for_input = std::cell::Cell::new(false);
     let watched = wait_watched(&rx, pid, start, |elapsed| {
         if reaper::interrupted().is_some() {
             Some(Ending::Interrupted)
         } else if elapsed > limit {
+            waited_for_input.set(feeder.as_ref().is_some_and(|f| f.waited_on(pid)));
             Some(Ending::TimedOut)
         } else if written() >= cap {
             Some(Ending::TooLong)
@@ -398,8 +386,8 @@ pub fn run_solver(
     // The solver has ended: now its stdin closes. A write still blocked (a descendant that left
     // the group holds the pipe without reading) is left to its thread, which the broken pipe
     // ends once that descendant is gone.
-    if let Some(feeder) = feeder.filter(|f| f.is_finished()) {
-        drop(feeder.join());
+    if let Some(feeder) = feeder.filter(|f| f.thread.is_finished()) {
+        drop(feeder.thread.join());
     }
     let (status, reaped_cpu) =
         status.map_err(|e| Failure::Seed(format!("cannot wait for the solver: {e}")))?;
@@ -417,7 +405,13 @@ pub fn run_solver(
         (None, None, Some(signal)) => Ending::Signaled(signal),
         (None, None, None) => Ending::Exited(-1),
     };
-    Ok(RunOutcome { ending, wall, cpu })
+    Ok(RunOutcome {
+        ending,
+        wall,
+        cpu,
+        lowered_file_limit,
+        waited_for_input: waited_for_input.get(),
+    })
 }
 
 #[cfg(test)]

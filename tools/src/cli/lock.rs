@@ -1,10 +1,13 @@
-//! One writer per run folder: `tester run` and `tester ab` hold an advisory lock (`flock`) on
-//! the file [`LOCK_FILE`] in their folder while they write it, so a second process on the same
-//! folder (two `--resume` at once) is refused instead of deleting the first one's outputs. The
+//! One writer per run folder: `tester run`, `tester ab`, `tester merge` and `tester gen --dir`
+//! hold an advisory lock (`flock`) on the file [`LOCK_FILE`] in their folder while they write
+//! it, and `tester vis` and `tester init` take it where it exists, so a second process on the
+//! same folder (two `--resume` at once, a merge into a running run) is refused instead of
+//! deleting or replacing the first one's files. The
 //! operating system releases the lock when the process ends, however it ends (`kill -9`
 //! included), so a stopped run never leaves a folder locked.
 
 use std::fs::{File, OpenOptions};
+use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
@@ -18,20 +21,63 @@ pub struct FolderLock {
     _file: File,
 }
 
-/// Creates `dir` if needed and locks it for `who` (`tester run`, `tester ab`); refuses when
-/// another process holds the lock.
+/// Creates `dir` if needed and locks it for `who` (`tester run`, `tester ab`, `tester merge`,
+/// `tester gen`); refuses when another process holds the lock, naming that process.
 pub fn lock_folder(dir: &Path, who: &str) -> Result<FolderLock, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join(LOCK_FILE);
     match lock_file(&path, false)? {
-        Some(file) => Ok(FolderLock { _file: file }),
-        None => Err(format!(
-            "{} is in use by another {who} (it holds {}): wait until it ends, or choose another \
-             folder",
-            dir.display(),
-            path.display()
-        )),
+        Some(file) => Ok(held_by(file, who)),
+        None => Err(in_use(dir, &path)),
     }
+}
+
+/// Locks `dir` for `who` when it holds a lock file (a folder a run or an A/B wrote), else
+/// `None`: for commands that write one named file (`tester vis -o`, `tester init`), which
+/// must not leave a lock file in every folder they write to, but must not write into a run
+/// folder while its run goes on.
+pub fn lock_if_present(dir: &Path, who: &str) -> Result<Option<FolderLock>, String> {
+    let path = dir.join(LOCK_FILE);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(None);
+    }
+    match lock_file(&path, false)? {
+        Some(file) => Ok(Some(held_by(file, who))),
+        None => Err(in_use(dir, &path)),
+    }
+}
+
+/// The lock `file`, with `who` and this process's id written into it: a process refused the
+/// folder reads them to say who holds it. A failed write only loses that name.
+fn held_by(file: File, who: &str) -> FolderLock {
+    use std::os::unix::fs::FileExt;
+    let _ = file.set_len(0);
+    let _ = file.write_all_at(format!("{who} {}\n", std::process::id()).as_bytes(), 0);
+    FolderLock { _file: file }
+}
+
+/// The refusal of `dir`, whose lock file `path` another process holds: the holder as its lock
+/// file names it (`tester run`, pid 123), else a tester process.
+fn in_use(dir: &Path, path: &Path) -> String {
+    let mut text = String::new();
+    if let Ok(file) = super::readcap::open_regular(path) {
+        let _ = file.take(200).read_to_string(&mut text);
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let holder = match words.split_last() {
+        Some((pid, name)) if pid.parse::<u32>().is_ok() && name.first() == Some(&"tester") => {
+            format!("{} (pid {pid})", name.join(" "))
+        }
+        _ => "tester process".to_string(),
+    };
+    // Folder names are the user's text: a line break in one is shown escaped.
+    let shown = |p: &Path| super::quote::printable(&p.display().to_string(), 300);
+    format!(
+        "{} is in use by another {holder}, which holds {}: wait until it ends, or choose another \
+         folder",
+        shown(dir),
+        shown(path)
+    )
 }
 
 /// Opens the lock file `path` (created if missing; a link planted in its place is refused, not

@@ -32,10 +32,12 @@ pub mod readcap;
 pub mod reaper;
 pub mod replace;
 pub mod report;
+pub mod resources;
 pub mod runfile;
 pub mod same_file;
 pub mod select;
 pub mod stats;
+pub mod stdin_feed;
 pub mod suggest;
 
 use args::LIMITS_HELP;
@@ -63,7 +65,7 @@ pub enum Command {
     /// Run a solver on many seeds in parallel, judge each output, print a table and a summary.
     Run(Box<run_cmd::Args>),
     /// Write a commented `tester.toml` (the project file of `tester run`).
-    Init(run_cmd::project::InitArgs),
+    Init(run_cmd::init::InitArgs),
     /// Join the folders of `tester run --shard K/M` runs into one run folder.
     Merge(merge::Args),
     /// Judge the saved outputs of a `tester run` folder again.
@@ -93,7 +95,7 @@ pub fn run(cli: &Cli) -> Result<i32, String> {
         Command::Gen(args) => done(gen::run(args)),
         Command::Score(args) => score::run(args),
         Command::Run(args) => run_cmd::run(args),
-        Command::Init(args) => done(run_cmd::project::init(args)),
+        Command::Init(args) => done(run_cmd::init::init(args)),
         Command::Merge(args) => merge::run(args),
         Command::Rescore(args) => rescore::run(args),
         Command::Vis(args) => done(vis::run(args)),

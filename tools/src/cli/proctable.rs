@@ -91,6 +91,62 @@ pub(crate) fn group_cpu(pgid: i32) -> std::time::Duration {
     std::time::Duration::from_secs_f64(total as f64 / ticks as f64)
 }
 
+/// Whether a thread of a process in the process group `pgid` is blocked in `read` (or
+/// `readv`) on a descriptor of the pipe whose inode is `inode`: `/proc/PID/task/TID/syscall`
+/// names the system call a sleeping thread is in and its first argument, the descriptor, and
+/// `/proc/PID/fd/FD` names what it is (`pipe:[INODE]`). A thread blocked so has read
+/// everything in the pipe and waits for more. Where the kernel hides `syscall` (a stricter
+/// ptrace policy), a thread asleep in the kernel's pipe read (`wchan`) of a process whose
+/// stdin is that pipe counts. Where `/proc` tells neither, `false`.
+pub(crate) fn group_reads_pipe(pgid: i32, inode: u64) -> bool {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return false;
+    };
+    let wanted = format!("pipe:[{inode}]");
+    let in_group = |pid: i32| {
+        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return false;
+        };
+        // After `(comm)`: state ppid pgrp.
+        let rest = stat.rfind(')').map_or("", |i| &stat[i + 1..]);
+        rest.split_ascii_whitespace().nth(2) == Some(&pgid.to_string())
+    };
+    let reads = |pid: i32, syscall: &str| {
+        let mut fields = syscall.split_ascii_whitespace();
+        let number = fields.next().and_then(|n| n.parse::<libc::c_long>().ok());
+        let fd = fields
+            .next()
+            .and_then(|a| i64::from_str_radix(a.trim_start_matches("0x"), 16).ok());
+        match (number, fd) {
+            (Some(libc::SYS_read | libc::SYS_readv), Some(fd)) => {
+                fs::read_link(format!("/proc/{pid}/fd/{fd}"))
+                    .is_ok_and(|target| target.as_os_str() == wanted.as_str())
+            }
+            _ => false,
+        }
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| in_group(pid))
+        .any(|pid| {
+            let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
+                return false;
+            };
+            tasks.filter_map(Result::ok).any(|task| {
+                match fs::read_to_string(task.path().join("syscall")) {
+                    Ok(syscall) => reads(pid, &syscall),
+                    Err(_) => fs::read_to_string(task.path().join("wchan")).is_ok_and(|w| {
+                        // `pipe_wait` on kernels before 5.6, `(anon_)pipe_read` since.
+                        (w.contains("pipe_read") || w.contains("pipe_wait"))
+                            && fs::read_link(format!("/proc/{pid}/fd/0"))
+                                .is_ok_and(|t| t.as_os_str() == wanted.as_str())
+                    }),
+                }
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

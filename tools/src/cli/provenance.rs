@@ -146,8 +146,9 @@ pub fn write_patch(dir: &Path, state: &TreeState) -> Result<Option<&'static str>
         return Ok(None);
     };
     // A symbolic link there is replaced, not followed.
-    super::replace::replace_file(&path, patch)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    super::replace::replace_file(&path, patch).map_err(|e| {
+        super::resources::explained(&format!("cannot write {}", path.display()), &e)
+    })?;
     Ok(Some(PATCH))
 }
 

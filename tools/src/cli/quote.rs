@@ -56,6 +56,24 @@ pub fn warn(program: &str, message: &str) {
     crate::diag!("{program}: warning: {}", printable_lines(message, 4000));
 }
 
+/// `n` and `noun`, the noun in the plural unless `n` is 1: `1 seed`, `2 seeds`, `0 jobs`.
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::quote::count;
+///
+/// assert_eq!(count(1, "seed"), "1 seed");
+/// assert_eq!(count(3, "job"), "3 jobs");
+/// ```
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Characters that reorder the text around them on screen.
 fn is_bidi_control(c: char) -> bool {
     matches!(c as u32, 0x200E..=0x200F | 0x202A..=0x202E | 0x2066..=0x2069)

@@ -25,6 +25,7 @@ use super::date;
 use super::exec::Solver;
 use super::provenance::{tree_state, write_patch, TreeState};
 use super::report::{summary_json, SeedResult};
+use crate::gen::Ranges;
 
 /// The file name of a run's results.
 pub const RESULTS: &str = "results.json";
@@ -128,6 +129,16 @@ impl RunInfo {
         })
     }
 
+    /// The ranges the run drew its cases with (`ranges`: `n`, `c`, `p`, each null or
+    /// `[a, b]`), as the generator takes them: the run's cases are generated again from them.
+    pub fn case_ranges(&self) -> Ranges {
+        Ranges {
+            n: int_range(&self.ranges["n"]),
+            c: int_range(&self.ranges["c"]),
+            p: float_range(&self.ranges["p"]),
+        }
+    }
+
     /// Reads the record back from a `results.json` document (older files lack most keys:
     /// they read as null or empty).
     pub fn from_document(doc: &Value) -> RunInfo {
@@ -154,6 +165,18 @@ impl RunInfo {
     }
 }
 
+/// `[a, b]` of integers, as `--n`/`--c` hold them (`None` for null or anything else).
+pub fn int_range(v: &Value) -> Option<(i32, i32)> {
+    let a = i32::try_from(v.get(0)?.as_i64()?).ok()?;
+    let b = i32::try_from(v.get(1)?.as_i64()?).ok()?;
+    Some((a, b))
+}
+
+/// `[x, y]` of numbers, as `--p` holds them (`None` for null or anything else).
+pub fn float_range(v: &Value) -> Option<(f64, f64)> {
+    Some((v.get(0)?.as_f64()?, v.get(1)?.as_f64()?))
+}
+
 /// A run folder as read from disk: the record and the finished seeds' results.
 #[derive(Clone, Debug)]
 pub struct StoredRun {
@@ -165,10 +188,12 @@ pub struct StoredRun {
     pub interrupted: bool,
 }
 
-/// Reads `DIR/results.json`; `Ok(None)` if there is none.
+/// Reads `DIR/results.json`; `Ok(None)` if there is none. Anything else at that name that is
+/// no regular file (a named pipe, a folder, a link to `/dev/zero`, a dangling link) is an
+/// error, never taken for a folder without a run: the run's record would be ignored silently.
 pub fn read_run(dir: &Path) -> Result<Option<StoredRun>, String> {
     let path = dir.join(RESULTS);
-    if !path.is_file() {
+    if fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Ok(None);
     }
     let text = super::readcap::read_text_capped(&path, super::readcap::JSON_MAX, "a results.json")?;
@@ -194,8 +219,9 @@ pub fn read_run(dir: &Path) -> Result<Option<StoredRun>, String> {
 pub fn write_run(dir: &Path, doc: &Value) -> Result<PathBuf, String> {
     let path = dir.join(RESULTS);
     let text = serde_json::to_string_pretty(doc).expect("JSON values always serialise");
-    crate::cli::replace::replace_file(&path, (text + "\n").as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::cli::replace::replace_file(&path, (text + "\n").as_bytes()).map_err(|e| {
+        super::resources::explained(&format!("cannot write {}", path.display()), &e)
+    })?;
     Ok(path)
 }
 
@@ -207,14 +233,17 @@ pub fn run_files(dir: &Path) -> Vec<PathBuf> {
     entries
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            name == RESULTS
-                || name.rsplit_once('.').is_some_and(|(stem, ext)| {
-                    stem.parse::<u64>().is_ok() && ["in", "out", "err", "html"].contains(&ext)
-                })
-        })
+        .filter(|p| is_run_file(p.file_name().and_then(|n| n.to_str()).unwrap_or("")))
         .collect()
+}
+
+/// Whether `name` is the name of a file a run writes: `results.json`, `SEED.in`, `.out`,
+/// `.err` or `.html`.
+pub fn is_run_file(name: &str) -> bool {
+    name == RESULTS
+        || name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            stem.parse::<u64>().is_ok() && SEED_EXTENSIONS.contains(&ext)
+        })
 }
 
 /// The file names a run writes for `seed`.

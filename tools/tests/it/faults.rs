@@ -477,6 +477,45 @@ fn fault4_merge_names_missing_extra_and_broken_seeds() {
 }
 
 #[test]
+fn merge_judges_the_kept_answers_again() {
+    // Issue 65 item 4: a score edited in a part's results.json was merged as it stood.
+    let dir = scratch("faults-merge-judged");
+    let d = |name: &str| dir.join(name);
+    assert!(quick_run(&["--seeds", "1-3", "--n", "9-11"], &d("s"))
+        .status
+        .success());
+    let judged = results_json(&d("s"))["results"][0]["score"]
+        .as_f64()
+        .unwrap();
+    let mut doc = results_json(&d("s"));
+    doc["results"][0]["score"] = 1.0.into();
+    fs::write(d("s").join("results.json"), doc.to_string()).unwrap();
+    fs::write(d("s").join("1.in"), "1\n1\n1\n").unwrap();
+    let out = merge(&[&d("s")], &d("m"), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("seed 1: results.json says ok 1, but its output judges ok"),
+        "{}",
+        stderr(&out)
+    );
+    let merged = results_json(&d("m"));
+    assert_eq!(merged["results"][0]["score"].as_f64(), Some(judged));
+    // The merged summary is what `tester rescore` finds in the merged folder (its case is the
+    // one generated for the seed, not the part's edited copy).
+    let rescored = tester()
+        .arg("rescore")
+        .arg("--json")
+        .arg(d("m"))
+        .output()
+        .unwrap();
+    assert!(rescored.status.success(), "{}", stderr(&rescored));
+    let rescored: Value = serde_json::from_str(&stdout(&rescored)).unwrap();
+    assert!(merged["summary"]["mean"].is_f64(), "{merged}");
+    assert_eq!(rescored["summary"]["mean"], merged["summary"]["mean"]);
+    assert_eq!(rescored["results"][0]["score"].as_f64(), Some(judged));
+}
+
+#[test]
 fn fault10_force_deletes_only_the_runs_own_files() {
     let dir = scratch("faults-10-force");
     let mine = ["notes.txt", "99.in", "7.html"];

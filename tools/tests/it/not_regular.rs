@@ -192,3 +192,49 @@ fn a_pipe_at_a_lock_file_is_refused() {
     );
     assert!(!table.exists());
 }
+
+/// Puts something at a path.
+type MakeAt = fn(&std::path::Path);
+
+#[test]
+fn rescore_refuses_a_results_json_that_is_no_regular_file() {
+    // Issue 65 item 5: a results.json that is a pipe, a folder or a link to a device was
+    // taken for none, and the seeds judged again without what the run recorded (a timeout
+    // became ok, exit 0).
+    let dir = scratch("not-regular-results");
+    let kinds: [(&str, MakeAt, &str); 3] = [
+        (
+            "a named pipe",
+            fifo,
+            "named pipe (FIFO), not a regular file",
+        ),
+        (
+            "a folder",
+            |p| fs::create_dir(p).unwrap(),
+            "a folder, not a regular file",
+        ),
+        (
+            "a link to /dev/zero",
+            |p| std::os::unix::fs::symlink("/dev/zero", p).unwrap(),
+            "a device, not a regular file",
+        ),
+    ];
+    for (k, (what, make, said)) in kinds.into_iter().enumerate() {
+        let run = echo_run(&dir, &format!("run{k}"));
+        let results = run.join("results.json");
+        fs::remove_file(&results).unwrap();
+        make(&results);
+        let out = within(cmd(&["rescore".as_ref(), run.as_os_str()]), what);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(
+            err.contains("results.json") && err.contains(said),
+            "{what}: {err}"
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{what}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

@@ -1,6 +1,6 @@
 //! Issue 52: the traps a newcomer meets in `tester run`, each said where it is met.
 
-use crate::common::{scratch, tester};
+use crate::common::{quiet_run, scratch, tester};
 
 #[test]
 fn an_exec_command_without_the_limit_is_told_how_to_pass_it() {
@@ -174,4 +174,63 @@ fn resume_reuses_the_runs_own_options_and_refuses_others_in_words() {
     assert!(stderr.contains(said), "{stderr}");
     assert!(stderr.contains("leave those options out"), "{stderr}");
     assert!(!stderr.contains("{\""), "{stderr}");
+}
+
+/// `tester run` of seeds 1-2 with the solver `exec` at the limit `secs` into `dir/name`;
+/// its exit code, and its report, warnings and results.json as one text.
+fn stdin_run(dir: &std::path::Path, name: &str, exec: &str, secs: &str) -> (Option<i32>, String) {
+    let out = quiet_run(dir)
+        .args(["--seeds", "1-2", "--jobs", "2", "--time-limit", secs])
+        .args(["--exec", exec, "--out", name])
+        .output()
+        .unwrap();
+    let results = std::fs::read_to_string(dir.join(name).join("results.json")).unwrap();
+    let text = format!(
+        "{}{}{results}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+#[test]
+fn a_solver_that_reads_stdin_to_its_end_is_told_why_it_timed_out() {
+    // Issue 65 item 8: such a solver always times out (stdin stays open until it answers, as
+    // under the official tester), and the warnings blamed the limit and a busy machine.
+    let dir = scratch("run_traps_stdin");
+    std::fs::write(
+        dir.join("all.py"),
+        "import sys\nsys.stdin.read()\nprint(0)\n",
+    )
+    .unwrap();
+    let mut solvers = vec![("sh", "cat > /dev/null; echo 0", "2")];
+    let python = std::process::Command::new("python3").arg("-V").output();
+    if python.is_ok_and(|o| o.status.success()) {
+        // Room for the interpreter to start on a loaded machine.
+        solvers.push(("python", "python3 all.py", "6"));
+    } else {
+        eprintln!("NOTICE: no python3: the Python stand-in is not tried");
+    }
+    for (name, exec, secs) in solvers {
+        let (code, text) = stdin_run(&dir, name, exec, secs);
+        assert_eq!(code, Some(1), "{name}: {text}");
+        for said in [
+            "it had read the whole input and was waiting for more on stdin (here N = 30: 900 \
+             cells): read exactly N·N cells after N and C",
+            "2 of 2 seeds timed out because the solver read its whole input and waited for more",
+            "stdin stays open until you answer, as the official tester does",
+        ] {
+            assert!(text.contains(said), "{name}: {text}");
+        }
+        assert!(!text.contains("timed out at the limit"), "{name}: {text}");
+        assert!(!text.contains("less than half a core"), "{name}: {text}");
+    }
+    // One that reads what it needs and then sleeps past the limit is not told so.
+    let (code, text) = stdin_run(&dir, "sleeps", "read n; sleep 30", "1");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("killed after the time limit of 1 s"),
+        "{text}"
+    );
+    assert!(!text.contains("waiting for more on stdin"), "{text}");
 }

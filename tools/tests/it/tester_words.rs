@@ -120,3 +120,83 @@ fn an_inconclusive_ab_names_its_folder_and_a_number_of_pairs() {
     );
     assert!(stdout.contains(&go_on), "{stdout}");
 }
+
+#[test]
+fn runs_shows_no_relative_score_without_a_known_best_and_counts_agree() {
+    // Issue 65 item 11: `tester runs` showed `100.000` for runs on seeds absent from the bests
+    // file (each measured against its own score), and the words "1 seeds, 1 jobs", "merged 1
+    // folders", "goes on with its own the solver".
+    let dir = scratch("words-runs-relative");
+    let bests = dir.join("bests.json");
+    std::fs::write(
+        &bests,
+        r#"{"bests": [{"seed": 1, "score": 10.0, "source": "a test"}]}"#,
+    )
+    .unwrap();
+    let run = |seeds: &str, name: &str, extra: &[&str]| {
+        tester()
+            .current_dir(&dir)
+            .args(["run", "--no-project", "--seeds", seeds, "--jobs", "1"])
+            .args(["--exec", "echo 0", "--bests", "bests.json", "--out"])
+            .arg(format!("runs/{name}"))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let known = run("1", "known", &[]);
+    let said = String::from_utf8_lossy(&known.stderr);
+    assert!(said.contains("tester run: 1 seed, 1 job, limit"), "{said}");
+    assert!(run("2001-2002", "absent", &[]).status.success());
+    let out = tester()
+        .current_dir(&dir)
+        .args(["runs", "runs", "--bests", "bests.json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let row = |name: &str| {
+        let line = text.lines().find(|l| l.contains(name)).unwrap_or("");
+        line.split_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    // when, folder, seeds, ok, mean, relative.
+    assert_eq!(
+        row("absent").get(5).map(String::as_str),
+        Some("-"),
+        "{text}"
+    );
+    let relative = row("known").get(5).and_then(|r| r.parse::<f64>().ok());
+    assert!(relative.is_some_and(|r| r > 0.0 && r < 100.0), "{text}");
+    assert!(
+        text.contains("no seed of the run has a best known score"),
+        "{text}"
+    );
+    // The words of a resume and of a merge.
+    std::fs::remove_file(dir.join("runs/absent/2002.out")).unwrap();
+    let json = dir.join("runs/absent/results.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    doc["results"].as_array_mut().unwrap().truncate(1);
+    std::fs::write(&json, doc.to_string()).unwrap();
+    let resumed = tester()
+        .current_dir(&dir)
+        .args(["run", "--no-project", "--resume", "--out", "runs/absent"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&resumed.stderr);
+    assert!(
+        said.contains("goes on with the options it stored: "),
+        "{said}"
+    );
+    assert!(
+        said.contains("its 2 seeds") && !said.contains("its own the"),
+        "{said}"
+    );
+    let merged = tester()
+        .current_dir(&dir)
+        .args(["merge", "runs/known", "--out", "merged"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&merged.stdout);
+    assert!(said.contains("merged 1 folder: 1 seed into"), "{said}");
+}

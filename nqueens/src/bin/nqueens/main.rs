@@ -1,11 +1,12 @@
 //! `nqueens`: N-Queens solutions for any N, completion of partial placements, random
 //! compositions, and a verifier that reads what the others print (formats: docs/nqueens.md).
 //!
-//! One module per subcommand; `io` holds what they share.
+//! One module per subcommand; `io` holds what they share, `outfile` the file `-o` writes.
 
 mod complete;
 mod gen;
 mod io;
+mod outfile;
 mod solve;
 mod verify;
 

@@ -1,13 +1,13 @@
 //! `nqueens solve`: one solution for any N, by the closed form or by random search.
 
 use crate::io::{usage, write_failed};
+use crate::outfile::create_output;
 use clap::ValueEnum;
 use nqueens::explicit::{explicit_column, explicit_fill, has_solution};
 use nqueens::mem::check_memory;
 use nqueens::output::{write_cols, write_matrix, MAX_MATRIX_N};
 use nqueens::quote::quote;
 use nqueens::search::{search_with, Progress, BYTES_PER_QUEEN};
-use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,7 +38,9 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Cols)]
     format: Format,
-    /// Write the solution to FILE instead of standard output.
+    /// Write the solution to FILE instead of standard output: a new file renamed over FILE
+    /// once whole (a symbolic link there is replaced, never written through; a device or a
+    /// pipe such as /dev/stdout is written as it is).
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -129,8 +131,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let written = Instant::now();
     let result = match (&output, format) {
         (_, Format::None) => Ok(()),
-        (Some(path), _) => match File::create(path) {
-            Ok(file) => emit(file, n, searched.as_deref(), format, loud),
+        // A link at the path is replaced, never written through (as tester's outputs).
+        (Some(path), _) => match create_output(path) {
+            Ok(mut file) => {
+                emit(&mut file, n, searched.as_deref(), format, loud).and_then(|()| file.finish())
+            }
             Err(e) => {
                 let name = quote(path.as_os_str().as_encoded_bytes());
                 nqueens::diag!("nqueens solve: cannot create {name}: {e}");

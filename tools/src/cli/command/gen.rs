@@ -1,6 +1,5 @@
 //! `tester gen`: write official test cases.
 
-use std::fs;
 use std::path::PathBuf;
 
 use clap::{ArgGroup, Args as ClapArgs};
@@ -20,7 +19,8 @@ pub struct Args {
     /// Seeds to write, as a list like `1-100`, `1,4,9` or `1-10,20`; needs --dir.
     #[arg(long, value_name = "LIST", value_parser = parse_seed_list, requires = "dir")]
     pub seeds: Option<SeedList>,
-    /// Folder to write `SEED.in` files into (created if missing).
+    /// Folder to write `SEED.in` files into (created if missing). A folder that a `tester
+    /// run` or another tester process is writing is refused (exit 2).
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Also print `seed N C P` of each case on standard error.
@@ -39,9 +39,11 @@ pub fn run(args: &Args) -> Result<(), String> {
         (None, None) => return Err("give --seed or --seeds".into()),
     };
     let ranges = args.ranges.ranges();
-    if let Some(dir) = &args.dir {
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
+    // Held while the cases are written: a run writing this folder is not overwritten.
+    let _lock = match &args.dir {
+        Some(dir) => Some(crate::cli::lock::lock_folder(dir, "tester gen")?),
+        None => None,
+    };
     for seed in seeds {
         let case = generate(seed, &ranges);
         if args.params {

@@ -9,8 +9,12 @@ use std::path::{Path, PathBuf};
 use clap::Args as ClapArgs;
 
 use crate::cli::bests::{load_bests, load_bounds};
+use crate::cli::command::run::kept::rejudged;
+use crate::cli::lock::{lock_folder, FolderLock};
+use crate::cli::quote::count;
 use crate::cli::report::{set_bounds, summary, SeedResult};
 use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, write_run, StoredRun};
+use crate::gen::{generate, Ranges};
 
 /// Options of `tester merge`.
 #[derive(ClapArgs, Debug)]
@@ -19,7 +23,7 @@ use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, write_run, Sto
 while seeds are missing (named on standard error; the merged run is marked interrupted); 2 \
 refused (nothing written): seeds missing without --allow-missing, a seed in two folders, a \
 result for a seed outside its folder's seed list, a broken results.json, parts of different \
-seed lists.\n\
+seed lists, an --out that another tester process (a run) is writing.\n\
 A seed counts as missing when its part is not given, its part did not finish it, or its SEED.in \
 or SEED.out file is gone.\n\
 Example: tester merge runs/s0 runs/s1 runs/s2 --out runs/all"
@@ -38,7 +42,8 @@ pub struct Args {
     /// Merge even when a seed has results in two folders: the first folder given wins.
     #[arg(long)]
     pub allow_overlap: bool,
-    /// Replace a run already in --out.
+    /// Replace a run already in --out (never one that a `tester run` or another tester
+    /// process is writing: that folder is refused, exit 2).
     #[arg(long)]
     pub force: bool,
     /// Best known scores for the summary. Default: `testcases/bests.json` if it exists.
@@ -187,9 +192,13 @@ fn broken_files(results: &BTreeMap<u64, (SeedResult, &Path)>) -> Vec<(u64, Strin
     broken
 }
 
-/// Copies the files of `seed` from `from` to `to`.
-fn copy_seed(seed: u64, from: &Path, to: &Path) -> Result<(), String> {
-    for ext in ["in", "out", "err", "html"] {
+/// Copies the files of `seed` from `from` to `to`; its case `SEED.in` is written as the
+/// generator makes it for `ranges` (the case its answer was judged against), not copied.
+fn copy_seed(seed: u64, from: &Path, to: &Path, ranges: &Ranges) -> Result<(), String> {
+    let case = to.join(format!("{seed}.in"));
+    crate::cli::replace::replace_file(&case, generate(seed, ranges).input.to_string().as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", case.display()))?;
+    for ext in ["out", "err", "html"] {
         let name = format!("{seed}.{ext}");
         let src = from.join(&name);
         if src.is_file() {
@@ -202,15 +211,22 @@ fn copy_seed(seed: u64, from: &Path, to: &Path) -> Result<(), String> {
 }
 
 /// The results of the parts by seed, with the folder each comes from (the first folder wins a
-/// seed with results in two, with --allow-overlap).
+/// seed with results in two, with --allow-overlap). Each judged verdict is the judge's on the
+/// part's saved `SEED.out` (as `--resume`, `rescore` and `ab` take it: an edited score in a
+/// results.json must not count), with a warning where it differs from the recorded one.
 fn collect<'a>(
     parts: &[StoredRun],
     dirs: &'a [PathBuf],
-    allow_overlap: bool,
+    (allow_overlap, ranges): (bool, &Ranges),
 ) -> Result<BTreeMap<u64, (SeedResult, &'a Path)>, String> {
     let mut results: BTreeMap<u64, (SeedResult, &Path)> = BTreeMap::new();
     for (part, dir) in parts.iter().zip(dirs) {
-        for r in &part.results {
+        let (judged, warnings) = rejudged(dir, part.results.clone(), ranges);
+        for warning in warnings {
+            let warning = warning.trim_start_matches("--resume: ");
+            crate::cli::quote::warn("tester merge", &format!("{}: {warning}", dir.display()));
+        }
+        for r in &judged {
             if let Some((_, first)) = results.get(&r.seed) {
                 if !allow_overlap {
                     return Err(format!(
@@ -233,8 +249,8 @@ fn collect<'a>(
 fn seed_list(what: &str, seeds: &[u64]) -> String {
     let shown: Vec<String> = seeds.iter().take(20).map(u64::to_string).collect();
     format!(
-        "{} seeds {what} ({}{})",
-        seeds.len(),
+        "{} {what} ({}{})",
+        count(seeds.len(), "seed"),
         shown.join(", "),
         if seeds.len() > 20 { ", …" } else { "" }
     )
@@ -255,7 +271,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     let parts = load_parts(&args.dirs)?;
     let (mut seeds, mut missing) = full_seed_list(&parts);
-    let mut results = collect(&parts, &args.dirs, args.allow_overlap)?;
+    // load_parts checked that every part drew its cases alike.
+    let ranges = parts[0].info.case_ranges();
+    let mut results = collect(&parts, &args.dirs, (args.allow_overlap, &ranges))?;
     for (seed, why) in broken_files(&results) {
         missing.push(format!("seed {seed}: {why}"));
         results.remove(&seed);
@@ -268,7 +286,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         .filter(|s| !results.contains_key(s))
         .collect();
     if !unfinished.is_empty() {
-        missing.push(seed_list("have no result", &unfinished));
+        missing.push(seed_list("without a result", &unfinished));
     }
     if !missing.is_empty() && !args.allow_missing {
         return Err(format!(
@@ -276,9 +294,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
             missing.join("; ")
         ));
     }
-    prepare_out(args, &seeds)?;
+    let _lock = prepare_out(args, &seeds)?;
     for (seed, (_, dir)) in &results {
-        copy_seed(*seed, dir, &args.out)?;
+        copy_seed(*seed, dir, &args.out, &ranges)?;
     }
     let mut merged: Vec<SeedResult> = seeds
         .iter()
@@ -317,9 +335,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
     )?;
     crate::cli::out::print(&summary(&merged, bests.as_ref()));
     outln!(
-        "merged {} folders: {} seeds into {}",
-        parts.len(),
-        merged.len(),
+        "merged {}: {} into {}",
+        count(parts.len(), "folder"),
+        count(merged.len(), "seed"),
         path.display()
     );
     if missing.is_empty() {
@@ -332,9 +350,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
     Ok(1)
 }
 
-/// Readies `--out` for a merged run of `seeds`: refuses a run there unless --force (which
-/// deletes that run's own files, nothing else) and files of `seeds` no recorded run wrote.
-fn prepare_out(args: &Args, seeds: &[u64]) -> Result<(), String> {
+/// Readies `--out` for a merged run of `seeds` and locks it (a folder another tester process
+/// writes is refused): refuses a run there unless --force (which deletes that run's own files,
+/// nothing else) and files of `seeds` no recorded run wrote. The lock lasts as long as the
+/// value returned.
+fn prepare_out(args: &Args, seeds: &[u64]) -> Result<FolderLock, String> {
+    let lock = lock_folder(&args.out, "tester merge")?;
     let recorded = recorded_run(&args.out)?;
     if recorded.is_some() && !args.force {
         return Err(format!(
@@ -344,10 +365,8 @@ fn prepare_out(args: &Args, seeds: &[u64]) -> Result<(), String> {
     }
     let (old_seeds, files) = recorded.unwrap_or_default();
     refuse_foreign(&args.out, seeds, &old_seeds)?;
-    fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     for file in files {
         fs::remove_file(&file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
     }
-    Ok(())
+    Ok(lock)
 }

@@ -40,7 +40,7 @@ pub struct Entry {
     /// What `results.json` says.
     pub run: RunFolder,
     /// Seeds, ok count, mean of the ok scores and relative score (against the bests file
-    /// today, for runs on the official cases).
+    /// today, for runs on the official cases with a seed in it).
     pub group: Group,
 }
 
@@ -84,7 +84,13 @@ pub fn list(dir: &Path, bests: Option<&Bests>) -> Result<Vec<Entry>, String> {
         match RunFolder::load(&path) {
             Ok(run) => {
                 let bests = bests.filter(|_| run.official);
-                let group = Group::of(run.results.values(), bests);
+                let mut group = Group::of(run.results.values(), bests);
+                // A seed missing from the bests file is measured against its own score (100):
+                // with no seed there, the relative score would read as perfect, and says
+                // nothing.
+                if bests.is_some_and(|b| run.results.keys().all(|&s| b.score(s).is_none())) {
+                    group.relative = None;
+                }
                 found.push((
                     run.when.clone(),
                     modified(&path),
@@ -171,6 +177,11 @@ pub fn run(args: &Args) -> Result<(), String> {
         crate::cli::out::print(&table(&entries));
         if bests.is_none() {
             outln!("(relative: - without a bests file; --bests FILE)");
+        } else if entries.iter().any(|e| e.group.relative.is_none()) {
+            outln!(
+                "(relative: - where no seed of the run has a best known score in the bests file, \
+                 or the cases are not the official ones)"
+            );
         }
     }
     Ok(())

@@ -62,6 +62,16 @@ pub fn ok_text(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
+/// `tester run --no-project --quiet` in `dir`, the other options to be added.
+#[allow(dead_code)]
+pub fn quiet_run(dir: &std::path::Path) -> Command {
+    let mut command = tester();
+    command
+        .current_dir(dir)
+        .args(["run", "--no-project", "--quiet"]);
+    command
+}
+
 /// A run folder `dir/NAME` of seeds 1-3 with a solver that prints `0` (no moves).
 #[allow(dead_code)]
 pub fn echo_run(dir: &std::path::Path, name: &str) -> PathBuf {

@@ -185,7 +185,7 @@ pub(super) fn remove_leftovers(table: &Path, folder: &Path) -> Result<Vec<String
 
 /// Removes from `dir` (if it exists) each temporary file of a [`Replacement`] whose target
 /// name `ours` accepts and whose writer no longer runs; notes each one kept.
-fn remove_temporaries(
+pub(super) fn remove_temporaries(
     dir: &Path,
     notes: &mut Vec<String>,
     ours: impl Fn(&str) -> bool,
@@ -215,7 +215,7 @@ fn remove_temporaries(
         match fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(format!(
-                    "cannot remove {}, left by an update that was cut short: {e}",
+                    "cannot remove {}, left by a writer that was cut short: {e}",
                     path.display()
                 ))
             }

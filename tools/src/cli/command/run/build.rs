@@ -186,6 +186,7 @@ fn run(command: &str) -> Result<(ExitStatus, Option<i32>, Tail), BuildFailure> {
         .env(MARKER_VAR, reaper::build_marker())
         .process_group(0);
     die_with_tester(&mut cmd);
+    crate::cli::resources::default_signals(&mut cmd);
     let spawned = cmd.spawn();
     // The command holds our copies of the write end: dropped, the pipe ends with the build.
     drop(cmd);

@@ -36,13 +36,64 @@ pub(super) fn time_limit_hint(
     ))
 }
 
-/// The advice after a run of `solver` at the limit `secs`: the timeouts of a command with no
-/// limit ([`time_limit_hint`]) and the seeds starved of CPU ([`crate::cli::cpu::run_warning`]).
+/// What the message of a seed killed at the limit says when the solver had read its whole
+/// input and was blocked reading for more ([`crate::cli::exec::RunOutcome::waited_for_input`]).
+pub(super) const WAITED_FOR_INPUT: &str =
+    "it had read the whole input and was waiting for more on stdin";
+
+/// What to do about it: the official tester's stdin stays open too.
+const READ_EXACTLY: &str = "read exactly N·N cells after N and C, then answer: stdin stays \
+    open until you answer, as the official tester does";
+
+/// The message of a seed of side `n` killed at the limit `secs` while it waited for input.
+pub(super) fn waited_message(secs: f64, n: usize) -> String {
+    format!(
+        "killed after the time limit of {secs} s; {WAITED_FOR_INPUT} (here N = {n}: {} cells): \
+         {READ_EXACTLY}",
+        n * n
+    )
+}
+
+/// Whether `r` timed out waiting for more input (its message says so).
+fn waited(r: &SeedResult) -> bool {
+    r.status == Status::Timeout
+        && r.message
+            .as_deref()
+            .is_some_and(|m| m.contains(WAITED_FOR_INPUT))
+}
+
+/// When seeds timed out waiting for more input: the cause, said once for the run. Neither the
+/// limit nor a busy machine is to blame for those.
+fn input_hint(results: &[SeedResult]) -> Option<String> {
+    let seeds: Vec<String> = results
+        .iter()
+        .filter(|r| waited(r))
+        .map(|r| r.seed.to_string())
+        .collect();
+    if seeds.is_empty() {
+        return None;
+    }
+    let shown = seeds.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    Some(format!(
+        "{} of {} seeds timed out because the solver read its whole input and waited for more \
+         ({} {shown}{}): it reads to the end of stdin (like `sys.stdin.read()` or `while (cin \
+         >> x)`), which never comes while it runs; {READ_EXACTLY}",
+        seeds.len(),
+        results.len(),
+        if seeds.len() == 1 { "seed" } else { "seeds" },
+        if seeds.len() > 5 { ", …" } else { "" }
+    ))
+}
+
+/// The advice after a run of `solver` at the limit `secs`: seeds that waited for more input
+/// ([`input_hint`]), the timeouts of a command with no limit ([`time_limit_hint`]) and the
+/// seeds starved of CPU ([`crate::cli::cpu::run_warning`]), those two over the other seeds.
 pub(super) fn after_run(solver: &Solver, results: &[SeedResult], secs: f64) -> Vec<String> {
-    let timeouts = time_limit_hint(solver, results, secs);
-    timeouts
+    let others: Vec<SeedResult> = results.iter().filter(|r| !waited(r)).cloned().collect();
+    input_hint(results)
         .into_iter()
-        .chain(crate::cli::cpu::run_warning(results))
+        .chain(time_limit_hint(solver, &others, secs))
+        .chain(crate::cli::cpu::run_warning(&others))
         .collect()
 }
 

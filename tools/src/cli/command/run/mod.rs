@@ -6,6 +6,7 @@
 mod answers;
 pub mod build;
 mod hints;
+pub mod init;
 pub(crate) mod kept;
 mod known;
 mod options;
@@ -30,10 +31,11 @@ use crate::cli::date;
 use crate::cli::exec::{output_cap, run_solver, Ending, Failure, Solver};
 use crate::cli::features::read_data;
 use crate::cli::progress::Progress;
-use crate::cli::quote::printable;
+use crate::cli::quote::{count, printable};
 use crate::cli::reaper::{self, Target};
 use crate::cli::replace::replace_file;
 use crate::cli::report::{self, SeedResult, Status};
+use crate::cli::resources::explained;
 use crate::cli::runfile::RunInfo;
 use crate::cli::select::{self, Selection};
 use crate::gen::{generate, Ranges};
@@ -58,7 +60,7 @@ pub fn run_seed(
     );
     // A symbolic link planted at SEED.in is replaced, not written through.
     replace_file(&inp, case.input.to_string().as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", inp.display()))?;
+        .map_err(|e| explained(&format!("seed {seed}: cannot write {}", inp.display()), &e))?;
     let (p, input) = (Some(case.p), &case.input);
     let cap = output_cap(input.n);
     let outcome = run_solver(solver, [&inp, &out, &err], limit, cap, marker);
@@ -77,6 +79,9 @@ pub fn run_seed(
     let failed = |status, message| SeedResult::failed(seed, input, p, status, message);
     let mut result = match outcome.ending {
         Ending::Interrupted => return Ok(None),
+        Ending::TimedOut if outcome.waited_for_input => {
+            failed(Status::Timeout, hints::waited_message(secs, input.n))
+        }
         Ending::TimedOut => failed(
             Status::Timeout,
             format!("killed after the time limit of {secs} s"),
@@ -90,25 +95,39 @@ pub fn run_seed(
             ),
         ),
         Ending::Exited(0) => {
-            let bytes =
-                fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+            let bytes = fs::read(&out)
+                .map_err(|e| explained(&format!("cannot read {}", out.display()), &e))?;
             SeedResult::judged(seed, input, p, &String::from_utf8_lossy(&bytes))
         }
         Ending::Exited(code) => failed(
             Status::Crash,
             format!("exit code {code}{}", last_line_of(&err)),
         ),
-        Ending::Signaled(signal) => {
-            let why = if signal == libc::SIGXFSZ {
-                " (SIGXFSZ: a file it wrote reached the 64 MiB limit on solver files)"
-            } else {
-                ""
-            };
+        Ending::Signaled(libc::SIGXFSZ) => {
+            let limit = cap.max(crate::cli::exec::FILE_LIMIT_FLOOR);
+            if let Some(lowered) = outcome.lowered_file_limit {
+                // The limit it met is the one tester runs under, not the one it gives.
+                return Err(format!(
+                    "seed {seed}: the solver was killed by SIGXFSZ at the file-size limit of \
+                     {lowered} bytes: tester's own hard limit (`ulimit -Hf`) is below the \
+                     {limit} bytes it gives a solver ({})",
+                    crate::cli::resources::NOT_THE_SOLVERS
+                ));
+            }
             failed(
                 Status::Crash,
-                format!("killed by signal {signal}{why}{}", last_line_of(&err)),
+                format!(
+                    "killed by signal {} (SIGXFSZ: a file it wrote reached the limit of {limit} \
+                     bytes on solver files){}",
+                    libc::SIGXFSZ,
+                    last_line_of(&err)
+                ),
             )
         }
+        Ending::Signaled(signal) => failed(
+            Status::Crash,
+            format!("killed by signal {signal}{}", last_line_of(&err)),
+        ),
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     result.cpu_ms = Some(outcome.cpu.as_millis() as u64);
@@ -391,7 +410,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let outcome = run_all(&todo, args, &solver, &dir, jobs, &recorder);
     reaper::sweep(Target::All);
     let signal = reaper::interrupted();
-    let (results_file, mut results) = recorder.finish(signal.is_some() || outcome.is_err())?;
+    let (results_file, mut results) = saved(&recorder, signal.is_some(), &outcome, &dir)?;
     let bound_warnings = report::set_bounds(&mut results, bounds.as_ref());
     outcome.map_err(|e| {
         format!(
@@ -421,6 +440,28 @@ pub fn run(args: &Args) -> Result<i32, String> {
     update_known(args, &results, known, &solver, &dir)?;
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
     Ok(if all_ok || args.allow_failures { 0 } else { 1 })
+}
+
+/// Writes the final `results.json` (marked interrupted after a signal or a failure,
+/// `outcome`); returns its path and the results. When the save fails after the run failed,
+/// both are said: the run's own failure first, the save's may only follow from it (a full
+/// disk).
+fn saved(
+    recorder: &Recorder<'_>,
+    signalled: bool,
+    outcome: &Result<(), String>,
+    dir: &Path,
+) -> Result<(PathBuf, Vec<SeedResult>), String> {
+    recorder
+        .finish(signalled || outcome.is_err())
+        .map_err(|save| match outcome {
+            Err(first) => format!(
+                "{first}\n{save}: the seeds finished since the last save are lost; `tester run \
+                 --resume --out {}` runs them again",
+                dir.display()
+            ),
+            Ok(()) => save,
+        })
 }
 
 /// The solver of the run: `--exec` (or tester.toml's) with its `{time_limit}` filled in, else
@@ -491,8 +532,8 @@ fn print_start(
     (jobs, solver, dir): (usize, &Solver, &Path),
 ) {
     crate::diag!(
-        "tester run: {} seeds{}{}{}, {jobs} jobs, limit {} s, solver `{}`, output in {}",
-        todo.len(),
+        "tester run: {}{}{}{}, {}, limit {} s, solver `{}`, output in {}",
+        count(todo.len(), "seed"),
         info.shard
             .as_ref()
             .map_or(String::new(), |s| format!(" (shard {s})")),
@@ -502,6 +543,7 @@ fn print_start(
             format!(", {} kept", finished.len())
         },
         shuffled.unwrap_or_default(),
+        count(jobs, "job"),
         info.time_limit,
         solver.describe(),
         dir.display()

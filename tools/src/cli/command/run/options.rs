@@ -14,9 +14,10 @@ pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 
 ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged: a --filter or \
 --group-by mistake is found before the first seed runs; one seen only on the seeds' results, a \
 [DATA] key no seed printed or an error on a seed's values, is a warning and the report, \
-results.json and --update-bests are kept; or tester itself cannot go on: a thread or process it \
-needs cannot start, a file it cannot write; results.json then holds the finished seeds and \
---resume finishes the rest); 130 interrupted by \
+results.json and --update-bests are kept; or tester itself cannot go on, never the solver's \
+fault: a thread or process it needs cannot start, a limit on open files (ulimit -n) or file size \
+(ulimit -f), a file it cannot write (a full disk); results.json then holds the finished seeds \
+and --resume finishes the rest); 130 interrupted by \
 SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (results.json then holds the finished seeds, \
 \"interrupted\": true; --resume finishes the rest; during the build step nothing ran); 3 the \
 build step failed (nothing ran). If tester is killed outright (SIGKILL), its solvers and its \

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::{default_solver, kept, Args};
 use crate::cli::args::parse_shard;
 use crate::cli::report::SeedResult;
-use crate::cli::runfile::{read_run, recorded_run, refuse_foreign, RunInfo};
+use crate::cli::runfile::{is_run_file, read_run, recorded_run, refuse_foreign, RunInfo};
 use crate::cli::select;
 
 /// `args` (the command line after the project file, `given` the command line alone) with the
@@ -44,8 +44,8 @@ pub(super) fn stored_options(given: &Args, args: &Args) -> Args {
         ));
     }
     if given.ranges.n.is_none() && given.ranges.c.is_none() && given.ranges.p.is_none() {
-        (args.ranges.n, args.ranges.c) = (int_range(&old.ranges["n"]), int_range(&old.ranges["c"]));
-        args.ranges.p = float_range(&old.ranges["p"]);
+        let stored = old.case_ranges();
+        (args.ranges.n, args.ranges.c, args.ranges.p) = (stored.n, stored.c, stored.p);
         reused.push(ranges_text(&old.ranges));
     }
     if given.shard.is_none() {
@@ -56,31 +56,22 @@ pub(super) fn stored_options(given: &Args, args: &Args) -> Args {
         args.seeds = Some(crate::cli::args::SeedList(old.seeds.clone()));
         // A shard's stored list is already its part of the seeds.
         args.shard_selected = true;
-        reused.push(format!("its {} seeds", old.seeds.len()));
+        reused.push(format!(
+            "its {}",
+            crate::cli::quote::count(old.seeds.len(), "seed")
+        ));
     }
     if given.comment.is_none() {
         args.comment = old.comment.clone();
     }
     if !args.quiet && !reused.is_empty() {
         crate::diag!(
-            "tester run: --resume: the run in {} goes on with its own {}",
+            "tester run: --resume: the run in {} goes on with the options it stored: {}",
             dir.display(),
             reused.join(", ")
         );
     }
     args
-}
-
-/// `[a, b]` of integers, as `--n`/`--c` hold them.
-fn int_range(v: &Value) -> Option<(i32, i32)> {
-    let a = i32::try_from(v.get(0)?.as_i64()?).ok()?;
-    let b = i32::try_from(v.get(1)?.as_i64()?).ok()?;
-    Some((a, b))
-}
-
-/// `[x, y]` of numbers, as `--p` holds them.
-fn float_range(v: &Value) -> Option<(f64, f64)> {
-    Some((v.get(0)?.as_f64()?, v.get(1)?.as_f64()?))
 }
 
 /// `results.json`'s `ranges` as options: `--n 8-12 --p 0.1`, or `the official parameters (no
@@ -154,6 +145,11 @@ pub(super) fn prepare_folder(
     seeds: &[u64],
 ) -> Result<(Vec<SeedResult>, Vec<u64>), String> {
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    // A tester killed in the middle of a write (SIGKILL, a file-size limit) left its temporary
+    // file: removed once its writer is gone, never kept as the run's.
+    let mut notes = Vec::new();
+    super::answers::remove_temporaries(dir, &mut notes, is_run_file)?;
+    select::warn_all(&notes);
     let recorded = recorded_run(dir).map_err(|e| {
         format!(
             "{e} (the run in {} cannot be read: move it away)",
@@ -202,6 +198,7 @@ pub(super) fn prepare_folder(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::runfile::{float_range, int_range};
     use serde_json::json;
 
     #[test]
