@@ -76,7 +76,11 @@ pub fn documented_llr(doc: &Value) -> (usize, f64) {
             }
         })
         .collect();
-    assert_eq!(xs.len(), n, "the pairs counted are those read less the starved");
+    assert_eq!(
+        xs.len(),
+        n,
+        "the pairs counted are those read less the starved"
+    );
     let mean = xs.iter().sum::<f64>() / n as f64;
     let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64;
     let mu1 = (1.0 - doc["settings"]["delta"].as_f64().unwrap()).ln();

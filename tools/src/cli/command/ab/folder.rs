@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::arms::Arm;
-use super::reading::{read_pairs, verdict_json};
 use super::sign::P1;
 use super::sprt::{pair_statistic, Sprt, GSPRT_SHARE};
 use crate::cli::args::{parse_shard, Shard};
@@ -141,7 +140,8 @@ impl Settings {
             .collect()
     }
 
-    fn to_json(&self) -> Value {
+    /// The `settings` object of `ab.json`.
+    pub fn to_json(&self) -> Value {
         json!({
             "delta": self.sprt.delta,
             "alpha": self.sprt.alpha,
@@ -248,7 +248,9 @@ impl Pair {
         })
     }
 
-    fn to_json(&self, limits: [f64; 2]) -> Value {
+    /// The pair as `ab.json` lists it (`starved`: why it does not count, with the arms' time
+    /// limits `limits`).
+    pub fn to_json(&self, limits: [f64; 2]) -> Value {
         json!({
             "pair": self.position + 1,
             "seed": self.seed,
@@ -281,37 +283,16 @@ impl Record {
         [self.arms[0].time_limit, self.arms[1].time_limit]
     }
 
-    /// The test read over the record's pairs ([`read_pairs`]).
-    pub fn reading(&self) -> super::reading::Reading {
-        read_pairs(&self.settings, self.limits(), &self.pairs)
-    }
-
-    /// The `ab.json` document; `interrupted` while pairs are still to run.
-    pub fn document(&self, interrupted: bool) -> Value {
-        let reading = self.reading();
-        let limits = self.limits();
-        json!({
-            "started": self.started,
-            "settings": self.settings.to_json(),
-            "arms": { "A": self.arms[0].to_json(), "B": self.arms[1].to_json() },
-            "pairs": self.pairs.values().map(|p| p.to_json(limits)).collect::<Vec<_>>(),
-            "verdict": verdict_json(&self.settings, &reading),
-            "interrupted": interrupted,
-        })
-    }
-
-    /// Writes `DIR/ab.json` atomically.
-    pub fn save(&self, dir: &Path, interrupted: bool) -> Result<(), String> {
-        let path = dir.join(AB_JSON);
-        let text = serde_json::to_string_pretty(&self.document(interrupted))
-            .expect("JSON values always serialise");
-        crate::cli::replace::replace_file(&path, (text + "\n").as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
-    }
-
     /// Reads `DIR/ab.json`; the pairs' results come from the arms' `results.json` (the record
-    /// keeps only what the test reads).
+    /// keeps only what the test reads), judged again from their outputs (a warning for each
+    /// that changed).
     pub fn load(dir: &Path) -> Result<Record, String> {
+        Record::load_with(dir, true)
+    }
+
+    /// [`Record::load`], with or without the warnings of results judged again (`tester
+    /// compare` gives its own).
+    pub fn load_with(dir: &Path, warn: bool) -> Result<Record, String> {
         let path = dir.join(AB_JSON);
         let text = crate::cli::readcap::read_text_capped(
             &path,
@@ -320,10 +301,10 @@ impl Record {
         )?;
         let doc: Value = serde_json::from_str(&text)
             .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
-        Record::from_document(dir, &doc).map_err(|e| format!("{}: {e}", path.display()))
+        Record::from_document(dir, &doc, warn).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    fn from_document(dir: &Path, doc: &Value) -> Result<Record, String> {
+    fn from_document(dir: &Path, doc: &Value, warn: bool) -> Result<Record, String> {
         let settings = Settings::from_json(doc.get("settings").unwrap_or(&Value::Null))?;
         let arm = |label: &str| {
             let v = doc
@@ -345,7 +326,7 @@ impl Record {
             }
         }
         check_seeds(&settings.seeds, &pairs)?;
-        let pairs = judged_again(dir, &arms, pairs);
+        let pairs = judged_again(dir, &arms, pairs, warn);
         Ok(Record {
             started: doc["started"].as_str().unwrap_or_default().to_string(),
             settings,
@@ -387,18 +368,19 @@ fn check_seeds(seeds: &SeedStream, pairs: &BTreeMap<usize, Pair>) -> Result<(), 
 }
 
 /// The pairs with each side's recorded verdict replaced by the judge's verdict on its saved
-/// `SEED.out` (as `tester run --resume` does: an edited score must not decide); a warning on
-/// standard error for each that changed.
+/// `SEED.out` (as `tester run --resume` does: an edited score must not decide); with `warn`, a
+/// warning on standard error for each that changed.
 fn judged_again(
     dir: &Path,
     arms: &[Arm; 2],
     mut pairs: BTreeMap<usize, Pair>,
+    warn: bool,
 ) -> BTreeMap<usize, Pair> {
     for (i, arm) in arms.iter().enumerate() {
         let side = |p: &Pair| if i == 0 { p.a.clone() } else { p.b.clone() };
         let kept: Vec<SeedResult> = pairs.values().map(side).collect();
         let (results, warnings) = rejudged(&dir.join(arm.folder()), kept, &Ranges::default());
-        for warning in warnings {
+        for warning in warnings.iter().filter(|_| warn) {
             let warning = warning.trim_start_matches("--resume: ");
             crate::diag!("tester ab: arm {}: {warning}", arm.label);
         }

@@ -343,24 +343,19 @@ impl<'a> Session<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::command::ab::folder::SeedStream;
-    use crate::cli::command::ab::reading::test_pair;
-    use crate::cli::command::ab::sprt::Sprt;
+    use crate::cli::command::ab::reading::{test_pair, test_settings};
 
     #[test]
     fn starved_pairs_run_again_unless_the_pairs_have_their_verdict() {
-        let settings = Settings {
-            sprt: Sprt {
-                delta: 0.01,
-                alpha: 0.05,
-                beta: 0.05,
-            },
-            max_pairs: 1000,
-            seeds: SeedStream::Default,
-            shard: None,
-        };
+        let settings = test_settings();
         // 10 pairs, 2 and 7 starved: no verdict yet, so both run again.
-        let cpu = |i: usize| if i == 2 || i == 7 { [200, 990] } else { [990, 990] };
+        let cpu = |i: usize| {
+            if i == 2 || i == 7 {
+                [200, 990]
+            } else {
+                [990, 990]
+            }
+        };
         let mut pairs: BTreeMap<usize, Pair> = (0..10)
             .map(|i| (i, test_pair(i, [100.0, 100.0], cpu(i))))
             .collect();

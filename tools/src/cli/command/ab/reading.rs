@@ -2,13 +2,15 @@
 //! that cannot count left out: a pair where an arm was starved or the arms' CPU was uneven
 //! ([`crate::cli::cpu::unfair_pair`]) says more about the machine than about the solvers.
 //! When most pairs read are starved, or the counted pairs' arms got unequal CPU on average in
-//! the direction of the verdict, there is no verdict: exit [`BUSY_EXIT`].
+//! the direction of the verdict, there is no verdict: exit [`BUSY_EXIT`]. The record's
+//! reading and its `ab.json` (whose `verdict` object is this module's) are written here too.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::folder::{Pair, Settings};
+use super::folder::{Pair, Record, Settings, AB_JSON};
 use super::sign::SignTest;
 use super::sprt::{Sprt, Stats, Verdict, MIN_PAIRS};
 use super::walk::{Rule, Walk};
@@ -226,6 +228,37 @@ pub fn read_pairs(settings: &Settings, limits: [f64; 2], pairs: &BTreeMap<usize,
     reading
 }
 
+/// The record read by the test, and as `ab.json` (here, beside the `verdict` object it holds).
+impl Record {
+    /// The test read over the record's pairs ([`read_pairs`]).
+    pub fn reading(&self) -> Reading {
+        read_pairs(&self.settings, self.limits(), &self.pairs)
+    }
+
+    /// The `ab.json` document; `interrupted` while pairs are still to run.
+    pub fn document(&self, interrupted: bool) -> Value {
+        let reading = self.reading();
+        let limits = self.limits();
+        json!({
+            "started": self.started,
+            "settings": self.settings.to_json(),
+            "arms": { "A": self.arms[0].to_json(), "B": self.arms[1].to_json() },
+            "pairs": self.pairs.values().map(|p| p.to_json(limits)).collect::<Vec<_>>(),
+            "verdict": verdict_json(&self.settings, &reading),
+            "interrupted": interrupted,
+        })
+    }
+
+    /// Writes `DIR/ab.json` atomically.
+    pub fn save(&self, dir: &Path, interrupted: bool) -> Result<(), String> {
+        let path = dir.join(AB_JSON);
+        let text = serde_json::to_string_pretty(&self.document(interrupted))
+            .expect("JSON values always serialise");
+        crate::cli::replace::replace_file(&path, (text + "\n").as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
 /// The `verdict` object of `ab.json`: the verdict (null while the test has none), the pairs
 /// read, counted and starved, the ratio of the scores and its 95 % interval, the clipped
 /// statistic's mean and sd, the GSPRT's LLR and bounds, the sign test's counts and bounds, the
@@ -269,6 +302,17 @@ pub fn verdict_json(settings: &Settings, reading: &Reading) -> Value {
     })
 }
 
+/// The default test over the default stream, 1000 pairs at most, for the tests.
+#[cfg(test)]
+pub(crate) const fn test_settings() -> Settings {
+    Settings {
+        sprt: Sprt::DEFAULT,
+        max_pairs: 1000,
+        seeds: super::folder::SeedStream::Default,
+        shard: None,
+    }
+}
+
 /// A pair at `position` (seed 10 001 + position) of the scores `scores` (A's, B's) and the
 /// CPU times `cpu` (ms) over 1000 ms of wall time each, for the tests.
 #[cfg(test)]
@@ -292,18 +336,8 @@ pub(crate) fn test_pair(position: usize, scores: [f64; 2], cpu: [u64; 2]) -> Pai
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::command::ab::folder::SeedStream;
 
-    const SETTINGS: Settings = Settings {
-        sprt: Sprt {
-            delta: 0.01,
-            alpha: 0.05,
-            beta: 0.05,
-        },
-        max_pairs: 1000,
-        seeds: SeedStream::Default,
-        shard: None,
-    };
+    const SETTINGS: Settings = test_settings();
 
     /// Pairs where B scores 80 against A's 100, with the CPU of `cpu(position)`.
     fn pairs(count: usize, cpu: impl Fn(usize) -> [u64; 2]) -> BTreeMap<usize, Pair> {
@@ -350,7 +384,10 @@ mod tests {
             busy.starts_with("the machine was too busy: 8 of 15 pairs starved"),
             "{busy}"
         );
-        assert_eq!((reading.walk.verdict, reading.exit_code()), (None, BUSY_EXIT));
+        assert_eq!(
+            (reading.walk.verdict, reading.exit_code()),
+            (None, BUSY_EXIT)
+        );
         assert!(reading.decided());
         // Fewer than 15 read: not yet, unless the stream ends there.
         let reading = read_pairs(&SETTINGS, [1.0, 1.0], &pairs(10, cpu));

@@ -295,29 +295,13 @@ mod tests {
 
     use super::*;
     use crate::cli::command::ab::folder::SeedStream;
-    use crate::cli::command::ab::reading::read_pairs;
-    use crate::cli::report::{SeedResult, Status};
-    use crate::gen::{generate, Ranges};
-
-    /// A judged result of `score` on `seed`'s case.
-    fn result(seed: u64, score: f64) -> SeedResult {
-        let case = generate(seed, &Ranges::default());
-        let mut r = SeedResult::failed(seed, &case.input, None, Status::Ok, String::new());
-        r.score = score;
-        r
-    }
+    use crate::cli::command::ab::reading::{read_pairs, test_pair, test_settings};
 
     #[test]
     fn an_inconclusive_ab_says_how_to_go_on_with_its_folder() {
         let mut settings = Settings {
-            sprt: Sprt {
-                delta: 0.01,
-                alpha: 0.05,
-                beta: 0.05,
-            },
             max_pairs: 15,
-            seeds: SeedStream::Default,
-            shard: None,
+            ..test_settings()
         };
         let one = [PathBuf::from("/r/ab 1")];
         assert_eq!(
@@ -335,28 +319,10 @@ mod tests {
 
     #[test]
     fn the_progress_line_and_the_report_show_the_ratio_of_the_scores_never_the_clipped_one() {
-        let settings = Settings {
-            sprt: Sprt {
-                delta: 0.01,
-                alpha: 0.05,
-                beta: 0.05,
-            },
-            max_pairs: 1000,
-            seeds: SeedStream::Default,
-            shard: None,
-        };
+        let settings = test_settings();
         // B scores 5 where A scores 100 on every pair (the clipped statistic reads 0.8), and
         // the pair of issue 64: 132.248 against 186.853, which was shown as "B/A 0.8000".
-        let pair = |i: usize, a: f64, b: f64| {
-            let seed = 10_001 + i as u64;
-            let (a, b) = (result(seed, a), result(seed, b));
-            Pair {
-                position: i,
-                seed,
-                a,
-                b,
-            }
-        };
+        let pair = |i: usize, a: f64, b: f64| test_pair(i, [a, b], [1000, 1000]);
         let line = pair_line(&pair(117, 186.853, 132.248), [10.0, 10.0]);
         assert_eq!(line, "pair 118 seed 10118: B/A 0.7078");
         let pairs: BTreeMap<usize, Pair> = (0..40).map(|i| (i, pair(i, 100.0, 5.0))).collect();

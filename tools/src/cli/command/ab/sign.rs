@@ -127,11 +127,7 @@ impl SignTest {
 mod tests {
     use super::*;
 
-    const SPRT: Sprt = Sprt {
-        delta: 0.01,
-        alpha: 0.05,
-        beta: 0.05,
-    };
+    const SPRT: Sprt = Sprt::DEFAULT;
 
     fn read(xs: &[f64]) -> SignTest {
         let mut test = SignTest::default();

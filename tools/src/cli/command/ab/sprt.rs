@@ -1,6 +1,6 @@
 //! The pair statistic of `tester ab` and the mean test that reads it: Wald's sequential
 //! probability-ratio test with the variance estimated from the pairs (GSPRT). The sign test
-//! beside it is [`super::sign`]; [`super::walk`] reads the pairs with both.
+//! beside it is `sign.rs`; `walk.rs` reads the pairs with both.
 //!
 //! One pair is one seed run by A and B with the same solver seed. Its statistic is
 //! `x = ln(score_B / score_A)` (lower is better: `x < 0` means B scored lower), clipped to
@@ -28,7 +28,7 @@
 //! variance taken a little larger. It decides from [`MIN_PAIRS`] pairs on: `LLR >= ln((1 − β')
 //! / α')` accepted, `LLR <= ln(β' / (1 − α'))` rejected, where `α' = `[`GSPRT_SHARE`]` · α` and
 //! `β' = GSPRT_SHARE · β`: the rest of α and β is the sign test's, so that the two together
-//! keep the error rates (see [`super::walk`] for the rates simulated).
+//! keep the error rates (see `walk.rs` for the rates simulated).
 //!
 //! It is fast for effects near δ and slow for effects far beyond both hypotheses: both explain
 //! such pairs with a large variance (alone, a B that crashed on every pair needed 205 pairs, a
@@ -143,6 +143,21 @@ impl Stats {
         let half = t * self.sd() / (self.n as f64).sqrt();
         Some((self.mean - half, self.mean + half))
     }
+
+    /// The two-sided p-value of Student's t-test of "the mean is 0", the test that goes with
+    /// [`Stats::interval95`] (the interval leaves out 0 exactly when p < 0.05); `None` below
+    /// two pairs.
+    pub fn t_test_p(&self) -> Option<f64> {
+        if self.n < 2 {
+            return None;
+        }
+        let se = self.sd() / (self.n as f64).sqrt();
+        if se == 0.0 {
+            return Some(if self.mean == 0.0 { 1.0 } else { 0.0 });
+        }
+        let t = StudentsT::new(0.0, 1.0, (self.n - 1) as f64).ok()?;
+        Some((2.0 * t.cdf(-(self.mean / se).abs())).min(1.0))
+    }
 }
 
 /// What the test says.
@@ -195,6 +210,13 @@ pub struct Sprt {
 }
 
 impl Sprt {
+    /// The test of `tester ab`'s defaults: δ = 1 %, α = β = 0.05.
+    pub const DEFAULT: Sprt = Sprt {
+        delta: 0.01,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+
     /// μ0 = 0: B scores as A does.
     pub const MU0: f64 = 0.0;
 
@@ -334,11 +356,7 @@ pub fn short(x: f64) -> String {
 mod tests {
     use super::*;
 
-    const SPRT: Sprt = Sprt {
-        delta: 0.01,
-        alpha: 0.05,
-        beta: 0.05,
-    };
+    const SPRT: Sprt = Sprt::DEFAULT;
 
     #[test]
     fn the_llr_is_the_documented_formula() {
@@ -391,6 +409,18 @@ mod tests {
             hi - stats.mean
         );
         assert_eq!(Stats::of(&[1.0]).interval95(), None);
+        // The t-test goes with the interval: p < 0.05 exactly when it leaves out 0.
+        for shift in [-0.03, -0.0105, -0.01, 0.0, 0.005, 0.02] {
+            let moved: Vec<f64> = xs.iter().map(|x| x - shift).collect();
+            let s = Stats::of(&moved);
+            let (lo, hi) = s.interval95().unwrap();
+            assert_eq!(
+                s.t_test_p().unwrap() < 0.05,
+                lo > 0.0 || hi < 0.0,
+                "{shift}"
+            );
+        }
+        assert_eq!(Stats::of(&[0.0, 0.0]).t_test_p(), Some(1.0));
     }
 
     #[test]

@@ -124,11 +124,7 @@ mod tests {
     use super::*;
     use crate::cli::command::ab::sprt::{CLIP, FAILURE, MIN_PAIRS};
 
-    const SPRT: Sprt = Sprt {
-        delta: 0.01,
-        alpha: 0.05,
-        beta: 0.05,
-    };
+    const SPRT: Sprt = Sprt::DEFAULT;
 
     #[test]
     fn identical_pairs_reject_at_the_minimum_and_never_before() {

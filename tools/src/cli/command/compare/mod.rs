@@ -5,6 +5,7 @@
 //! JSON) and drawn by [`html`] (a self-contained page with SVG plots).
 
 pub mod html;
+pub mod judged;
 pub mod pages;
 pub mod plot;
 pub mod rows;
@@ -116,6 +117,11 @@ pub struct Comparison {
     pub groups: Vec<Group>,
     /// The `--filter` expression the seeds passed, if any.
     pub filter: Option<String>,
+    /// Lines about the runs themselves: those starved of CPU, per run; for one `tester ab`
+    /// folder, the A/B's own verdict and B/A.
+    pub notes: Vec<String>,
+    /// The seeds of each run that were starved of CPU (see [`crate::cli::cpu::starved`]).
+    pub starved: Vec<Vec<u64>>,
 }
 
 impl Comparison {
@@ -153,6 +159,12 @@ impl Comparison {
             }
         }
         let groups = groups(&rows, k);
+        let starved = runs.iter().map(judged::starved_seeds).collect();
+        let notes = runs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, run)| judged::starved_line(run, label(i)))
+            .collect();
         Comparison {
             runs,
             bests_file: None,
@@ -161,6 +173,8 @@ impl Comparison {
             pairs,
             groups,
             filter: None,
+            notes,
+            starved,
         }
     }
 
@@ -275,6 +289,11 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
         .map(|d| RunFolder::load(d))
         .collect::<Result<Vec<_>, _>>()?;
     check_same_cases(&runs)?;
+    for (i, run) in runs.iter_mut().enumerate() {
+        for warning in judged::judge_again(run, label(i)) {
+            crate::cli::quote::warn("tester compare", &warning);
+        }
+    }
     if let Some(filter) = &filter {
         select::filter_runs(&mut runs, filter)?;
     }
@@ -313,6 +332,9 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     comparison.bests_file = path;
     comparison.bests_note = note;
     comparison.filter = args.filter.clone();
+    if let [one] = args.dirs.as_slice() {
+        comparison.notes.push(judged::ab_line(one));
+    }
     if let Some(key) = &args.group_by {
         let extra = select::groups_by(&comparison, key);
         comparison.groups.extend(extra);
