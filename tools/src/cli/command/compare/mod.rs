@@ -31,10 +31,16 @@ use crate::cli::same_file::Inputs;
 /// Options of `tester compare`.
 #[derive(ClapArgs, Debug)]
 #[command(
-    after_help = "The paired figures use only the seeds that are ok in both runs of a \
-pair; seeds that failed or are missing in a run are shown in the table and listed as excluded. \
-The Wilcoxon signed-rank test ranks the log ratios ln(B/A) (scale-free, so big boards do not \
-drown small ones); p < 0.05 means a difference this consistent would rarely come from noise.
+    after_help = "Each run's kept answers (SEED.out) are judged again, so a score edited in \
+results.json is not shown; a result without its SEED.out is shown as recorded and named. Runs \
+that got less than half a core are named per run. The paired figures use only the seeds that \
+are ok in both runs of a pair; seeds that failed or are missing in a run are shown in the table \
+and listed as excluded. B/A is the ratio of the scores (their geometric mean, as tester ab \
+reports it) with its 95% interval and the t-test that goes with it. The Wilcoxon signed-rank \
+test ranks the log ratios ln(B/A) (scale-free, so big boards do not drown small ones); p < 0.05 \
+means a difference this consistent would rarely come from noise; its own B/A (Hodges-Lehmann) \
+comes with the interval of the ratios it does not reject, which leaves out 1 exactly when p < \
+0.05. One tester ab folder also gets the A/B's verdict and B/A over the pairs it counted.
 
 Example: tester compare runs/a runs/b --html report.html"
 )]
