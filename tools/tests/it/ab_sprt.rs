@@ -172,13 +172,13 @@ fn true_accepts(tests: usize, shapes: &[Shape], power: f64) {
 }
 
 #[test]
-#[ignore = "slow: 10 s of CPU alone, quiet (2026-11-29); CI runs it (cargo test --workspace -- --include-ignored)"]
+#[ignore = "slow: 5.3 s of CPU, 8 s at load 5 (2026-11-29); CI runs it (cargo test --workspace -- --include-ignored)"]
 fn with_a_equal_to_b_the_false_accept_rate_is_at_most_alpha() {
     false_accepts(TESTS, &SHAPES);
 }
 
 #[test]
-#[ignore = "slow: 10 s of CPU alone, quiet (2026-11-29); CI runs it (cargo test --workspace -- --include-ignored)"]
+#[ignore = "slow: 5.3 s of CPU, 8 s at load 5 (2026-11-29); CI runs it (cargo test --workspace -- --include-ignored)"]
 fn with_b_better_by_delta_it_accepts_at_least_one_minus_beta() {
     true_accepts(TESTS, &SHAPES[..4], 1.0 - SPRT.beta);
     // The known weak case: half the pairs ties and the gain all on the others. A run of ties

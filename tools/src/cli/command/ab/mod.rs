@@ -451,13 +451,14 @@ fn print_start(session: &Session<'_>, dir: &Path, jobs: usize) {
     let kept = record.pairs.len();
     crate::diag!(
         "tester ab: delta {}%, alpha {}, beta {}: accepted at LLR >= {:.3}, rejected at LLR <= \
-         {:.3}, after {} pairs at least and {} at most ({seeds}{}){}; {jobs} jobs, {} at a \
-         time; output in {}",
+         {:.3}, or by the sign test at {:.3}, after {} pairs at least and {} at most \
+         ({seeds}{}){}; starved pairs not counted; {jobs} jobs, {} at a time; output in {}",
         sprt::short(s.delta * 100.0),
         s.alpha,
         s.beta,
         s.upper(),
         s.lower(),
+        sign::SignTest::bounds(s).0,
         sprt::MIN_PAIRS,
         settings.max_pairs,
         settings
