@@ -10,6 +10,13 @@
 //! starved runs but never flags a healthy one; a solver that sleeps or waits on purpose is
 //! flagged (the warnings say so). Runs shorter than [`MIN_WALL_MS`] (process start, a solver
 //! that answers at once) are not judged.
+//!
+//! `tester ab` goes further ([`unfair_pair`]): a pair does not count when an arm was starved
+//! or got less than [`EVEN_SHARE`] of the other arm's share (an arm niced or in a smaller
+//! cgroup gets, say, 60 % of a core: above half, yet far behind). There only runs that used at
+//! least half their time limit are judged: a run that ended sooner was not cut short by its
+//! time, so the CPU it got did not shape its answer (and a fixture that answers at once on a
+//! loaded machine is not called starved).
 
 use super::report::SeedResult;
 
@@ -84,47 +91,87 @@ pub fn run_warning(results: &[SeedResult]) -> Option<String> {
     ))
 }
 
-/// What an A/B warns when runs of its arms were starved: `arms` holds each arm's label and
-/// its results over the pairs. A starved arm scores worse than it is, which pushes the
-/// verdict toward the other arm. `None` when no run is starved.
-pub fn ab_warning(arms: [(char, Vec<&SeedResult>); 2]) -> Option<String> {
-    let counts: Vec<(char, Vec<&SeedResult>, usize)> = arms
+/// In an A/B, a pair whose arm got less than this share of the other arm's CPU share (each
+/// capped at one core) ran unevenly: the arm that got less computed less than its solver can.
+pub const EVEN_SHARE: f64 = 0.9;
+
+/// Whether `r` ran at least half of its time limit `limit` (seconds): only then was the time
+/// what bounded it, so only then did the CPU it got shape its answer. A run that ended sooner
+/// (the solver was done, a fixture that answers at once) is not judged on its CPU.
+fn time_bound(r: &SeedResult, limit: f64) -> bool {
+    r.wall_ms
+        .is_some_and(|wall| wall as f64 >= 500.0 * limit && limit > 0.0)
+}
+
+/// The CPU share of a time-bound run of an A/B arm with limit `limit` (see [`cpu_share`]),
+/// capped at one core (a solver's extra threads do not make up for another's lost core).
+fn arm_share(r: &SeedResult, limit: f64) -> Option<f64> {
+    time_bound(r, limit)
+        .then(|| cpu_share(r))
+        .flatten()
+        .map(|s| s.min(1.0))
+}
+
+/// Why a pair of an A/B is not counted: `A got 31 % of a core` (an arm under
+/// [`STARVED_SHARE`]) or `A got 62 % of a core, B 99 %` (one under [`EVEN_SHARE`] of the
+/// other's share). Only runs that ran at least half their time limit are judged; `limits`
+/// holds A's and B's, in seconds. `None`: the pair counts.
+///
+/// # Examples
+///
+/// ```
+/// use tools::cli::cpu::unfair_pair;
+/// use tools::cli::report::SeedResult;
+/// use tools::input::Input;
+///
+/// let input = Input::new(1, 1, vec![1]).unwrap();
+/// let run = |wall, cpu| {
+///     let mut r = SeedResult::judged(2, &input, None, "0\n");
+///     (r.wall_ms, r.cpu_ms) = (Some(wall), Some(cpu));
+///     r
+/// };
+/// assert_eq!(unfair_pair(&run(1000, 980), &run(1000, 990), [1.0, 1.0]), None);
+/// assert_eq!(unfair_pair(&run(1000, 300), &run(1000, 990), [1.0, 1.0]).unwrap(), "A got 30 % of a core");
+/// assert_eq!(unfair_pair(&run(1000, 600), &run(1000, 990), [1.0, 1.0]).unwrap(), "A got 60 % of a core, B 99 %");
+/// // A run that ended before half its limit is not judged: the time did not bound it.
+/// assert_eq!(unfair_pair(&run(1000, 300), &run(1000, 990), [10.0, 1.0]), None);
+/// ```
+pub fn unfair_pair(a: &SeedResult, b: &SeedResult, limits: [f64; 2]) -> Option<String> {
+    let shares = [arm_share(a, limits[0]), arm_share(b, limits[1])];
+    let percent = |s: f64| format!("{:.0} %", 100.0 * s);
+    let starved = shares
+        .iter()
+        .zip(['A', 'B'])
+        .filter_map(|(s, label)| Some((s.filter(|&s| s < STARVED_SHARE)?, label)))
+        .min_by(|x, y| x.0.total_cmp(&y.0));
+    if let Some((share, label)) = starved {
+        return Some(format!("{label} got {} of a core", percent(share)));
+    }
+    let [Some(sa), Some(sb)] = shares else {
+        return None;
+    };
+    (sa.min(sb) < EVEN_SHARE * sa.max(sb))
+        .then(|| format!("A got {} of a core, B {}", percent(sa), percent(sb)))
+}
+
+/// The geometric mean of B's CPU share over A's (each capped at one core), over the pairs of
+/// `pairs` (A's result, B's result) where both runs were time-bound (`limits`: A's and B's
+/// time limits in seconds), and how many pairs that is; `None` when none was.
+pub fn share_ratio<'a>(
+    pairs: impl IntoIterator<Item = (&'a SeedResult, &'a SeedResult)>,
+    limits: [f64; 2],
+) -> Option<(f64, usize)> {
+    let logs: Vec<f64> = pairs
         .into_iter()
-        .map(|(label, results)| {
-            let total = results.len();
-            let starved: Vec<&SeedResult> = results.into_iter().filter(|r| starved(r)).collect();
-            (label, starved, total)
+        .filter_map(|(a, b)| {
+            let (sa, sb) = (arm_share(a, limits[0])?, arm_share(b, limits[1])?);
+            (sa > 0.0 && sb > 0.0).then(|| (sb / sa).ln())
         })
         .collect();
-    let [(a, sa, na), (b, sb, nb)] = [&counts[0], &counts[1]];
-    if sa.is_empty() && sb.is_empty() {
-        return None;
-    }
-    let arm = |label: &char, starved: &Vec<&SeedResult>, total: &usize| {
-        if starved.is_empty() {
-            format!("{label} on 0 of its {total} runs")
-        } else {
-            format!(
-                "{label} on {} of its {total} runs ({})",
-                starved.len(),
-                listed(starved)
-            )
-        }
-    };
-    let bias = match sa.len().cmp(&sb.len()) {
-        std::cmp::Ordering::Greater => format!("toward {b}"),
-        std::cmp::Ordering::Less => format!("toward {a}"),
-        std::cmp::Ordering::Equal => "toward either arm, seed by seed".to_string(),
-    };
-    Some(format!(
-        "runs got less than half a core while they ran (CPU time under {:.0} % of their wall \
-         time): {}, {}. A starved run answers worse than its solver can, which biases the \
-         verdict ({bias}); run the A/B again with fewer --jobs or on a quiet machine (a solver \
-         that sleeps or waits on purpose is counted too)",
-        100.0 * STARVED_SHARE,
-        arm(a, sa, na),
-        arm(b, sb, nb)
-    ))
+    (!logs.is_empty()).then(|| {
+        let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+        (mean.exp(), logs.len())
+    })
 }
 
 #[cfg(test)]
@@ -156,17 +203,34 @@ mod tests {
     }
 
     #[test]
-    fn the_ab_warning_names_the_arm_the_verdict_leans_to() {
-        let (a, b) = ([run(1, 1000, 100), run(2, 1000, 900)], [run(1, 1000, 950)]);
-        let w = ab_warning([('A', a.iter().collect()), ('B', b.iter().collect())]).unwrap();
-        assert!(w.contains("A on 1 of its 2 runs (seed 1 (10 %))"), "{w}");
-        assert!(w.contains("B on 0 of its 1 runs"), "{w}");
-        assert!(w.contains("biases the verdict (toward B)"), "{w}");
-        let healthy = [run(1, 1000, 1000)];
-        let none = ab_warning([
-            ('A', healthy.iter().collect()),
-            ('B', healthy.iter().collect()),
-        ]);
-        assert_eq!(none, None);
+    fn pairs_are_judged_on_the_cpu_each_arm_got() {
+        let limits = [1.0, 1.0];
+        // Both starved: the smaller share is named.
+        let why = unfair_pair(&run(1, 1000, 400), &run(1, 1000, 200), limits).unwrap();
+        assert_eq!(why, "B got 20 % of a core");
+        // A solver with two threads (180 %) against one with one core: even (capped at 1).
+        assert_eq!(
+            unfair_pair(&run(1, 1000, 1800), &run(1, 1000, 950), limits),
+            None
+        );
+        // 85 % against 100 %: under 90 % of the other's share.
+        assert!(unfair_pair(&run(1, 1000, 850), &run(1, 1000, 1000), limits).is_some());
+        assert_eq!(
+            unfair_pair(&run(1, 1000, 910), &run(1, 1000, 1000), limits),
+            None
+        );
+        // A run with no CPU time recorded (an older folder) is not judged.
+        let mut old = run(1, 1000, 0);
+        old.cpu_ms = None;
+        assert_eq!(unfair_pair(&old, &run(1, 1000, 1000), limits), None);
+        // The mean ratio of the shares, over the pairs where both are known.
+        let pairs = [
+            (run(1, 1000, 900), run(1, 1000, 990)),
+            (run(2, 1000, 1000), run(2, 1000, 1000)),
+            (run(3, 100, 10), run(3, 1000, 1000)),
+        ];
+        let (ratio, n) = share_ratio(pairs.iter().map(|(a, b)| (a, b)), limits).unwrap();
+        assert_eq!(n, 2);
+        assert!((ratio - 1.1f64.sqrt()).abs() < 1e-9, "{ratio}");
     }
 }

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::report::SeedResult;
 use super::runfile::{read_run, StoredRun, RESULTS};
+use crate::gen::Ranges;
 
 /// One run folder.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +32,9 @@ pub struct RunFolder {
     pub official: bool,
     /// The git commit the solver was built from, when recorded (`git_commit`).
     pub git_commit: Option<String>,
+    /// The `--n`, `--c`, `--p` the cases were generated with (`ranges`; a value that is not a
+    /// pair of numbers counts as not given).
+    pub ranges: Ranges,
     /// The results by seed.
     pub results: BTreeMap<u64, SeedResult>,
 }
@@ -72,6 +76,7 @@ impl RunFolder {
             interrupted: stored.interrupted,
             official,
             git_commit: info.git_commit,
+            ranges: ranges_of(&info.ranges),
             results,
         })
     }
@@ -84,6 +89,21 @@ impl RunFolder {
     /// The input file of `seed` in the folder.
     pub fn input_file(&self, seed: u64) -> PathBuf {
         self.dir.join(format!("{seed}.in"))
+    }
+}
+
+/// `results.json`'s `ranges` (`{"n": [8, 12], "c": null, "p": [0.1, 0.1]}`) as the
+/// generator's.
+pub fn ranges_of(v: &Value) -> Ranges {
+    let pair = |key: &str| {
+        let pair = v.get(key)?.as_array()?;
+        Some((pair.first()?.as_f64()?, pair.get(1)?.as_f64()?))
+    };
+    let int = |key: &str| pair(key).map(|(a, b)| (a as i32, b as i32));
+    Ranges {
+        n: int("n"),
+        c: int("c"),
+        p: pair("p"),
     }
 }
 
@@ -127,6 +147,8 @@ mod tests {
         assert_eq!(f.comment.as_deref(), Some("faster moves"));
         assert!(f.interrupted && !f.official);
         assert_eq!((f.command, f.time_limit), (None, None));
+        assert_eq!(f.ranges.n, Some((8, 9)));
+        assert_eq!((f.ranges.c, f.ranges.p), (None, None));
         let twice = json!({"results": [result, result]});
         assert!(folder(&twice).unwrap_err().contains("twice"));
     }

@@ -1,11 +1,9 @@
-//! Paired statistics for `tester compare`: the Wilcoxon signed-rank test and a bootstrap
-//! interval of a mean.
+//! Paired statistics for `tester compare`: the Wilcoxon signed-rank test and the interval of
+//! the shifts it does not reject (its Hodges–Lehmann-like estimate with a 95 % interval).
 //!
 //! Both answer the question a contestant asks after a change: is the difference between two
 //! runs on the same seeds real, or noise?
 
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use statrs::function::erf::erfc;
 
 /// The result of a Wilcoxon signed-rank test on paired differences.
@@ -104,43 +102,101 @@ pub fn wilcoxon(diffs: &[f64]) -> SignedRank {
     }
 }
 
-/// Resamples drawn by [`bootstrap_mean`] in `tester compare`.
-pub const RESAMPLES: usize = 10_000;
+/// The shift of paired differences the signed-rank test reads as their centre, with the
+/// shifts it does not reject at the 5 % level: the same test (on `d − θ`) read backwards, so
+/// its interval leaves out 0 exactly when the test on `d` itself is significant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shift {
+    /// Where the test's `z` changes sign: the centre of the differences (a Hodges–Lehmann
+    /// estimate, with the test's handling of ties and zeros).
+    pub estimate: f64,
+    /// The lowest shift not rejected, `None` when none below the differences is rejected (too
+    /// few of them).
+    pub low: Option<f64>,
+    /// The highest shift not rejected, likewise.
+    pub high: Option<f64>,
+}
 
-/// A percentile bootstrap interval of the mean of `values`: the `(1 − level)/2` and
-/// `(1 + level)/2` quantiles of the means of `resamples` resamples drawn with replacement.
-/// Deterministic for a given `seed`. `None` for no values.
+/// `wilcoxon(d − θ)`.
+fn shifted(diffs: &[f64], theta: f64) -> SignedRank {
+    let moved: Vec<f64> = diffs.iter().map(|d| d - theta).collect();
+    wilcoxon(&moved)
+}
+
+/// Bisects between `out` (a shift the test rejects) and `inside` (one it does not) to where
+/// the test stops rejecting; returns the last point found not rejected.
+fn boundary(diffs: &[f64], mut out: f64, mut inside: f64) -> f64 {
+    for _ in 0..100 {
+        let mid = 0.5 * (out + inside);
+        if mid == out || mid == inside {
+            break;
+        }
+        if shifted(diffs, mid).p < 0.05 {
+            out = mid;
+        } else {
+            inside = mid;
+        }
+    }
+    inside
+}
+
+/// The [`Shift`] of `diffs` for the test of [`wilcoxon`], or `None` when no difference is a
+/// finite number other than 0 (nothing to locate) or the centre itself is rejected (a test
+/// too rough to read backwards).
 ///
 /// # Examples
 ///
 /// ```
-/// use tools::cli::stats::bootstrap_mean;
+/// use tools::cli::stats::{wilcoxon, wilcoxon_shift};
 ///
-/// let (lo, hi) = bootstrap_mean(&[0.9, 0.95, 1.0, 0.92, 0.97], 0.95, 2000, 1).unwrap();
-/// assert!(0.9 <= lo && lo < hi && hi <= 1.0);
-/// assert_eq!(bootstrap_mean(&[2.0], 0.95, 100, 1), Some((2.0, 2.0)));
+/// let d: Vec<f64> = (1..=20).map(|i| 0.1 + 0.01 * f64::from(i % 7) - 0.03).collect();
+/// let shift = wilcoxon_shift(&d).unwrap();
+/// assert!(wilcoxon(&d).p < 0.05 && shift.low.unwrap() > 0.0);
+/// assert!(shift.low.unwrap() < shift.estimate && shift.estimate < shift.high.unwrap());
 /// ```
-///
-/// # Complexity
-///
-/// `O(resamples · n)`.
-pub fn bootstrap_mean(
-    values: &[f64],
-    level: f64,
-    resamples: usize,
-    seed: u64,
-) -> Option<(f64, f64)> {
-    if values.is_empty() || resamples == 0 {
+pub fn wilcoxon_shift(diffs: &[f64]) -> Option<Shift> {
+    let finite: Vec<f64> = diffs.iter().copied().filter(|d| d.is_finite()).collect();
+    let lowest = finite.iter().copied().fold(f64::INFINITY, f64::min);
+    let highest = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !(lowest.is_finite() && highest.is_finite()) || (lowest == 0.0 && highest == 0.0) {
         return None;
     }
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let n = values.len();
-    let mut means: Vec<f64> = (0..resamples)
-        .map(|_| (0..n).map(|_| values[rng.random_range(0..n)]).sum::<f64>() / n as f64)
-        .collect();
-    means.sort_by(f64::total_cmp);
-    let at = |q: f64| means[((q * resamples as f64).floor() as usize).min(resamples - 1)];
-    Some((at((1.0 - level) / 2.0), at((1.0 + level) / 2.0)))
+    let margin = (highest - lowest).max(lowest.abs()).max(highest.abs()) + 1.0;
+    let (below, above) = (lowest - margin, highest + margin);
+    // z falls as the shift grows: find where it turns negative.
+    let (mut left, mut right) = (below, above);
+    for _ in 0..100 {
+        let mid = 0.5 * (left + right);
+        if mid == left || mid == right {
+            break;
+        }
+        if shifted(diffs, mid).z >= 0.0 {
+            left = mid;
+        } else {
+            right = mid;
+        }
+    }
+    let estimate = 0.5 * (left + right);
+    if shifted(diffs, estimate).p < 0.05 {
+        return None;
+    }
+    // 0 is bracketed on its own side, so that it lies inside exactly when the test on the
+    // differences themselves is not significant.
+    let zero_in = wilcoxon(diffs).p >= 0.05;
+    let side = |far: f64| {
+        let zero_here = (far < estimate && 0.0 < estimate) || (far > estimate && 0.0 > estimate);
+        let (out, inside) = match (zero_here, zero_in) {
+            (true, false) => (0.0, estimate),
+            (true, true) => (far, 0.0),
+            (false, _) => (far, estimate),
+        };
+        (shifted(diffs, out).p < 0.05).then(|| boundary(diffs, out, inside))
+    };
+    Some(Shift {
+        estimate,
+        low: side(below),
+        high: side(above),
+    })
 }
 
 #[cfg(test)]
@@ -189,12 +245,28 @@ mod tests {
     }
 
     #[test]
-    fn bootstrap_is_deterministic_and_covers_the_mean() {
-        let values: Vec<f64> = (0..50).map(|i| 1.0 + f64::from(i % 7) / 10.0).collect();
-        let mean = values.iter().sum::<f64>() / 50.0;
-        let a = bootstrap_mean(&values, 0.95, 5000, 7).unwrap();
-        assert_eq!(a, bootstrap_mean(&values, 0.95, 5000, 7).unwrap());
-        assert!(a.0 < mean && mean < a.1, "{a:?} {mean}");
-        assert_eq!(bootstrap_mean(&[], 0.95, 10, 1), None);
+    fn the_shift_interval_leaves_out_0_exactly_when_the_test_is_significant() {
+        // Streams with ties, zeros and one outlier, shifted from clearly below to clearly above
+        // 0: the interval holds 0 exactly when p >= 0.05, at every shift.
+        let base = [
+            0.0, 0.0, 0.0, 0.01, -0.02, 0.03, 0.03, -0.01, 0.05, 0.02, 0.0, 0.9, -0.04, 0.02, 0.01,
+            0.01,
+        ];
+        for step in -40..=40 {
+            let d: Vec<f64> = base.iter().map(|x| x + f64::from(step) * 0.002).collect();
+            let p = wilcoxon(&d).p;
+            let s = wilcoxon_shift(&d).unwrap();
+            let holds = s.low.is_none_or(|l| l <= 0.0) && s.high.is_none_or(|h| h >= 0.0);
+            assert_eq!(holds, p >= 0.05, "step {step}: p {p}, {s:?}");
+            assert!(
+                s.low.is_none_or(|l| l <= s.estimate) && s.high.is_none_or(|h| h >= s.estimate)
+            );
+        }
+        // Three differences: no shift is rejected below or above (the test cannot reach 5 %).
+        let s = wilcoxon_shift(&[0.1, 0.2, 0.3]).unwrap();
+        assert_eq!((s.low, s.high), (None, None));
+        assert!((s.estimate - 0.2).abs() < 1e-9, "{s:?}");
+        assert_eq!(wilcoxon_shift(&[0.0, 0.0]), None);
+        assert_eq!(wilcoxon_shift(&[f64::INFINITY]), None);
     }
 }

@@ -42,23 +42,28 @@ fn printed_llr(out: &Output) -> f64 {
     line[4..line.find(',').unwrap()].parse().unwrap()
 }
 
-/// The pairs the verdict of `ab.json` read and the LLR of the documented formula on them:
+/// The pairs the verdict of `ab.json` counted and the LLR of the documented formula on them:
 /// `x = ln(b / a)` clipped to ±ln 1.25 (a failed side: ±ln 2 against it),
-/// `LLR = n/2 · ln((s² + x̄² + F) / (s² + (x̄ − μ1)² + F))`, `F = 1e-12`.
+/// `LLR = n/2 · ln((s² + x̄² + F) / (s² + (x̄ − μ1)² + F))`, `F = 1e-12`, over the first `read`
+/// pairs of the stream less those marked starved.
 pub fn documented_llr(doc: &Value) -> (usize, f64) {
     let n = doc["verdict"]["pairs"].as_u64().unwrap() as usize;
+    let read = doc["verdict"]["read"].as_u64().unwrap() as usize;
     let mut pairs: Vec<&Value> = doc["pairs"].as_array().unwrap().iter().collect();
     pairs.sort_by_key(|p| p["pair"].as_u64());
     let ln2 = std::f64::consts::LN_2;
-    let xs: Vec<f64> = pairs[..n]
+    let xs: Vec<f64> = pairs[..read]
         .iter()
         .enumerate()
-        .map(|(i, p)| {
+        .filter(|(i, p)| {
             assert_eq!(
                 p["pair"],
                 i + 1,
-                "the pairs read are the first n of the stream"
+                "the pairs read are the first of the stream"
             );
+            p["starved"].is_null()
+        })
+        .map(|(_, p)| {
             let score = |side: &str| {
                 (p[side]["status"] == "ok").then(|| p[side]["score"].as_f64().unwrap())
             };
@@ -71,6 +76,11 @@ pub fn documented_llr(doc: &Value) -> (usize, f64) {
             }
         })
         .collect();
+    assert_eq!(
+        xs.len(),
+        n,
+        "the pairs counted are those read less the starved"
+    );
     let mean = xs.iter().sum::<f64>() / n as f64;
     let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64;
     let mu1 = (1.0 - doc["settings"]["delta"].as_f64().unwrap()).ln();

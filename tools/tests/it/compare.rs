@@ -72,7 +72,9 @@ fn example_by_hand() {
     // B:     90  180   55   40   30   timeout  800   (missing)
     // B/A:  0.9  0.9  1.1  0.5    1   -       0.8    -
     // Paired: seeds 1-5 and 7 (6: B timeout, 8: missing in B). Wins (B lower) 1, 2, 4, 7 = 4;
-    // losses 3 = 1; ties 5 = 1. Mean ratio (0.9+0.9+1.1+0.5+1+0.8)/6 = 0.866667.
+    // losses 3 = 1; ties 5 = 1. The ratio of the scores, their geometric mean, is
+    // exp((2 ln 0.9 + ln 1.1 + ln 0.5 + ln 1 + ln 0.8)/6) = exp(-0.171950) = 0.842021; the sd of
+    // the logs 0.277175, t = -0.171950 / (0.277175/√6) = -1.519582, p (5 df) = 0.18909.
     // Wilcoxon on ln(B/A), zero dropped (n = 5): |d| ascending 0.0953 (+, seed 3) rank 1,
     // 0.1054 (−, 1) and 0.1054 (−, 2) ranks 2 and 3 -> 2.5 each, 0.2231 (−, 7) rank 4,
     // 0.6931 (−, 4) rank 5. W+ = 1, W− = 14. Mean 5·6/4 = 7.5; var 5·6·11/24 − (2³−2)/48 =
@@ -97,7 +99,14 @@ fn example_by_hand() {
         (&json!(4), &json!(1), &json!(1), &json!(6)),
         "{pair}"
     );
-    assert!((pair["mean_ratio"].as_f64().unwrap() - 0.866_666_7).abs() < 1e-6);
+    assert!(
+        (pair["ratio"].as_f64().unwrap() - 0.842_021).abs() < 1e-6,
+        "{pair}"
+    );
+    assert!(
+        (pair["ratio_t_test_p"].as_f64().unwrap() - 0.189_09).abs() < 1e-4,
+        "{pair}"
+    );
     let w = &pair["wilcoxon"];
     assert_eq!((&w["n"], &w["zeros"]), (&json!(5), &json!(1)));
     assert_eq!((&w["w_plus"], &w["w_minus"]), (&json!(1.0), &json!(14.0)));
@@ -140,6 +149,15 @@ fn example_by_hand() {
         "{text}"
     );
     assert!(text.contains("p = 0.1041"), "{text}");
+    // The t interval of the ratio goes with its t-test (t(0.975, 5) = 2.570582: half width
+    // 2.570582 · 0.113156 = 0.290879); the Wilcoxon's own interval holds 1, as its p says.
+    assert!(
+        text.contains(
+            "B/A 0.8420, 95% interval 0.6295 to 1.1263 (Student's t on ln(B/A): p = 0.1891)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("its B/A 0.9000 (Hodges-Lehmann"), "{text}");
     assert!(
         text.contains("excluded seeds: 6 (B timeout), 8 (missing in B)"),
         "{text}"
@@ -333,9 +351,33 @@ fn runs_lists_newest_first() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// An answer to `input` of `pairs` wasted moves: the first queen with an empty cell to its
+/// right steps there and back, `pairs` times (each step adds 1 to the score).
+fn wasted_moves(input: &str, pairs: usize) -> String {
+    let numbers: Vec<i64> = input
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let n = numbers[0] as usize;
+    let cells = &numbers[2..];
+    let i = (0..n * n)
+        .find(|&i| cells[i] > 0 && i % n < n - 1 && cells[i + 1] == 0)
+        .expect("a queen that can step right");
+    let (r, c) = (i / n, i % n);
+    let mut out = format!("{}\n", 2 * pairs);
+    for _ in 0..pairs {
+        out.push_str(&format!("{r} {c} {r} {}\n{r} {} {r} {c}\n", c + 1, c + 1));
+    }
+    out
+}
+
 /// Run folders `a` and `b` of seeds 1-3 as `tester run` writes them (`SEED.in`, `SEED.out`,
-/// `results.json`): A scores 100 everywhere; B 90, 150 and 110.
+/// `results.json`): A answers with no move; B with seed 1's best known answer (better), 100
+/// wasted pairs of moves on seed 2 (worse by 200 of 8430) and 2 on seed 3 (worse by 4 of
+/// 1026). The scores written in `results.json` are not these (`tester compare` judges the
+/// answers again): A 100 everywhere; B 90, 150 and 110.
 fn folders_with_answers(root: &Path) {
+    let best = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testcases/best/1.out");
     for (dir, scores) in [("a", [100.0, 100.0, 100.0]), ("b", [90.0, 150.0, 110.0])] {
         let mut results = Vec::new();
         for seed in 1..=3u64 {
@@ -347,9 +389,15 @@ fn folders_with_answers(root: &Path) {
             let mut numbers = input.split_whitespace();
             let n: u64 = numbers.next().unwrap().parse().unwrap();
             let c: u64 = numbers.next().unwrap().parse().unwrap();
+            let answer = match (dir, seed) {
+                ("a", _) => "0\n".to_string(),
+                (_, 1) => fs::read_to_string(&best).unwrap(),
+                (_, 2) => wasted_moves(&input, 100),
+                _ => wasted_moves(&input, 2),
+            };
             fs::create_dir_all(root.join(dir)).unwrap();
             fs::write(root.join(dir).join(format!("{seed}.in")), &input).unwrap();
-            fs::write(root.join(dir).join(format!("{seed}.out")), "0\n").unwrap();
+            fs::write(root.join(dir).join(format!("{seed}.out")), answer).unwrap();
             results.push(result(seed, n, c, Some(scores[seed as usize - 1])));
         }
         run_folder(&root.join(dir), 1.0, results, json!({}));
@@ -378,7 +426,7 @@ fn vis_pages_for_the_worst_seeds_linked_from_the_report() {
         text.contains("side-by-side pages: 2 in report-vis"),
         "{text}"
     );
-    // The two worst ratios B/A: seed 2 (1.5) and seed 3 (1.1); seed 1 (0.9) has no page.
+    // The two worst ratios B/A: seed 2 (1.024) and seed 3 (1.004); seed 1 (better) has none.
     let pages = root.join("report-vis");
     assert!(pages.join("seed-2.html").is_file() && pages.join("seed-3.html").is_file());
     assert!(!pages.join("seed-1.html").exists());

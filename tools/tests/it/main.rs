@@ -16,6 +16,7 @@ mod bounds;
 mod cli;
 mod common;
 mod compare;
+mod compare_trust;
 mod cpu_time;
 mod daily_loop;
 mod faults;

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::arms::Arm;
-use super::sprt::{pair_statistic, Sprt, Stats, Verdict, Walk, MIN_PAIRS};
+use super::sign::P1;
+use super::sprt::{pair_statistic, Sprt, GSPRT_SHARE};
 use crate::cli::args::{parse_shard, Shard};
 use crate::cli::command::run::kept::rejudged;
 use crate::cli::report::{SeedResult, Status};
@@ -139,13 +140,16 @@ impl Settings {
             .collect()
     }
 
-    fn to_json(&self) -> Value {
+    /// The `settings` object of `ab.json`.
+    pub fn to_json(&self) -> Value {
         json!({
             "delta": self.sprt.delta,
             "alpha": self.sprt.alpha,
             "beta": self.sprt.beta,
             "max_pairs": self.max_pairs,
             "min_pairs": super::sprt::MIN_PAIRS,
+            "gsprt_share": GSPRT_SHARE,
+            "sign_p1": P1,
             "seeds": self.seeds.to_json(),
             "shard": self.shard.map(|s| s.to_string()),
         })
@@ -228,6 +232,13 @@ impl Pair {
         }
     }
 
+    /// Why the pair is not counted (an arm starved, or the arms' CPU uneven; see
+    /// [`crate::cli::cpu::unfair_pair`]), with the arms' time limits `limits`; `None`: it
+    /// counts.
+    pub fn unfair(&self, limits: [f64; 2]) -> Option<String> {
+        crate::cli::cpu::unfair_pair(&self.a, &self.b, limits)
+    }
+
     fn side_json(r: &SeedResult) -> Value {
         json!({
             "status": r.status.as_str(),
@@ -237,7 +248,9 @@ impl Pair {
         })
     }
 
-    fn to_json(&self) -> Value {
+    /// The pair as `ab.json` lists it (`starved`: why it does not count, with the arms' time
+    /// limits `limits`).
+    pub fn to_json(&self, limits: [f64; 2]) -> Value {
         json!({
             "pair": self.position + 1,
             "seed": self.seed,
@@ -246,123 +259,9 @@ impl Pair {
             "a": Self::side_json(&self.a),
             "b": Self::side_json(&self.b),
             "x": self.x(),
+            "starved": self.unfair(limits),
         })
     }
-}
-
-/// The verdict part of `ab.json` and of the printed report: the test read in stream order up
-/// to its verdict or to the first pair not finished.
-#[derive(Clone, Debug)]
-pub struct Reading {
-    /// The test after the pairs it read.
-    pub walk: Walk,
-    /// Failed sides among the pairs read: A only, B only, both.
-    pub failures: [usize; 3],
-    /// The seeds and statuses of those failures (`10823 B timeout`), in order.
-    pub failed: Vec<String>,
-    /// The position of the first pair not finished where the reading stopped early.
-    pub gap: Option<usize>,
-    /// The unclipped `ln(score_B / score_A)` of the pairs read that both sides had judged:
-    /// the ratio of the scores (the test's own statistic is clipped).
-    pub judged: Stats,
-    /// Why there is no verdict, as an error: both arms failed on every pair read, from
-    /// [`MIN_PAIRS`] on (then the walk's verdict is dropped: nothing was compared).
-    pub error: Option<String>,
-}
-
-/// Reads the finished `pairs` in stream order with the test of `settings`.
-pub fn read_pairs(settings: &Settings, pairs: &BTreeMap<usize, Pair>) -> Reading {
-    let count = settings.max_pairs.min(settings.seeds.len_limit());
-    let mut walk = Walk::new(settings.sprt, count);
-    let (mut failures, mut failed) = ([0; 3], Vec::new());
-    let (mut gap, mut judged) = (None, Stats::default());
-    for position in 0..count {
-        let Some(pair) = pairs.get(&position) else {
-            gap = Some(position);
-            break;
-        };
-        if let Some(r) = pair.log_ratio() {
-            judged.push(r);
-        }
-        let (a_ok, b_ok) = (pair.a.status == Status::Ok, pair.b.status == Status::Ok);
-        let side = match (a_ok, b_ok) {
-            (true, true) => None,
-            (false, true) => Some((0, format!("A {}", pair.a.status.as_str()))),
-            (true, false) => Some((1, format!("B {}", pair.b.status.as_str()))),
-            (false, false) => Some((2, "both failed".to_string())),
-        };
-        if let Some((i, what)) = side {
-            failures[i] += 1;
-            failed.push(format!("{} {what}", pair.seed));
-        }
-        if walk.push(pair.x()).is_some() {
-            break;
-        }
-    }
-    let n = walk.stats.n;
-    let error = (n >= MIN_PAIRS && failures[2] == n).then(|| {
-        walk.verdict = None;
-        let first = pairs.get(&0).map_or(String::new(), |p| {
-            let why = |r: &SeedResult| {
-                format!(
-                    "{} ({})",
-                    r.status.as_str(),
-                    crate::cli::quote::printable(r.message.as_deref().unwrap_or("-"), 120)
-                )
-            };
-            format!(
-                " (pair 1, seed {}: A {}, B {})",
-                p.seed,
-                why(&p.a),
-                why(&p.b)
-            )
-        });
-        format!(
-            "both arms failed on every one of the {n} pairs read{first}: nothing was compared, \
-             so there is no verdict; see SEED.err in base/ and new/"
-        )
-    });
-    Reading {
-        walk,
-        failures,
-        failed,
-        gap,
-        judged,
-        error,
-    }
-}
-
-/// The `verdict` object of `ab.json`: the verdict (null while the test has none), the pairs
-/// read, their mean, sd, ratio and its 95 % interval, the LLR and its bounds, the failures.
-fn verdict_json(settings: &Settings, reading: &Reading) -> Value {
-    let (stats, sprt) = (&reading.walk.stats, &settings.sprt);
-    let interval = stats.interval95().map(|(lo, hi)| (lo.exp(), hi.exp()));
-    let judged = &reading.judged;
-    let judged_interval = judged.interval95().map(|(lo, hi)| (lo.exp(), hi.exp()));
-    json!({
-        "verdict": reading.walk.verdict.map(Verdict::as_str),
-        "pairs": stats.n,
-        "mean": stats.mean,
-        "sd": stats.sd(),
-        "ratio": stats.mean.exp(),
-        "ratio_low": interval.map(|i| i.0),
-        "ratio_high": interval.map(|i| i.1),
-        "llr": reading.walk.llr(),
-        "lower": sprt.lower(),
-        "upper": sprt.upper(),
-        "mu0": Sprt::MU0,
-        "mu1": sprt.mu1(),
-        "failures": { "a": reading.failures[0], "b": reading.failures[1],
-                      "both": reading.failures[2] },
-        "missing_pair": reading.gap.filter(|_| reading.walk.verdict.is_none()).map(|p| p + 1),
-        "sign_rule": reading.walk.by_sign_rule(),
-        "judged_pairs": judged.n,
-        "score_ratio": (judged.n > 0).then(|| judged.mean.exp()),
-        "score_ratio_low": judged_interval.map(|i| i.0),
-        "score_ratio_high": judged_interval.map(|i| i.1),
-        "error": reading.error,
-        "formula": super::sprt::FORMULA,
-    })
 }
 
 /// The whole record of an A/B.
@@ -379,31 +278,21 @@ pub struct Record {
 }
 
 impl Record {
-    /// The `ab.json` document; `interrupted` while pairs are still to run.
-    pub fn document(&self, interrupted: bool) -> Value {
-        let reading = read_pairs(&self.settings, &self.pairs);
-        json!({
-            "started": self.started,
-            "settings": self.settings.to_json(),
-            "arms": { "A": self.arms[0].to_json(), "B": self.arms[1].to_json() },
-            "pairs": self.pairs.values().map(Pair::to_json).collect::<Vec<_>>(),
-            "verdict": verdict_json(&self.settings, &reading),
-            "interrupted": interrupted,
-        })
-    }
-
-    /// Writes `DIR/ab.json` atomically.
-    pub fn save(&self, dir: &Path, interrupted: bool) -> Result<(), String> {
-        let path = dir.join(AB_JSON);
-        let text = serde_json::to_string_pretty(&self.document(interrupted))
-            .expect("JSON values always serialise");
-        crate::cli::replace::replace_file(&path, (text + "\n").as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    /// The arms' time limits in seconds, A's and B's.
+    pub fn limits(&self) -> [f64; 2] {
+        [self.arms[0].time_limit, self.arms[1].time_limit]
     }
 
     /// Reads `DIR/ab.json`; the pairs' results come from the arms' `results.json` (the record
-    /// keeps only what the test reads).
+    /// keeps only what the test reads), judged again from their outputs (a warning for each
+    /// that changed).
     pub fn load(dir: &Path) -> Result<Record, String> {
+        Record::load_with(dir, true)
+    }
+
+    /// [`Record::load`], with or without the warnings of results judged again (`tester
+    /// compare` gives its own).
+    pub fn load_with(dir: &Path, warn: bool) -> Result<Record, String> {
         let path = dir.join(AB_JSON);
         let text = crate::cli::readcap::read_text_capped(
             &path,
@@ -412,10 +301,10 @@ impl Record {
         )?;
         let doc: Value = serde_json::from_str(&text)
             .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
-        Record::from_document(dir, &doc).map_err(|e| format!("{}: {e}", path.display()))
+        Record::from_document(dir, &doc, warn).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    fn from_document(dir: &Path, doc: &Value) -> Result<Record, String> {
+    fn from_document(dir: &Path, doc: &Value, warn: bool) -> Result<Record, String> {
         let settings = Settings::from_json(doc.get("settings").unwrap_or(&Value::Null))?;
         let arm = |label: &str| {
             let v = doc
@@ -437,7 +326,7 @@ impl Record {
             }
         }
         check_seeds(&settings.seeds, &pairs)?;
-        let pairs = judged_again(dir, &arms, pairs);
+        let pairs = judged_again(dir, &arms, pairs, warn);
         Ok(Record {
             started: doc["started"].as_str().unwrap_or_default().to_string(),
             settings,
@@ -479,18 +368,19 @@ fn check_seeds(seeds: &SeedStream, pairs: &BTreeMap<usize, Pair>) -> Result<(), 
 }
 
 /// The pairs with each side's recorded verdict replaced by the judge's verdict on its saved
-/// `SEED.out` (as `tester run --resume` does: an edited score must not decide); a warning on
-/// standard error for each that changed.
+/// `SEED.out` (as `tester run --resume` does: an edited score must not decide); with `warn`, a
+/// warning on standard error for each that changed.
 fn judged_again(
     dir: &Path,
     arms: &[Arm; 2],
     mut pairs: BTreeMap<usize, Pair>,
+    warn: bool,
 ) -> BTreeMap<usize, Pair> {
     for (i, arm) in arms.iter().enumerate() {
         let side = |p: &Pair| if i == 0 { p.a.clone() } else { p.b.clone() };
         let kept: Vec<SeedResult> = pairs.values().map(side).collect();
         let (results, warnings) = rejudged(&dir.join(arm.folder()), kept, &Ranges::default());
-        for warning in warnings {
+        for warning in warnings.iter().filter(|_| warn) {
             let warning = warning.trim_start_matches("--resume: ");
             crate::diag!("tester ab: arm {}: {warning}", arm.label);
         }

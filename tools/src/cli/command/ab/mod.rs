@@ -15,9 +15,12 @@ pub mod current;
 pub mod folder;
 pub mod open;
 pub mod pairs;
+pub mod reading;
 pub mod report;
+pub mod sign;
 pub mod sprt;
 pub mod verdict;
+pub mod walk;
 pub mod worktrees;
 
 use std::path::{Path, PathBuf};
@@ -30,14 +33,17 @@ use crate::cli::out::print;
 use crate::cli::reaper::{self, Target};
 use crate::cli::runfile::RunInfo;
 use arms::{Arm, ArmSpec, Source};
-use folder::{read_pairs, Record, SeedStream, AB_JSON, MAX_PAIRS};
+use folder::{Record, SeedStream, AB_JSON, MAX_PAIRS};
 use pairs::Session;
 use sprt::Sprt;
 
 /// Exit codes of `tester ab`, as `tester ab --help` states them.
 pub const EXIT_HELP: &str = "Exit codes: 0 accepted (B is better than A by at least --delta); \
 1 rejected (B is not better than A); 3 inconclusive (--max-pairs reached, or --verdict over \
-pairs with one not finished); 2 bad usage or an error (a build that failed, a folder that \
+pairs with one not finished); 4 no verdict because the machine was too busy (more than half of \
+the pairs read starved: an arm got less than half a core, or less than 90% of the other arm's \
+share; --resume runs them again) or because the arms got unequal CPU on average (over 3% more \
+for the arm the verdict favoured); 2 bad usage or an error (a build that failed, a folder that \
 cannot be written: nothing decided); with --shard, 0 once the shard's pairs are finished (the \
 verdict comes from `tester ab --verdict`); 130, 143, 129 interrupted by SIGINT (Ctrl-C), \
 SIGTERM, SIGHUP: ab.json and both run folders keep every finished pair, the verdict so far is \
@@ -46,12 +52,15 @@ compared.
 
 The test (docs/tester.md, \"tester ab\"): x = ln(score_B / score_A) per pair, clipped to \
 +-ln 1.25 (a side that failed loses the pair: x = +ln 2 when B failed, -ln 2 when A failed, 0 \
-when both did); H0 \
-mean(x) = 0 against H1 mean(x) = ln(1 - delta); after n pairs LLR = n/2 * ln(sum (x - 0)^2 / \
-sum (x - ln(1 - delta))^2); accepted at LLR >= ln((1 - beta) / alpha), rejected at LLR <= \
-ln(beta / (1 - alpha)), never before 15 pairs; from 15 pairs on, B better by delta on every \
-pair so far is accepted and B worse on every pair rejected (a sign test: by chance at most \
-2^-15 of the time).
+when both did); starved pairs are not counted (only runs that used half their time limit are \
+judged on their CPU). Two sequential tests read the counted pairs, the first to cross a bound \
+deciding, never before 15 pairs, each with 0.8 (GSPRT) or 0.2 (sign test) of alpha and beta: \
+the GSPRT of H0 mean(x) = 0 against H1 mean(x) = ln(1 - delta), LLR = n/2 * ln(sum (x - 0)^2 / \
+sum (x - ln(1 - delta))^2), accepted at LLR >= ln((1 - 0.8 beta) / (0.8 alpha)), rejected at \
+LLR <= ln(0.8 beta / (1 - 0.8 alpha)); and a sequential sign test (ties left out): accepted \
+when the pairs where B is better by delta outnumber the others enough (each adds ln 1.6, each \
+other takes ln 2.5, until ln(1 / (0.2 alpha))), the mean agreeing and B never failing; \
+rejected alike on the pairs where B is worse.
 
 Examples:
   tester ab --base HEAD --time-limit 1                  # the current build (uncommitted changes) against HEAD
@@ -361,7 +370,7 @@ fn worktrees_at_the_end(args: &Args, record: &Record, dir: &Path, code: i32) {
 
 /// Prints the report and returns the exit code.
 fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, String> {
-    let reading = read_pairs(&record.settings, &record.pairs);
+    let reading = record.reading();
     let settings = &record.settings;
     if let Some(shard) = settings.shard {
         let done = settings
@@ -376,6 +385,7 @@ fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, Strin
             settings.positions().len(),
             dir.display()
         ));
+        warn_starved_shard(record, dir);
     } else {
         print(&format!(
             "{}{}ab.json: {}\n",
@@ -383,16 +393,9 @@ fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, Strin
             report::text(settings, &reading, &[dir.to_path_buf()]),
             dir.join(AB_JSON).display()
         ));
-    }
-    let sides = |a: bool| -> Vec<&crate::cli::report::SeedResult> {
-        record
-            .pairs
-            .values()
-            .map(|p| if a { &p.a } else { &p.b })
-            .collect()
-    };
-    if let Some(warning) = crate::cli::cpu::ab_warning([('A', sides(true)), ('B', sides(false))]) {
-        crate::cli::quote::warn("tester ab", &warning);
+        if let Some(warning) = report::starved_warning(&reading, dir) {
+            crate::cli::quote::warn("tester ab", &warning);
+        }
     }
     if let Some(signal) = signal {
         crate::diag!(
@@ -409,7 +412,29 @@ fn finish(record: &Record, dir: &Path, signal: Option<i32>) -> Result<i32, Strin
     if let Some(error) = reading.error {
         return Err(error);
     }
-    Ok(reading.walk.verdict.map_or(3, sprt::Verdict::exit_code))
+    Ok(reading.exit_code())
+}
+
+/// Names the pairs of a shard that will not count (an arm starved, or uneven CPU).
+fn warn_starved_shard(record: &Record, dir: &Path) {
+    let limits = record.limits();
+    let starved = record
+        .pairs
+        .values()
+        .filter(|p| p.unfair(limits).is_some())
+        .count();
+    if starved > 0 {
+        crate::cli::quote::warn(
+            "tester ab",
+            &format!(
+                "{starved} of this shard's {} pairs starved (an arm got less than half a core, \
+                 or much less than the other): they will not count; `tester ab --resume --out \
+                 {}` runs them again",
+                record.pairs.len(),
+                dir.display()
+            ),
+        );
+    }
 }
 
 /// The first lines on standard error: the arms, the test, the folder.
@@ -426,13 +451,14 @@ fn print_start(session: &Session<'_>, dir: &Path, jobs: usize) {
     let kept = record.pairs.len();
     crate::diag!(
         "tester ab: delta {}%, alpha {}, beta {}: accepted at LLR >= {:.3}, rejected at LLR <= \
-         {:.3}, after {} pairs at least and {} at most ({seeds}{}){}; {jobs} jobs, {} at a \
-         time; output in {}",
+         {:.3}, or by the sign test at {:.3}, after {} pairs at least and {} at most \
+         ({seeds}{}){}; starved pairs not counted; {jobs} jobs, {} at a time; output in {}",
         sprt::short(s.delta * 100.0),
         s.alpha,
         s.beta,
         s.upper(),
         s.lower(),
+        sign::SignTest::bounds(s).0,
         sprt::MIN_PAIRS,
         settings.max_pairs,
         settings

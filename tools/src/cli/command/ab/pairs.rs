@@ -3,15 +3,17 @@
 //! first alternating from pair to pair. The test reads the finished pairs in stream order; once
 //! it has its verdict no new pair starts (the pairs already running finish and are kept, but
 //! do not count). `ab.json` and the arms' `results.json` are rewritten at most every second
-//! while pairs finish, and at the end.
+//! while pairs finish, and at the end. A session that takes over an A/B without a verdict (or
+//! one stopped because the machine was too busy) runs its starved pairs again, first.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::folder::{arm_dir, first_of, read_pairs, Pair, Record};
+use super::folder::{arm_dir, first_of, Pair, Record, Settings};
+use super::reading::read_pairs;
 use super::report::progress_line;
 use crate::cli::progress::Progress;
 use crate::cli::reaper;
@@ -21,9 +23,17 @@ use crate::cli::runfile::{write_run, RunInfo};
 /// How often at most the files are rewritten while pairs finish.
 const SAVE_EVERY: Duration = Duration::from_secs(1);
 
-/// Whether the session is done: a verdict, or the error of a test with nothing compared.
-fn decided(reading: &super::folder::Reading) -> bool {
-    reading.walk.verdict.is_some() || reading.error.is_some()
+/// Drops the starved pairs within the positions of `settings` from `pairs` (the arms' time
+/// limits `limits`), so the session runs them again; not when the pairs give a verdict (which
+/// the starved pairs did not change), except in a shard (whose verdict is read elsewhere).
+fn drop_starved(settings: &Settings, limits: [f64; 2], pairs: &mut BTreeMap<usize, Pair>) {
+    let reading = read_pairs(settings, limits, pairs);
+    let verdict = reading.walk.verdict.is_some() && reading.busy.is_none();
+    if verdict && settings.shard.is_none() {
+        return;
+    }
+    let positions: BTreeSet<usize> = settings.positions().into_iter().collect();
+    pairs.retain(|p, pair| !positions.contains(p) || pair.unfair(limits).is_none());
 }
 
 /// The pairs after which a side that failed on each one is named (once), so a misspelled
@@ -32,7 +42,7 @@ const FAILING_EARLY: usize = 3;
 
 /// Says, when exactly the first [`FAILING_EARLY`] pairs are finished and one side failed on
 /// each, how it failed.
-fn warn_failing_arm(pairs: &std::collections::BTreeMap<usize, Pair>) {
+fn warn_failing_arm(pairs: &BTreeMap<usize, Pair>) {
     if pairs.len() != FAILING_EARLY || pairs.keys().next_back() != Some(&(FAILING_EARLY - 1)) {
         return;
     }
@@ -90,11 +100,12 @@ impl<'a> Session<'a> {
     /// A session of `record` in `dir` that runs the pairs not finished yet.
     pub fn new(
         dir: &'a Path,
-        record: Record,
+        mut record: Record,
         infos: [RunInfo; 2],
         jobs: usize,
         quiet: bool,
     ) -> Self {
+        drop_starved(&record.settings, record.limits(), &mut record.pairs);
         let positions = record.settings.positions();
         // Pairs kept from a session with a larger --max-pairs lie past the positions to run.
         let end = positions.last().max(record.pairs.keys().next_back());
@@ -104,8 +115,7 @@ impl<'a> Session<'a> {
             .filter(|p| !record.pairs.contains_key(p))
             .collect();
         let started = record.pairs.keys().copied().collect();
-        let stop = record.settings.shard.is_none()
-            && decided(&read_pairs(&record.settings, &record.pairs));
+        let stop = record.settings.shard.is_none() && record.reading().decided();
         let progress = Progress::new(todo.len());
         Session {
             dir,
@@ -248,16 +258,11 @@ impl<'a> Session<'a> {
         let mut state = self.lock();
         let failed = pair.a.status != crate::cli::report::Status::Ok
             || pair.b.status != crate::cli::report::Status::Ok;
-        let what = format!(
-            "pair {} seed {}: B/A {:.4}",
-            pair.position + 1,
-            pair.seed,
-            pair.x().exp()
-        );
+        let what = super::report::pair_line(&pair, state.record.limits());
         state.record.pairs.insert(pair.position, pair);
-        let reading = read_pairs(&state.record.settings, &state.record.pairs);
+        let reading = state.record.reading();
         let sharded = state.record.settings.shard.is_some();
-        if !sharded && decided(&reading) {
+        if !sharded && reading.decided() {
             state.stop = true;
         }
         if !self.quiet {
@@ -332,5 +337,42 @@ impl<'a> Session<'a> {
             )?;
         }
         record.save(self.dir, interrupted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::command::ab::reading::{test_pair, test_settings};
+
+    #[test]
+    fn starved_pairs_run_again_unless_the_pairs_have_their_verdict() {
+        let settings = test_settings();
+        // 10 pairs, 2 and 7 starved: no verdict yet, so both run again.
+        let cpu = |i: usize| {
+            if i == 2 || i == 7 {
+                [200, 990]
+            } else {
+                [990, 990]
+            }
+        };
+        let mut pairs: BTreeMap<usize, Pair> = (0..10)
+            .map(|i| (i, test_pair(i, [100.0, 100.0], cpu(i))))
+            .collect();
+        drop_starved(&settings, [1.0, 1.0], &mut pairs);
+        assert_eq!(pairs.len(), 8);
+        assert!(!pairs.contains_key(&2) && !pairs.contains_key(&7));
+        // 20 pairs with a verdict (rejected at 15 counted, pair 2 starved): kept as they are.
+        let mut pairs: BTreeMap<usize, Pair> = (0..20)
+            .map(|i| (i, test_pair(i, [100.0, 100.0], cpu(i))))
+            .collect();
+        drop_starved(&settings, [1.0, 1.0], &mut pairs);
+        assert_eq!(pairs.len(), 20);
+        // Mostly starved (busy): they run again.
+        let mut pairs: BTreeMap<usize, Pair> = (0..20)
+            .map(|i| (i, test_pair(i, [100.0, 100.0], [200, 990])))
+            .collect();
+        drop_starved(&settings, [1.0, 1.0], &mut pairs);
+        assert!(pairs.is_empty());
     }
 }

@@ -1,36 +1,64 @@
 //! What `tester ab` says: the live progress message, the report printed at the end and the
 //! `verdict` object of `ab.json`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::arms::Arm;
 use super::current::sh_quote;
-use super::folder::{Reading, Settings, MAX_PAIRS};
-use super::sprt::{Sprt, Stats, Verdict, FORMULA};
-
-/// `exp` of the 95 % interval of the mean statistic: the interval of the ratio B/A.
-fn ratio_interval(stats: &Stats) -> Option<(f64, f64)> {
-    stats.interval95().map(|(lo, hi)| (lo.exp(), hi.exp()))
-}
+use super::folder::{Pair, Settings, MAX_PAIRS};
+use super::reading::Reading;
+use super::sign::SignTest;
+use super::sprt::{Sprt, Verdict, FORMULA};
+use super::walk::Rule;
+use crate::cli::report::Status;
 
 /// δ in percent, as typed (`1`, `0.5`).
 fn percent(sprt: &Sprt) -> String {
     format!("{}", (sprt.delta * 100.0 * 1e9).round() / 1e9)
 }
 
-/// The progress message after a pair: the pairs read, LLR and bounds, the ratio and its
-/// interval.
+/// The first words of a pair's progress line: its real ratio of the scores (not the clipped
+/// statistic), or the side that failed; and why it does not count, if it does not.
+pub fn pair_line(pair: &Pair, limits: [f64; 2]) -> String {
+    let head = format!("pair {} seed {}", pair.position + 1, pair.seed);
+    let what = match (pair.a.status, pair.b.status) {
+        (Status::Ok, Status::Ok) => match pair.log_ratio() {
+            Some(r) => format!("B/A {:.4}", r.exp()),
+            None => format!("A {} B {}", pair.a.score, pair.b.score),
+        },
+        (a, Status::Ok) => format!("A {}", a.as_str()),
+        (Status::Ok, b) => format!("B {}", b.as_str()),
+        (a, b) => format!("A {}, B {}", a.as_str(), b.as_str()),
+    };
+    match pair.unfair(limits) {
+        Some(why) => format!("{head}: {what} (starved, not counted: {why})"),
+        None => format!("{head}: {what}"),
+    }
+}
+
+/// The progress message after a pair: the pairs counted (and starved), the LLR and its
+/// bounds, the sign counts, the ratio of the scores and its interval.
 pub fn progress_line(settings: &Settings, reading: &Reading) -> String {
     let (stats, sprt) = (&reading.walk.stats, &settings.sprt);
-    let interval =
-        ratio_interval(stats).map_or(String::new(), |(lo, hi)| format!(" [{lo:.4}, {hi:.4}]"));
+    let ratio = reading.ratio().map_or(String::new(), |(r, interval)| {
+        let interval = interval.map_or(String::new(), |(lo, hi)| format!(" [{lo:.4}, {hi:.4}]"));
+        format!(" B/A {r:.4}{interval}")
+    });
+    let starved = match reading.starved.len() {
+        0 => String::new(),
+        k => format!(" ({k} starved)"),
+    };
+    let signs = &reading.walk.signs;
     format!(
-        "n {} LLR {:.2} bounds ({:.2}, {:.2}) B/A {:.4}{interval}",
+        "n {}{starved} LLR {:.2} bounds ({:.2}, {:.2}) signs {}:{} better, {}:{} worse{ratio}",
         stats.n,
         reading.walk.llr(),
         sprt.lower(),
         sprt.upper(),
-        stats.mean.exp(),
+        signs.better.plus,
+        signs.better.minus,
+        signs.worse.plus,
+        signs.worse.minus,
     )
 }
 
@@ -65,17 +93,19 @@ pub fn text(settings: &Settings, reading: &Reading, folders: &[PathBuf]) -> Stri
     if reading.failed.len() > 10 {
         failed.push_str(", …");
     }
-    let interval = ratio_interval(stats).map_or("none below 2 pairs".to_string(), |(lo, hi)| {
-        format!("{lo:.5} to {hi:.5}")
-    });
+    let starved = match reading.starved.len() {
+        0 => String::new(),
+        k => format!(", {k} starved and not counted"),
+    };
     let mut text = format!(
-        "pairs: {} (at most {}); failed: A {}, B {}, both {}{}\n\
-         mean ln(B/A) {:.6} (sd {:.6}), each pair clipped to +-ln 1.25 as the test reads it: \
-         ratio B/A {:.5}, 95% interval {interval}\n{}\
+        "pairs: {} counted of {} read (at most {}){starved}; failed: A {}, B {}, both {}{}\n{}\
+         test statistic x = ln(B/A) per pair clipped to +-ln 1.25 (a failed side: +-ln 2): \
+         mean {:.6}, sd {:.6}\n\
          LLR {:.4}, bounds {:.4} (rejected) and {:.4} (accepted); delta {}% (mu1 {:.6}), \
-         alpha {}, beta {}\n\
+         alpha {}, beta {} (the GSPRT's share: {} of each)\n{}\
          GSPRT: {FORMULA}\n",
         stats.n,
+        reading.read,
         settings.max_pairs.min(settings.seeds.len_limit()),
         f[0],
         f[1],
@@ -85,10 +115,9 @@ pub fn text(settings: &Settings, reading: &Reading, folders: &[PathBuf]) -> Stri
         } else {
             format!(" ({failed})")
         },
+        ratio_line(reading),
         stats.mean,
         stats.sd(),
-        stats.mean.exp(),
-        score_ratio_line(reading),
         reading.walk.llr(),
         sprt.lower(),
         sprt.upper(),
@@ -96,55 +125,98 @@ pub fn text(settings: &Settings, reading: &Reading, folders: &[PathBuf]) -> Stri
         sprt.mu1(),
         sprt.alpha,
         sprt.beta,
+        super::sprt::GSPRT_SHARE,
+        sign_line(settings, reading),
     );
     text.push_str(&verdict_line(settings, reading, folders));
     text
 }
 
-/// The ratio of the scores themselves (unclipped) over the pairs judged on both sides.
-fn score_ratio_line(reading: &Reading) -> String {
-    let judged = &reading.judged;
-    if judged.n == 0 {
-        return "ratio of the scores: none (no pair read was judged on both sides)\n".to_string();
-    }
-    let interval = ratio_interval(judged).map_or(String::new(), |(lo, hi)| {
+/// The ratio of the scores (unclipped) over the counted pairs judged on both sides: the one
+/// B/A that the progress line, this report and `tester compare` of the folder show.
+fn ratio_line(reading: &Reading) -> String {
+    let Some((ratio, interval)) = reading.ratio() else {
+        return "B/A: none (no pair counted was judged on both sides)\n".to_string();
+    };
+    let interval = interval.map_or(String::new(), |(lo, hi)| {
         format!(", 95% interval {lo:.5} to {hi:.5}")
     });
     format!(
-        "ratio of the scores B/A {:.5}{interval} (geometric mean, unclipped, of the {} pairs \
-         judged on both sides)\n",
-        judged.mean.exp(),
-        judged.n
+        "B/A {ratio:.5}{interval} (the ratio of the scores: geometric mean over the {} counted \
+         pairs judged on both sides; interval by Student's t on ln(B/A))\n",
+        reading.judged.n
+    )
+}
+
+/// The sign test's counts and bounds.
+fn sign_line(settings: &Settings, reading: &Reading) -> String {
+    let (signs, sprt) = (&reading.walk.signs, &settings.sprt);
+    let (accept, reject) = SignTest::bounds(sprt);
+    format!(
+        "sign test (ties left out): B better by {}% on {}, not on {} (LLR {:.4}, accepted at \
+         {accept:.4}); B worse on {}, better on {} (LLR {:.4}, rejected at {reject:.4})\n",
+        percent(sprt),
+        signs.better.plus,
+        signs.better.minus,
+        signs.better.llr(),
+        signs.worse.plus,
+        signs.worse.minus,
+        signs.worse.llr(),
     )
 }
 
 /// `verdict: accepted (…)` and what it means.
 fn verdict_line(settings: &Settings, reading: &Reading, folders: &[PathBuf]) -> String {
-    let sprt = &settings.sprt;
-    let delta = percent(sprt);
     if let Some(error) = &reading.error {
         return format!("verdict: none: {error}\n");
     }
-    let n = reading.walk.stats.n;
-    let sign = if reading.walk.by_sign_rule() {
-        match reading.walk.verdict {
-            Some(Verdict::Accepted) => format!(
-                " [sign rule: B better by {delta}% or more on every one of the {n} pairs; \
-                 by chance at most 2^-{n} of the time]"
+    if let Some(busy) = &reading.busy {
+        let again = match folders {
+            [one] => format!(
+                "; `tester ab --resume --out {}` runs the starved pairs again",
+                shell_word(one)
             ),
-            _ => format!(
-                " [sign rule: B worse on every one of the {n} pairs; by chance at most 2^-{n} \
-                 of the time]"
-            ),
-        }
-    } else {
-        String::new()
+            _ => String::new(),
+        };
+        return format!("verdict: none: {busy}{again}\n");
+    }
+    let by = match reading.walk.rule {
+        Some(Rule::Gsprt) => " [by the GSPRT on the mean]",
+        Some(Rule::Sign) => " [by the sign test, the mean agreeing]",
+        None => "",
     };
     let line = verdict_words(settings, reading, folders);
     match line.strip_suffix('\n') {
-        Some(text) => format!("{text}{sign}\n"),
+        Some(text) => format!("{text}{by}\n"),
         None => line,
     }
+}
+
+/// The warning of an A/B with a verdict whose starved pairs were left out; `None` when none
+/// was (a busy A/B says it in its verdict line).
+pub fn starved_warning(reading: &Reading, dir: &Path) -> Option<String> {
+    if reading.starved.is_empty() || reading.busy.is_some() {
+        return None;
+    }
+    let first: Vec<String> = reading
+        .starved
+        .iter()
+        .take(5)
+        .map(|(seed, why)| format!("seed {seed}: {why}"))
+        .collect();
+    Some(format!(
+        "{} of the {} pairs read were starved and not counted ({}{}): the machine was busy; \
+         `tester ab --resume --out {}` runs them again when the A/B has no verdict",
+        reading.starved.len(),
+        reading.read,
+        first.join("; "),
+        if reading.starved.len() > 5 {
+            "; …"
+        } else {
+            ""
+        },
+        shell_word(dir)
+    ))
 }
 
 /// `path` as a shell word: as it is when it needs no quotes, else quoted.
@@ -187,7 +259,7 @@ fn go_on(settings: &Settings, folders: &[PathBuf]) -> String {
     }
 }
 
-/// The verdict's words, without the sign rule's note.
+/// The verdict's words, without the note of the test that gave it.
 fn verdict_words(settings: &Settings, reading: &Reading, folders: &[PathBuf]) -> String {
     let sprt = &settings.sprt;
     let delta = percent(sprt);
@@ -222,29 +294,14 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::cli::command::ab::folder::{read_pairs, Pair, SeedStream};
-    use crate::cli::report::{SeedResult, Status};
-    use crate::gen::{generate, Ranges};
-
-    /// A judged result of `score` on `seed`'s case.
-    fn result(seed: u64, score: f64) -> SeedResult {
-        let case = generate(seed, &Ranges::default());
-        let mut r = SeedResult::failed(seed, &case.input, None, Status::Ok, String::new());
-        r.score = score;
-        r
-    }
+    use crate::cli::command::ab::folder::SeedStream;
+    use crate::cli::command::ab::reading::{read_pairs, test_pair, test_settings};
 
     #[test]
     fn an_inconclusive_ab_says_how_to_go_on_with_its_folder() {
         let mut settings = Settings {
-            sprt: Sprt {
-                delta: 0.01,
-                alpha: 0.05,
-                beta: 0.05,
-            },
             max_pairs: 15,
-            seeds: SeedStream::Default,
-            shard: None,
+            ..test_settings()
         };
         let one = [PathBuf::from("/r/ab 1")];
         assert_eq!(
@@ -261,42 +318,30 @@ mod tests {
     }
 
     #[test]
-    fn the_report_gives_the_ratio_of_the_scores_beside_the_clipped_one() {
-        let settings = Settings {
-            sprt: Sprt {
-                delta: 0.01,
-                alpha: 0.05,
-                beta: 0.05,
-            },
-            max_pairs: 1000,
-            seeds: SeedStream::Default,
-            shard: None,
-        };
-        // B scores 5 where A scores 100 on every pair: the clip reads 0.8.
-        let pairs: BTreeMap<usize, Pair> = (0..40)
-            .map(|i| {
-                let seed = 10_001 + i as u64;
-                let (a, b) = (result(seed, 100.0), result(seed, 5.0));
-                (
-                    i,
-                    Pair {
-                        position: i,
-                        seed,
-                        a,
-                        b,
-                    },
-                )
-            })
-            .collect();
-        let reading = read_pairs(&settings, &pairs);
+    fn the_progress_line_and_the_report_show_the_ratio_of_the_scores_never_the_clipped_one() {
+        let settings = test_settings();
+        // B scores 5 where A scores 100 on every pair (the clipped statistic reads 0.8), and
+        // the pair of issue 64: 132.248 against 186.853, which was shown as "B/A 0.8000".
+        let pair = |i: usize, a: f64, b: f64| test_pair(i, [a, b], [1000, 1000]);
+        let line = pair_line(&pair(117, 186.853, 132.248), [10.0, 10.0]);
+        assert_eq!(line, "pair 118 seed 10118: B/A 0.7078");
+        let pairs: BTreeMap<usize, Pair> = (0..40).map(|i| (i, pair(i, 100.0, 5.0))).collect();
+        let reading = read_pairs(&settings, [10.0, 10.0], &pairs);
+        let progress = progress_line(&settings, &reading);
+        assert!(progress.contains(" B/A 0.0500 ["), "{progress}");
         let text = text(&settings, &reading, &[PathBuf::from("runs/ab")]);
-        assert!(text.contains("ratio B/A 0.80000"), "{text}");
-        assert!(text.contains("ratio of the scores B/A 0.05000"), "{text}");
+        assert!(text.contains("\nB/A 0.05000, 95% interval"), "{text}");
         assert!(
-            text.contains("of the 15 pairs judged on both sides"),
+            text.contains("over the 15 counted pairs judged on both sides"),
             "{text}"
         );
+        for shown in [&progress, &text] {
+            assert!(!shown.contains("0.8000"), "{shown}");
+        }
         assert!(text.contains("verdict: accepted"), "{text}");
-        assert!(text.contains("[sign rule: B better by 1% or more on every one of the 15 pairs"));
+        assert!(
+            text.contains("[by the sign test, the mean agreeing]"),
+            "{text}"
+        );
     }
 }

@@ -1,19 +1,20 @@
-//! The statistics of `tester ab`: the pair statistic and the sequential probability-ratio test
-//! (GSPRT) that decides from it.
+//! The pair statistic of `tester ab` and the mean test that reads it: Wald's sequential
+//! probability-ratio test with the variance estimated from the pairs (GSPRT). The sign test
+//! beside it is `sign.rs`; `walk.rs` reads the pairs with both.
 //!
 //! One pair is one seed run by A and B with the same solver seed. Its statistic is
 //! `x = ln(score_B / score_A)` (lower is better: `x < 0` means B scored lower), clipped to
 //! `±`[`CLIP`] (`ln 1.25`), so that a few seeds where one side is far off cannot swamp the
 //! test: the solver at 0.25 s against itself at 1 s gave two pairs at −0.69 and −0.39 among 60
-//! (sd 0.104; clipped 0.054) and was not accepted at δ = 1 % within 60 pairs (LLR 2.40); on
-//! those 60 pairs resampled, clipped, it was accepted within 60 every time, after 32 pairs in
-//! the median. Clipping keeps the mean of equal builds at 0 (their pairs are symmetric), so α
-//! holds; it shrinks only effects beyond 25 % on a seed. A side that did not give a judged
-//! answer (timeout, crash, invalid, too long) loses the pair by more than any judged answer
-//! can: `x = +`[`FAILURE`] (`ln 2`, as if it had scored twice the other side) when B failed,
-//! `−FAILURE` when A failed, `0` when both failed. Two equal scores (also two zeros) give 0.
+//! (sd 0.104; clipped 0.054). Clipping keeps the mean of equal builds at 0 (their pairs are
+//! symmetric), so α holds; it shrinks only effects beyond 25 % on a seed. A side that did not
+//! give a judged answer (timeout, crash, invalid, too long) loses the pair by more than any
+//! judged answer can: `x = +`[`FAILURE`] (`ln 2`, as if it had scored twice the other side)
+//! when B failed, `−FAILURE` when A failed, `0` when both failed. Two equal scores give 0.
+//! The clipped `x` is what the tests read; the ratio of the scores that `tester ab` prints is
+//! the unclipped geometric mean ([`Stats`] of the unclipped `ln(B/A)`), named apart.
 //!
-//! The test: H0 `mean(x) = μ0 = 0` (B no better than A) against H1 `mean(x) = μ1 = ln(1 − δ)`
+//! The GSPRT: H0 `mean(x) = μ0 = 0` (B no better than A) against H1 `mean(x) = μ1 = ln(1 − δ)`
 //! (B better by δ), the pairs taken as normal with their variance unknown: the generalized
 //! likelihood ratio (fishtest's GSPRT) estimates the variance from the pairs under each
 //! hypothesis. After `n` pairs `x_1 … x_n` with mean `x̄` and `s² = Σ(x − x̄)² / n`:
@@ -24,23 +25,14 @@
 //!
 //! ([`VARIANCE_FLOOR`] is added to both variances, so identical pairs give a finite LLR). For
 //! small differences it is the familiar `n · (μ1 − μ0) · (2·x̄ − μ0 − μ1) / (2·s²)`, with the
-//! variance taken a little larger. The test stops at the first `n >= `[`MIN_PAIRS`] where
-//! `LLR >= ln((1 − β) / α)` (accepted: B better by δ) or `LLR <= ln(β / (1 − α))` (rejected: B
-//! not better), and at `--max-pairs` (inconclusive). Simulated (tools/tests/it/ab_sprt.rs,
-//! 20 000 tests each, δ = 1 %, per-pair spread 3 %): with `s²` plugged into the quadratic
-//! form the test accepted equal builds 7 % of the time at α = 5 % (the early variance
-//! estimates are too small); this form with 15 pairs at least accepted 4.8 % (normal), 3.6 %
-//! (Student-t, 3 degrees of freedom) and 3.9 % (a mixture), and accepted a true δ 95.2 %,
-//! 96.3 % and 95.6 % of the time at β = 5 %.
+//! variance taken a little larger. It decides from [`MIN_PAIRS`] pairs on: `LLR >= ln((1 − β')
+//! / α')` accepted, `LLR <= ln(β' / (1 − α'))` rejected, where `α' = `[`GSPRT_SHARE`]` · α` and
+//! `β' = GSPRT_SHARE · β`: the rest of α and β is the sign test's, so that the two together
+//! keep the error rates (see `walk.rs` for the rates simulated).
 //!
-//! **Unanimous pairs.** The LLR of pairs far beyond both hypotheses grows slowly: both explain
-//! them with a large variance (a B that crashed on every pair, `x = ln 2` each time, needed 205
-//! pairs; a B better by more than 25 % on every pair, 64). So the walk also stops at the first
-//! `n >= MIN_PAIRS` where every pair so far is on one side ([`Walk::push`]): B better by at least
-//! δ on every pair (`x <= μ1`) is accepted, B worse on every pair (`x > 0`) rejected. This is a
-//! sign test: under H0 (pairs symmetric around 0) a pair has `x <= μ1 < 0` with probability at
-//! most 1/2, so `n` such pairs in a row happen at most `2^-n` of the time (3.1e-5 at 15 pairs),
-//! and the same bounds a false reject under H1; the error rates grow by at most that.
+//! It is fast for effects near δ and slow for effects far beyond both hypotheses: both explain
+//! such pairs with a large variance (alone, a B that crashed on every pair needed 205 pairs, a
+//! B better by more than 25 % on every pair 64). Those are the sign test's.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
@@ -56,8 +48,12 @@ pub const FAILURE: f64 = std::f64::consts::LN_2;
 pub const CLIP: f64 = 0.223_143_551_314_209_76;
 
 /// The fewest pairs the test decides on: below it the variance estimate is too rough (at 10
-/// the simulated false-accept rate of equal builds was 5.1 % at α = 5 %, at 15 4.8 %).
+/// the simulated false-accept rate of equal builds was 5.1 % at α = 5 %, at 15 4.8 %, the
+/// GSPRT alone at its full α).
 pub const MIN_PAIRS: usize = 15;
+
+/// The share of α and β the GSPRT gets; the sign test gets the rest (`1 − GSPRT_SHARE`).
+pub const GSPRT_SHARE: f64 = 0.8;
 
 /// Added to both variances of the LLR (so that identical pairs give a finite LLR).
 pub const VARIANCE_FLOOR: f64 = 1e-12;
@@ -147,6 +143,21 @@ impl Stats {
         let half = t * self.sd() / (self.n as f64).sqrt();
         Some((self.mean - half, self.mean + half))
     }
+
+    /// The two-sided p-value of Student's t-test of "the mean is 0", the test that goes with
+    /// [`Stats::interval95`] (the interval leaves out 0 exactly when p < 0.05); `None` below
+    /// two pairs.
+    pub fn t_test_p(&self) -> Option<f64> {
+        if self.n < 2 {
+            return None;
+        }
+        let se = self.sd() / (self.n as f64).sqrt();
+        if se == 0.0 {
+            return Some(if self.mean == 0.0 { 1.0 } else { 0.0 });
+        }
+        let t = StudentsT::new(0.0, 1.0, (self.n - 1) as f64).ok()?;
+        Some((2.0 * t.cdf(-(self.mean / se).abs())).min(1.0))
+    }
 }
 
 /// What the test says.
@@ -199,6 +210,13 @@ pub struct Sprt {
 }
 
 impl Sprt {
+    /// The test of `tester ab`'s defaults: δ = 1 %, α = β = 0.05.
+    pub const DEFAULT: Sprt = Sprt {
+        delta: 0.01,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+
     /// μ0 = 0: B scores as A does.
     pub const MU0: f64 = 0.0;
 
@@ -207,14 +225,22 @@ impl Sprt {
         (1.0 - self.delta).ln()
     }
 
-    /// The lower bound `ln(β / (1 − α))`: at or below it, rejected.
-    pub fn lower(&self) -> f64 {
-        (self.beta / (1.0 - self.alpha)).ln()
+    /// The GSPRT's own α and β: [`GSPRT_SHARE`] of each.
+    pub fn gsprt_rates(&self) -> (f64, f64) {
+        (GSPRT_SHARE * self.alpha, GSPRT_SHARE * self.beta)
     }
 
-    /// The upper bound `ln((1 − β) / α)`: at or above it, accepted.
+    /// The lower bound `ln(β' / (1 − α'))` (α', β': [`Sprt::gsprt_rates`]): at or below it,
+    /// rejected.
+    pub fn lower(&self) -> f64 {
+        let (alpha, beta) = self.gsprt_rates();
+        (beta / (1.0 - alpha)).ln()
+    }
+
+    /// The upper bound `ln((1 − β') / α')`: at or above it, accepted.
     pub fn upper(&self) -> f64 {
-        ((1.0 - self.beta) / self.alpha).ln()
+        let (alpha, beta) = self.gsprt_rates();
+        ((1.0 - beta) / alpha).ln()
     }
 
     /// `n/2 · ln((s² + (x̄ − μ0)² + F) / (s² + (x̄ − μ1)² + F))` with `s² = Σ(x − x̄)² / n`
@@ -245,8 +271,8 @@ impl Sprt {
     }
 
     /// Checks the settings: 0 < δ < 1, and α, β each above 0 and at most 0.5 (an error rate
-    /// above a coin's is no test) and not both 0.5 (α + β < 1 keeps the bounds apart: at
-    /// α = β = 0.5 both are 0).
+    /// above a coin's is no test) and not both 0.5 (α + β < 1: at α + β = 1 a coin toss
+    /// keeps both rates without reading a pair).
     pub fn check(&self) -> Result<(), String> {
         if !(self.delta > 0.0 && self.delta < 1.0) {
             return Err(format!(
@@ -264,8 +290,8 @@ impl Sprt {
         }
         if self.alpha + self.beta >= 1.0 {
             return Err(format!(
-                "--alpha {} --beta {}: both bounds would be 0 (every test stops at {MIN_PAIRS} \
-                 pairs on the sign of its LLR): lower at least one",
+                "--alpha {} --beta {}: they add up to 1 or more, which a coin toss keeps without \
+                 any pair: lower at least one",
                 short(self.alpha),
                 short(self.beta)
             ));
@@ -326,110 +352,11 @@ pub fn short(x: f64) -> String {
     }
 }
 
-/// The sequential test read pair by pair, in order.
-#[derive(Clone, Debug)]
-pub struct Walk {
-    /// The test.
-    pub sprt: Sprt,
-    /// The most pairs it reads.
-    pub max_pairs: usize,
-    /// The pairs read so far.
-    pub stats: Stats,
-    /// The verdict, once reached (then no pair is read any more).
-    pub verdict: Option<Verdict>,
-    /// Whether every pair so far had B better by δ at least (`x <= μ1`), and whether every
-    /// pair had B worse (`x > 0`): the unanimous pairs of the sign rule (see the module).
-    pub unanimous: [bool; 2],
-}
-
-impl Walk {
-    /// A test that has read no pair.
-    pub fn new(sprt: Sprt, max_pairs: usize) -> Walk {
-        Walk {
-            sprt,
-            max_pairs,
-            stats: Stats::default(),
-            verdict: None,
-            unanimous: [true, true],
-        }
-    }
-
-    /// Reads the next pair's statistic (ignored once the verdict is reached); returns the
-    /// verdict if this pair reached it: the LLR's, else the sign rule's (every pair so far on
-    /// one side, from [`MIN_PAIRS`] on), else inconclusive at `max_pairs`.
-    pub fn push(&mut self, x: f64) -> Option<Verdict> {
-        if self.verdict.is_some() {
-            return None;
-        }
-        self.stats.push(x);
-        self.unanimous[0] &= x <= self.sprt.mu1();
-        self.unanimous[1] &= x > 0.0;
-        self.verdict = self
-            .sprt
-            .decide(&self.stats)
-            .or_else(|| self.by_sign())
-            .or_else(|| (self.stats.n >= self.max_pairs).then_some(Verdict::Inconclusive));
-        self.verdict
-    }
-
-    /// The sign rule's verdict: from [`MIN_PAIRS`] on, B better by δ on every pair is
-    /// accepted, B worse on every pair rejected.
-    fn by_sign(&self) -> Option<Verdict> {
-        match (self.stats.n >= MIN_PAIRS, self.unanimous) {
-            (true, [true, _]) => Some(Verdict::Accepted),
-            (true, [_, true]) => Some(Verdict::Rejected),
-            _ => None,
-        }
-    }
-
-    /// Whether the verdict came from the sign rule (the LLR alone had not crossed a bound).
-    pub fn by_sign_rule(&self) -> bool {
-        self.verdict.is_some()
-            && self.verdict != Some(Verdict::Inconclusive)
-            && self.sprt.decide(&self.stats).is_none()
-    }
-
-    /// The LLR so far.
-    pub fn llr(&self) -> f64 {
-        self.sprt.llr(&self.stats)
-    }
-
-    /// The test of `xs` in order, stopped at its verdict.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tools::cli::command::ab::sprt::{Sprt, Verdict, Walk};
-    ///
-    /// let sprt = Sprt { delta: 0.01, alpha: 0.05, beta: 0.05 };
-    /// // B 2 % better on every seed, give or take 1 %: accepted at the minimum of 15 pairs.
-    /// let xs: Vec<f64> = (0..40).map(|i| (0.98f64).ln() + if i % 2 == 0 { 0.01 } else { -0.01 }).collect();
-    /// let walk = Walk::run(sprt, 1000, &xs);
-    /// assert_eq!((walk.verdict, walk.stats.n), (Some(Verdict::Accepted), 15));
-    /// // The same builds: rejected.
-    /// let xs: Vec<f64> = (0..40).map(|i| if i % 2 == 0 { 0.01 } else { -0.01 }).collect();
-    /// assert_eq!(Walk::run(sprt, 1000, &xs).verdict, Some(Verdict::Rejected));
-    /// ```
-    pub fn run(sprt: Sprt, max_pairs: usize, xs: &[f64]) -> Walk {
-        let mut walk = Walk::new(sprt, max_pairs);
-        for &x in xs {
-            if walk.push(x).is_some() {
-                break;
-            }
-        }
-        walk
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const SPRT: Sprt = Sprt {
-        delta: 0.01,
-        alpha: 0.05,
-        beta: 0.05,
-    };
+    const SPRT: Sprt = Sprt::DEFAULT;
 
     #[test]
     fn the_llr_is_the_documented_formula() {
@@ -456,40 +383,16 @@ mod tests {
 
     #[test]
     fn bounds_of_alpha_and_beta() {
-        assert!((SPRT.upper() - 19f64.ln()).abs() < 1e-12);
-        assert!((SPRT.lower() + 19f64.ln()).abs() < 1e-12);
+        // The GSPRT's share of 0.05 is 0.04: ln(0.96 / 0.04) = ln 24.
+        assert!((SPRT.upper() - 24f64.ln()).abs() < 1e-12);
+        assert!((SPRT.lower() + 24f64.ln()).abs() < 1e-12);
         let skew = Sprt {
             delta: 0.02,
             alpha: 0.01,
             beta: 0.1,
         };
-        assert!((skew.upper() - 90f64.ln()).abs() < 1e-12);
-        assert!((skew.lower() - (0.1f64 / 0.99).ln()).abs() < 1e-12);
-    }
-
-    #[test]
-    fn identical_pairs_reject_at_the_minimum_and_never_before() {
-        let mut walk = Walk::new(SPRT, 1000);
-        for i in 1..MIN_PAIRS {
-            assert_eq!(walk.push(0.0), None, "pair {i}");
-        }
-        assert_eq!(walk.push(0.0), Some(Verdict::Rejected));
-        assert!(walk.llr().is_finite());
-        // Nothing is read after the verdict.
-        assert_eq!(walk.push(-1.0), None);
-        assert_eq!(walk.stats.n, MIN_PAIRS);
-    }
-
-    #[test]
-    fn max_pairs_is_inconclusive() {
-        let xs: Vec<f64> = (0..100)
-            .map(|i| if i % 2 == 0 { 0.2 } else { -0.21 })
-            .collect();
-        let walk = Walk::run(SPRT, 20, &xs);
-        assert_eq!(
-            (walk.verdict, walk.stats.n),
-            (Some(Verdict::Inconclusive), 20)
-        );
+        assert!((skew.upper() - (0.92f64 / 0.008).ln()).abs() < 1e-12);
+        assert!((skew.lower() - (0.08f64 / 0.992).ln()).abs() < 1e-12);
     }
 
     #[test]
@@ -506,34 +409,18 @@ mod tests {
             hi - stats.mean
         );
         assert_eq!(Stats::of(&[1.0]).interval95(), None);
-    }
-
-    #[test]
-    fn one_side_on_every_pair_decides_at_the_minimum() {
-        // B crashed on every pair (x = ln 2): the LLR alone needed 205 pairs.
-        let walk = Walk::run(SPRT, 1000, &[FAILURE; 300]);
-        assert_eq!(
-            (walk.verdict, walk.stats.n),
-            (Some(Verdict::Rejected), MIN_PAIRS)
-        );
-        assert!(walk.by_sign_rule());
-        // B more than 25 % better on every pair (x clipped to -ln 1.25): the LLR needed 64.
-        let walk = Walk::run(SPRT, 1000, &[-CLIP; 300]);
-        assert_eq!(
-            (walk.verdict, walk.stats.n),
-            (Some(Verdict::Accepted), MIN_PAIRS)
-        );
-        // A failed on every pair.
-        let walk = Walk::run(SPRT, 1000, &[-FAILURE; 300]);
-        assert_eq!(
-            (walk.verdict, walk.stats.n),
-            (Some(Verdict::Accepted), MIN_PAIRS)
-        );
-        // One pair the other way: the LLR decides, later.
-        let mut xs = vec![FAILURE; 300];
-        xs[3] = -0.001;
-        let walk = Walk::run(SPRT, 1000, &xs);
-        assert!(walk.stats.n > MIN_PAIRS && !walk.by_sign_rule(), "{walk:?}");
+        // The t-test goes with the interval: p < 0.05 exactly when it leaves out 0.
+        for shift in [-0.03, -0.0105, -0.01, 0.0, 0.005, 0.02] {
+            let moved: Vec<f64> = xs.iter().map(|x| x - shift).collect();
+            let s = Stats::of(&moved);
+            let (lo, hi) = s.interval95().unwrap();
+            assert_eq!(
+                s.t_test_p().unwrap() < 0.05,
+                lo > 0.0 || hi < 0.0,
+                "{shift}"
+            );
+        }
+        assert_eq!(Stats::of(&[0.0, 0.0]).t_test_p(), Some(1.0));
     }
 
     #[test]
@@ -559,7 +446,7 @@ mod tests {
             beta: 0.5,
             ..SPRT
         };
-        assert!(coin.check().unwrap_err().contains("both bounds would be 0"));
+        assert!(coin.check().unwrap_err().contains("add up to 1 or more"));
         let huge = Sprt {
             delta: 1e306,
             ..SPRT

@@ -7,9 +7,9 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::folder::{read_pairs, Pair, Record, Settings};
+use super::folder::{Pair, Record, Settings};
+use super::reading::read_pairs;
 use super::report;
-use super::sprt::Verdict;
 use crate::cli::out::print;
 
 /// What must be equal in two folders of one A/B: the test, the stream, each arm's source,
@@ -40,7 +40,7 @@ fn same_ab(a: &Record, b: &Record) -> Result<(), String> {
 }
 
 /// Runs `tester ab --verdict DIR…`: prints the verdict and returns its exit code (3 when the
-/// pairs end before one).
+/// pairs end before one, 4 when most pairs read were starved).
 pub fn run(dirs: &[PathBuf]) -> Result<i32, String> {
     let records = dirs
         .iter()
@@ -80,7 +80,7 @@ pub fn run(dirs: &[PathBuf]) -> Result<i32, String> {
             .unwrap_or(0),
         ..first.settings.clone()
     };
-    let reading = read_pairs(&settings, &pairs);
+    let reading = read_pairs(&settings, first.limits(), &pairs);
     print(&format!(
         "{}{}",
         report::arm_lines(&first.arms),
@@ -103,5 +103,5 @@ pub fn run(dirs: &[PathBuf]) -> Result<i32, String> {
             }
         );
     }
-    Ok(reading.walk.verdict.map_or(3, Verdict::exit_code))
+    Ok(reading.exit_code())
 }

@@ -246,9 +246,9 @@ fn verdicts(c: &Comparison) -> String {
             Some(false) => ("worse", format!("{b} is worse than A")),
             None => ("", format!("no significant difference between {b} and A")),
         };
-        let ratio = p
-            .mean_ratio
-            .map_or(String::new(), |m| format!(", mean ratio {b}/A {m:.4}"));
+        let ratio = p.ratio.map_or(String::new(), |m| {
+            format!(", {b}/A {m:.4} (geometric mean of the score ratios)")
+        });
         let _ = writeln!(
             s,
             "<p class=\"verdict\"><b class=\"{class}\">{word}</b> (Wilcoxon p = {}; {b} better on \

@@ -5,6 +5,7 @@
 //! JSON) and drawn by [`html`] (a self-contained page with SVG plots).
 
 pub mod html;
+pub mod judged;
 pub mod pages;
 pub mod plot;
 pub mod rows;
@@ -30,10 +31,16 @@ use crate::cli::same_file::Inputs;
 /// Options of `tester compare`.
 #[derive(ClapArgs, Debug)]
 #[command(
-    after_help = "The paired figures use only the seeds that are ok in both runs of a \
-pair; seeds that failed or are missing in a run are shown in the table and listed as excluded. \
-The Wilcoxon signed-rank test ranks the log ratios ln(B/A) (scale-free, so big boards do not \
-drown small ones); p < 0.05 means a difference this consistent would rarely come from noise.
+    after_help = "Each run's kept answers (SEED.out) are judged again, so a score edited in \
+results.json is not shown; a result without its SEED.out is shown as recorded and named. Runs \
+that got less than half a core are named per run. The paired figures use only the seeds that \
+are ok in both runs of a pair; seeds that failed or are missing in a run are shown in the table \
+and listed as excluded. B/A is the ratio of the scores (their geometric mean, as tester ab \
+reports it) with its 95% interval and the t-test that goes with it. The Wilcoxon signed-rank \
+test ranks the log ratios ln(B/A) (scale-free, so big boards do not drown small ones); p < 0.05 \
+means a difference this consistent would rarely come from noise; its own B/A (Hodges-Lehmann) \
+comes with the interval of the ratios it does not reject, which leaves out 1 exactly when p < \
+0.05. One tester ab folder also gets the A/B's verdict and B/A over the pairs it counted.
 
 Example: tester compare runs/a runs/b --html report.html"
 )]
@@ -116,6 +123,11 @@ pub struct Comparison {
     pub groups: Vec<Group>,
     /// The `--filter` expression the seeds passed, if any.
     pub filter: Option<String>,
+    /// Lines about the runs themselves: those starved of CPU, per run; for one `tester ab`
+    /// folder, the A/B's own verdict and B/A.
+    pub notes: Vec<String>,
+    /// The seeds of each run that were starved of CPU (see [`crate::cli::cpu::starved`]).
+    pub starved: Vec<Vec<u64>>,
 }
 
 impl Comparison {
@@ -153,6 +165,12 @@ impl Comparison {
             }
         }
         let groups = groups(&rows, k);
+        let starved = runs.iter().map(judged::starved_seeds).collect();
+        let notes = runs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, run)| judged::starved_line(run, label(i)))
+            .collect();
         Comparison {
             runs,
             bests_file: None,
@@ -161,6 +179,8 @@ impl Comparison {
             pairs,
             groups,
             filter: None,
+            notes,
+            starved,
         }
     }
 
@@ -275,6 +295,11 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
         .map(|d| RunFolder::load(d))
         .collect::<Result<Vec<_>, _>>()?;
     check_same_cases(&runs)?;
+    for (i, run) in runs.iter_mut().enumerate() {
+        for warning in judged::judge_again(run, label(i)) {
+            crate::cli::quote::warn("tester compare", &warning);
+        }
+    }
     if let Some(filter) = &filter {
         select::filter_runs(&mut runs, filter)?;
     }
@@ -313,6 +338,9 @@ pub fn load(args: &Args) -> Result<Comparison, String> {
     comparison.bests_file = path;
     comparison.bests_note = note;
     comparison.filter = args.filter.clone();
+    if let [one] = args.dirs.as_slice() {
+        comparison.notes.push(judged::ab_line(one));
+    }
     if let Some(key) = &args.group_by {
         let extra = select::groups_by(&comparison, key);
         comparison.groups.extend(extra);

@@ -1,8 +1,9 @@
 //! One seed across the compared runs ([`Row`]) and one run paired with the baseline over the
 //! seeds ([`Pair`]): the figures `tester compare` prints and draws.
 
+use crate::cli::command::ab::sprt::Stats;
 use crate::cli::report::{SeedResult, Status};
-use crate::cli::stats::{bootstrap_mean, wilcoxon, SignedRank, RESAMPLES};
+use crate::cli::stats::{wilcoxon, wilcoxon_shift, Shift, SignedRank};
 
 /// Labels of the runs, in order.
 pub const LABELS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -114,13 +115,19 @@ pub struct Pair {
     pub losses: usize,
     /// Seeds where both scored the same.
     pub ties: usize,
-    /// Mean of `score_b / score_a` over the paired seeds (those where `a` scored 0 and `b`
-    /// did not are left out).
-    pub mean_ratio: Option<f64>,
-    /// 95 % percentile bootstrap interval of `mean_ratio`.
+    /// The ratio of the scores `b/a`: the geometric mean of `score_b / score_a` over the
+    /// paired seeds with both scores above 0 (or equal), as `tester ab` reports it.
+    pub ratio: Option<f64>,
+    /// The 95 % interval of `ratio` (Student's t on the mean of `ln(score_b / score_a)`).
     pub ratio_interval: Option<(f64, f64)>,
+    /// The two-sided p-value of Student's t-test of that mean against 0: the test the
+    /// interval goes with (it leaves out 1 exactly when p < 0.05).
+    pub ratio_p: Option<f64>,
     /// The Wilcoxon signed-rank test of `ln(score_b / score_a)`.
     pub test: SignedRank,
+    /// The shift of `ln(score_b / score_a)` that test reads as the centre, with the shifts it
+    /// does not reject (its 95 % interval, on the log scale).
+    pub shift: Option<Shift>,
     /// Seeds left out of the paired figures, with the reason (`A timeout`, `missing in B`,
     /// `A scored 0`).
     pub excluded: Vec<(u64, String)>,
@@ -130,7 +137,7 @@ impl Pair {
     /// Pairs run `b` with run `a` over `rows`.
     pub fn of<'a>(rows: impl IntoIterator<Item = &'a Row>, a: usize, b: usize) -> Pair {
         let (mut wins, mut losses, mut ties) = (0, 0, 0);
-        let (mut diffs, mut ratios, mut excluded) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut diffs, mut logs, mut excluded) = (Vec::new(), Stats::default(), Vec::new());
         for row in rows {
             let (sa, sb) = match (row.ok(a), row.ok(b)) {
                 (Some(sa), Some(sb)) => (sa, sb),
@@ -152,14 +159,18 @@ impl Pair {
                 // 180/200) must stay equal to rank as ties.
                 diffs.push((sb / sa).ln());
             }
-            match Row::ratio(sa, sb) {
-                Some(r) => ratios.push(r),
+            match Row::ratio(sa, sb).filter(|&r| r > 0.0) {
+                Some(r) => logs.push(if (sa - sb).abs() <= TIE { 0.0 } else { r.ln() }),
                 None => excluded.push((
                     row.seed,
-                    format!("{} scored 0 (left out of the ratio only)", label(a)),
+                    format!(
+                        "{} scored 0 (left out of the ratio only)",
+                        label(if sa > 0.0 { b } else { a })
+                    ),
                 )),
             }
         }
+        let interval = logs.interval95();
         Pair {
             a,
             b,
@@ -167,10 +178,11 @@ impl Pair {
             wins,
             losses,
             ties,
-            mean_ratio: (!ratios.is_empty())
-                .then(|| ratios.iter().sum::<f64>() / ratios.len() as f64),
-            ratio_interval: bootstrap_mean(&ratios, 0.95, RESAMPLES, 1),
+            ratio: (logs.n > 0).then(|| logs.mean.exp()),
+            ratio_interval: interval.map(|(lo, hi)| (lo.exp(), hi.exp())),
+            ratio_p: logs.t_test_p(),
             test: wilcoxon(&diffs),
+            shift: wilcoxon_shift(&diffs),
             excluded,
         }
     }
@@ -276,7 +288,7 @@ mod tests {
             (pair.paired, pair.wins, pair.losses, pair.ties),
             (1, 0, 1, 0)
         );
-        assert_eq!(pair.mean_ratio, None);
+        assert_eq!(pair.ratio, None);
         let why: Vec<&str> = pair.excluded.iter().map(|(_, w)| w.as_str()).collect();
         assert_eq!(
             why,

@@ -118,23 +118,44 @@ pub fn seed_table(c: &Comparison) -> String {
     s
 }
 
-/// The lines about one pair: wins, losses, ties, the ratio and the test.
+/// The Wilcoxon test's own B/A (its centre of the log ratios) and the interval of the shifts
+/// it does not reject, as a line; empty when it has none.
+fn shift_text(p: &Pair, b: char, a: char) -> String {
+    let Some(shift) = p.shift else {
+        return String::new();
+    };
+    let end =
+        |x: Option<f64>, none: &str| x.map_or(none.to_string(), |x| format!("{:.4}", x.exp()));
+    format!(
+        "  its {b}/{a} {:.4} (Hodges-Lehmann: the centre of ln({b}/{a}) it reads), 95% interval {} \
+         to {} (the ratios it does not reject at 5%)\n",
+        shift.estimate.exp(),
+        end(shift.low, "0"),
+        end(shift.high, "inf")
+    )
+}
+
+/// The lines about one pair: wins, losses, ties, the ratio and the tests.
 pub fn pair_lines(p: &Pair) -> String {
     let (a, b) = (label(p.a), label(p.b));
     let mut s = format!(
         "{b} vs {a}: {b} better on {}, worse on {}, equal on {} of {} paired seeds\n",
         p.wins, p.losses, p.ties, p.paired
     );
-    if let Some(mean) = p.mean_ratio {
-        let _ = write!(s, "  mean ratio {b}/{a} {mean:.4}");
-        if let Some((lo, hi)) = p.ratio_interval {
-            let _ = write!(s, " (95% bootstrap interval {lo:.4} to {hi:.4})");
-        }
+    if let Some(ratio) = p.ratio {
+        let interval = match (p.ratio_interval, p.ratio_p) {
+            (Some((lo, hi)), Some(pv)) => format!(
+                ", 95% interval {lo:.4} to {hi:.4} (Student's t on ln({b}/{a}): p = {})",
+                p_text(pv)
+            ),
+            _ => String::new(),
+        };
         let _ = writeln!(
             s,
-            ": {} 1 = {b} scores {} on average",
-            if mean < 1.0 { "below" } else { "above" },
-            if mean < 1.0 {
+            "  {b}/{a} {ratio:.4}{interval}: the ratio of the scores (geometric mean), {} 1 = {b} \
+             scores {} on average",
+            if ratio < 1.0 { "below" } else { "above" },
+            if ratio < 1.0 {
                 "lower (better)"
             } else {
                 "higher (worse)"
@@ -145,10 +166,10 @@ pub fn pair_lines(p: &Pair) -> String {
     if t.n == 0 {
         s.push_str("  Wilcoxon signed-rank: no seed differs, nothing to test\n");
     } else {
-        let _ = writeln!(
+        let _ = write!(
             s,
             "  Wilcoxon signed-rank on ln({b}/{a}): W+ = {}, W- = {} over {} unequal seeds, \
-             z = {:.3}, p = {} (two-sided, normal approximation{})",
+             z = {:.3}, p = {} (two-sided, normal approximation{})\n{}",
             t.w_plus,
             t.w_minus,
             t.n,
@@ -158,7 +179,8 @@ pub fn pair_lines(p: &Pair) -> String {
                 "; rough below 10 seeds"
             } else {
                 ""
-            }
+            },
+            shift_text(p, b, a)
         );
     }
     let _ = writeln!(
@@ -214,7 +236,7 @@ fn group_table(c: &Comparison) -> String {
             } else {
                 "-".into()
             };
-            let _ = write!(s, " {wlt:>10} {:>8} {pv:>7}", opt(p.mean_ratio, 4));
+            let _ = write!(s, " {wlt:>10} {:>8} {pv:>7}", opt(p.ratio, 4));
         }
         s.push('\n');
     }
@@ -244,8 +266,14 @@ pub fn header(c: &Comparison) -> String {
             "filter `{filter}`: only the seeds that pass are compared"
         );
     }
+    for note in &c.notes {
+        let _ = writeln!(s, "{}", printable(note, NOTE_MAX));
+    }
     s
 }
+
+/// The most characters of a note about the runs (their folders are quoted in it).
+const NOTE_MAX: usize = 1200;
 
 /// Everything after the per-seed table: seed counts, relative scores, the pairs, the groups.
 pub fn summary(c: &Comparison) -> String {
@@ -326,11 +354,14 @@ fn pair_json(p: &Pair) -> Value {
         "wins": p.wins,
         "losses": p.losses,
         "ties": p.ties,
-        "mean_ratio": p.mean_ratio,
+        "ratio": p.ratio,
         "ratio_interval_95": p.ratio_interval.map(|(lo, hi)| [lo, hi]),
+        "ratio_t_test_p": p.ratio_p,
         "wilcoxon": {
             "n": p.test.n, "zeros": p.test.zeros, "w_plus": p.test.w_plus,
             "w_minus": p.test.w_minus, "z": p.test.z, "p": p.test.p,
+            "ratio": p.shift.map(|s| s.estimate.exp()),
+            "ratio_interval_95": p.shift.map(|s| [s.low.map(f64::exp), s.high.map(f64::exp)]),
         },
         "verdict": match p.verdict() {
             Some(true) => "better",
@@ -364,7 +395,9 @@ pub fn json(c: &Comparison) -> Value {
             "comment": r.comment,
             "interrupted": r.interrupted,
             "git_commit": r.git_commit,
+            "starved_seeds": c.starved[i],
         })).collect::<Vec<_>>(),
+        "notes": c.notes,
         "bests_file": c.bests_file.as_ref().map(|p| p.display().to_string()),
         "bests_note": c.bests_note,
         "filter": c.filter,
