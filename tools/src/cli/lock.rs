@@ -1,8 +1,9 @@
-//! One writer per run folder: `tester run`, `tester ab`, `tester merge` and `tester gen --dir`
-//! hold an advisory lock (`flock`) on the file [`LOCK_FILE`] in their folder while they write
-//! it, and `tester vis`, `tester init` and `tester compare --html` take it where it exists, so a
-//! second process on the same folder (two `--resume` at once, a merge into a running run) is
-//! refused instead of deleting or replacing the first one's files. The
+//! One writer per run folder: `tester run`, `tester ab` (in its folder and its arms' run
+//! folders), `tester merge` and `tester gen --dir` hold an advisory lock (`flock`) on the file
+//! [`LOCK_FILE`] in their folder while they write it, and `tester vis`, `tester init` and
+//! `tester compare --html` take it where it exists, so a second process on the same folder (two
+//! `--resume` at once, a merge into a running run) is refused instead of deleting or replacing
+//! the first one's files. The
 //! operating system releases the lock when the process ends, however it ends (`kill -9`
 //! included), so a stopped run never leaves a folder locked.
 

@@ -1,7 +1,8 @@
 //! Issue 65 item 2: every command that writes into a run folder takes the folder's lock
 //! (`.tester.lock`) or refuses a folder that a `tester run` is writing (exit 2), as `run` and
 //! `ab` do: `merge --force`, `gen --dir`, `vis -o`, `init --dir` and `compare --html` there
-//! changed the run's files under it (its solver's answers lost, its cases replaced).
+//! changed the run's files under it (its solver's answers lost, its cases replaced), and so
+//! did they in an arm's folder (`base/`, `new/`) of a running `tester ab`.
 
 use std::fs;
 use std::path::Path;
@@ -131,4 +132,42 @@ fn no_command_writes_into_a_folder_that_a_run_is_writing() {
         "{}",
         said(&out)
     );
+}
+
+#[test]
+fn no_command_writes_into_an_arm_folder_of_a_running_ab() {
+    let dir = scratch("folder-writers-ab");
+    let (source, other) = (echo_run(&dir, "src"), echo_run(&dir, "other"));
+    let ab_dir = dir.join("ab");
+    let mut ab = tester()
+        .args(["ab", "--no-project", "--jobs", "2", "--time-limit", "120"])
+        .args([
+            "--base-exec",
+            "sleep 120; echo 0",
+            "--new-exec",
+            "sleep 120; echo 0",
+        ])
+        .arg("--out")
+        .arg(&ab_dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first pair's case is written into both arms' folders once their solvers start.
+    let first = tools::cli::command::ab::folder::SeedStream::Default.first(1)[0];
+    let cases = ["base", "new"].map(|arm| ab_dir.join(arm).join(format!("{first}.in")));
+    wait_for(&[&cases[0], &cases[1]]);
+    let holder = format!("tester ab (pid {})", ab.id());
+    for arm in ["base", "new"] {
+        all_refused(&ab_dir.join(arm), &source, &other, &holder);
+    }
+    // SAFETY: a signal to the tester this test started.
+    unsafe { libc::kill(ab.id() as i32, libc::SIGTERM) };
+    assert_eq!(ab.wait().unwrap().code(), Some(143));
+    // The A/B has ended: its arms' folders are free to write again.
+    let page = ab_dir.join("new/1.html");
+    let mut vis = tester();
+    vis.args(["vis", "--seed", "1"]).arg(source.join("1.out"));
+    ok_text(&vis.arg("-o").arg(&page).output().unwrap());
+    assert!(page.is_file());
 }
