@@ -6,7 +6,7 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{echo_run, ok_text, quiet_run, scratch, tester};
@@ -18,6 +18,27 @@ fn said(out: &Output) -> String {
         out.status.code(),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+/// A `tester` this test started; stopped with SIGTERM and waited for when dropped, so a
+/// failed assertion leaves no run or A/B going on behind the test.
+struct Running(Child);
+
+impl Running {
+    /// Stops it with SIGTERM; its exit code.
+    fn stop(&mut self) -> Option<i32> {
+        // SAFETY: a signal to the tester this test started.
+        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        self.0.wait().ok()?.code()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(None)) {
+            self.stop();
+        }
+    }
 }
 
 /// Waits until every file of `paths` exists.
@@ -94,17 +115,19 @@ fn no_command_writes_into_a_folder_that_a_run_is_writing() {
     let (source, other) = (echo_run(&dir, "src"), echo_run(&dir, "other"));
     // Named as `compare --html busy.html --vis` names its pages' folder.
     let busy = dir.join("busy-vis");
-    let mut run = quiet_run(&dir)
-        .args(["--seeds", "1-2", "--jobs", "2", "--time-limit", "120"])
-        .args(["--exec", "sleep 120; echo 0", "--out"])
-        .arg(&busy)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut run = Running(
+        quiet_run(&dir)
+            .args(["--seeds", "1-2", "--jobs", "2", "--time-limit", "120"])
+            .args(["--exec", "sleep 120; echo 0", "--out"])
+            .arg(&busy)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     // Both seeds' cases are written once their solvers start.
     wait_for(&[&busy.join("1.in"), &busy.join("2.in")]);
-    let holder = format!("tester run (pid {})", run.id());
+    let holder = format!("tester run (pid {})", run.0.id());
     all_refused(&busy, &source, &other, &holder);
     let mut pages = tester();
     pages.arg("compare").args([&source, &other]).arg("--html");
@@ -116,9 +139,7 @@ fn no_command_writes_into_a_folder_that_a_run_is_writing() {
     assert_eq!(out.status.code(), Some(2), "{}", said(&out));
     assert!(said(&out).contains(&holder), "{}", said(&out));
     assert!(!dir.join("busy.html").exists() && !busy.join("seed-1.html").exists());
-    // SAFETY: a signal to the tester this test started.
-    unsafe { libc::kill(run.id() as i32, libc::SIGTERM) };
-    assert_eq!(run.wait().unwrap().code(), Some(143));
+    assert_eq!(run.stop(), Some(143));
     // The run has ended: its folder is free to write again.
     let out = tester()
         .args(["merge"])
@@ -139,31 +160,31 @@ fn no_command_writes_into_an_arm_folder_of_a_running_ab() {
     let dir = scratch("folder-writers-ab");
     let (source, other) = (echo_run(&dir, "src"), echo_run(&dir, "other"));
     let ab_dir = dir.join("ab");
-    let mut ab = tester()
-        .args(["ab", "--no-project", "--jobs", "2", "--time-limit", "120"])
-        .args([
-            "--base-exec",
-            "sleep 120; echo 0",
-            "--new-exec",
-            "sleep 120; echo 0",
-        ])
-        .arg("--out")
-        .arg(&ab_dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut ab = Running(
+        tester()
+            .args(["ab", "--no-project", "--jobs", "2", "--time-limit", "120"])
+            .args([
+                "--base-exec",
+                "sleep 120; echo 0",
+                "--new-exec",
+                "sleep 120; echo 0",
+            ])
+            .arg("--out")
+            .arg(&ab_dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     // The first pair's case is written into both arms' folders once their solvers start.
     let first = tools::cli::command::ab::folder::SeedStream::Default.first(1)[0];
     let cases = ["base", "new"].map(|arm| ab_dir.join(arm).join(format!("{first}.in")));
     wait_for(&[&cases[0], &cases[1]]);
-    let holder = format!("tester ab (pid {})", ab.id());
+    let holder = format!("tester ab (pid {})", ab.0.id());
     for arm in ["base", "new"] {
         all_refused(&ab_dir.join(arm), &source, &other, &holder);
     }
-    // SAFETY: a signal to the tester this test started.
-    unsafe { libc::kill(ab.id() as i32, libc::SIGTERM) };
-    assert_eq!(ab.wait().unwrap().code(), Some(143));
+    assert_eq!(ab.stop(), Some(143));
     // The A/B has ended: its arms' folders are free to write again.
     let page = ab_dir.join("new/1.html");
     let mut vis = tester();
