@@ -1,8 +1,9 @@
-//! One writer per run folder: `tester run`, `tester ab`, `tester merge` and `tester gen --dir`
-//! hold an advisory lock (`flock`) on the file [`LOCK_FILE`] in their folder while they write
-//! it, and `tester vis` and `tester init` take it where it exists, so a second process on the
-//! same folder (two `--resume` at once, a merge into a running run) is refused instead of
-//! deleting or replacing the first one's files. The
+//! One writer per run folder: `tester run`, `tester ab` (in its folder and its arms' run
+//! folders), `tester merge` and `tester gen --dir` hold an advisory lock (`flock`) on the file
+//! [`LOCK_FILE`] in their folder while they write it, and `tester vis`, `tester init` and
+//! `tester compare --html` take it where it exists, so a second process on the same folder (two
+//! `--resume` at once, a merge into a running run) is refused instead of deleting or replacing
+//! the first one's files. The
 //! operating system releases the lock when the process ends, however it ends (`kill -9`
 //! included), so a stopped run never leaves a folder locked.
 
@@ -44,6 +45,34 @@ pub fn lock_if_present(dir: &Path, who: &str) -> Result<Option<FolderLock>, Stri
     match lock_file(&path, false)? {
         Some(file) => Ok(Some(held_by(file, who))),
         None => Err(in_use(dir, &path)),
+    }
+}
+
+/// [`lock_if_present`] for each of `folders` that holds a lock file, once per folder (a second
+/// `flock` of this process's own would be refused): for a command writing files into them.
+pub fn lock_each_present<'a>(
+    folders: impl IntoIterator<Item = &'a Path>,
+    who: &str,
+) -> Result<Vec<FolderLock>, String> {
+    let mut locks = Vec::new();
+    let mut seen = Vec::new();
+    for folder in folders {
+        let key = folder
+            .canonicalize()
+            .unwrap_or_else(|_| folder.to_path_buf());
+        if !seen.contains(&key) {
+            locks.extend(lock_if_present(folder, who)?);
+            seen.push(key);
+        }
+    }
+    Ok(locks)
+}
+
+/// The folder the file `path` is written into: its parent, `.` for a bare name.
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
     }
 }
 

@@ -84,23 +84,9 @@ fn refuse_overwriting_inputs(args: &Args) -> Result<(), String> {
 /// The locks of the run folders the page and the GIF go into (see
 /// [`crate::cli::lock::lock_if_present`]): a folder that a run is writing is refused.
 fn lock_output_folders(args: &Args) -> Result<Vec<crate::cli::lock::FolderLock>, String> {
-    let mut locks = Vec::new();
-    let mut seen = Vec::new();
-    for path in [&args.page, &args.gif].into_iter().flatten() {
-        let folder = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        // One lock per folder: a second `flock` of this process's own would be refused.
-        let key = folder
-            .canonicalize()
-            .unwrap_or_else(|_| folder.to_path_buf());
-        if !seen.contains(&key) {
-            locks.extend(crate::cli::lock::lock_if_present(folder, "tester vis")?);
-            seen.push(key);
-        }
-    }
-    Ok(locks)
+    use crate::cli::lock::{folder_of, lock_each_present};
+    let files = [&args.page, &args.gif].into_iter().flatten();
+    lock_each_present(files.map(|p| folder_of(p)), "tester vis")
 }
 
 /// Runs `tester vis`.

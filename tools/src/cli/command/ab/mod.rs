@@ -301,7 +301,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     outcome?;
     let code = finish(&session.record(), &dir, signal)?;
     worktrees_at_the_end(args, &session.record(), &dir, code);
-    drop(opened.lock);
+    drop(opened.locks);
     Ok(code)
 }
 

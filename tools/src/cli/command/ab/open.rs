@@ -34,8 +34,8 @@ pub struct Opened {
     pub record: Record,
     /// The arms' run records.
     pub infos: [RunInfo; 2],
-    /// The folder's lock, held until the A/B ends.
-    pub lock: FolderLock,
+    /// The locks of the folder and of its arms' run folders, held until the A/B ends.
+    pub locks: Vec<FolderLock>,
 }
 
 /// The folder of the options: `--out`, else `runs/ab-YYYYMMDD-HHMMSS` (under tester.toml's
@@ -176,6 +176,7 @@ fn start(args: &Args, found: Option<&project::Found>, dir: &Path) -> Result<Open
         Arm::resolve('A', &a, &dir, found)?,
         Arm::resolve('B', &b, &dir, found)?,
     ];
+    let locks = lock_arms(lock, &dir, &arms)?;
     let record = Record {
         started: date::now_rfc3339(),
         settings: Settings {
@@ -199,8 +200,20 @@ fn start(args: &Args, found: Option<&project::Found>, dir: &Path) -> Result<Open
         dir,
         record,
         infos,
-        lock,
+        locks,
     })
+}
+
+/// The lock of the A/B folder `dir` (canonical, its arms' folders checked by [`check_own`]),
+/// with those of the arms' folders (made here if missing): each is an ordinary run folder,
+/// which `tester merge`, `gen --dir`, `vis`, `compare --html` or `run` must not write while
+/// the A/B does.
+fn lock_arms(lock: FolderLock, dir: &Path, arms: &[Arm; 2]) -> Result<Vec<FolderLock>, String> {
+    let mut locks = vec![lock];
+    for arm in arms {
+        locks.push(lock_folder(&arm_dir(dir, arm), "tester ab")?);
+    }
+    Ok(locks)
 }
 
 /// The run record of an arm's folder (made here): what `tester run` records, the arm's commit
@@ -237,6 +250,7 @@ fn resume(args: &Args, dir: &Path) -> Result<Opened, String> {
     utf8(&dir)?;
     check_own(&dir)?;
     let mut record = Record::load(&dir)?;
+    let locks = lock_arms(lock, &dir, &record.arms)?;
     check_same(args, &record)?;
     if let Some(max) = args.max_pairs {
         record.settings.max_pairs = max as usize;
@@ -255,7 +269,7 @@ fn resume(args: &Args, dir: &Path) -> Result<Opened, String> {
         dir,
         record,
         infos,
-        lock,
+        locks,
     })
 }
 

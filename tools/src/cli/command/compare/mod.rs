@@ -439,6 +439,15 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
         None => Inputs::new(),
     };
+    // Held while the report and its pages are written: never into a folder a run is writing.
+    let report = args.html.as_deref().map(crate::cli::lock::folder_of);
+    let pages = args
+        .html
+        .as_deref()
+        .filter(|_| args.vis)
+        .map(pages::pages_dir);
+    let folders = report.into_iter().chain(pages.as_deref());
+    let _locks = crate::cli::lock::lock_each_present(folders, "tester compare")?;
     let comparison = load(args)?;
     if args.json {
         outln!(
