@@ -39,6 +39,33 @@ pub struct Move {
     pub to: usize,
 }
 
+/// Where each queen ends after `moves`: `starts` are the queens' start cells (in the order
+/// every stage indexes queens), `cells` the board's cell count, `moves` legal moves of them.
+///
+/// ```
+/// use queenattack::solver::board::{final_cells, Move};
+/// let moves = [Move { from: 0, to: 3 }, Move { from: 5, to: 0 }, Move { from: 3, to: 8 }];
+/// assert_eq!(final_cells(&[0, 5], 9, &moves), vec![8, 0]);
+/// ```
+///
+/// # Panics
+/// If a move starts where no queen stands (the moves are not legal for `starts`).
+pub fn final_cells(starts: &[usize], cells: usize, moves: &[Move]) -> Vec<usize> {
+    const EMPTY: usize = usize::MAX;
+    let mut at = vec![EMPTY; cells];
+    for (q, &s) in starts.iter().enumerate() {
+        at[s] = q;
+    }
+    let mut ends = starts.to_vec();
+    for m in moves {
+        let q = std::mem::replace(&mut at[m.from], EMPTY);
+        assert_ne!(q, EMPTY, "a move from an empty cell");
+        at[m.to] = q;
+        ends[q] = m.to;
+    }
+    ends
+}
+
 /// A queen of the initial board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Queen {

@@ -200,6 +200,11 @@ params! {
     /// With the race, per seed against 6: 4 at 1 s 0.996 on 1-100, 0.999 held out (1001-1200),
     /// 1.002 at 10 s (29 crowded seeds); 8: 0.999 at 1 s, 0.998 at 10 s. 12 (one round): equal.
     multi_start_boards: usize = 6, 1..=1000;
+    /// 1: the multi-start post-optimiser takes the routed boards in the order of the
+    /// stayer-aware estimate of the boards their moves end on (`candidates::estimate::
+    /// by_estimate`); 0: in the order of their routed scores (before 2026-11-29). Measured with
+    /// `lift_ranked`.
+    multi_start_ranked: usize = 1, 0..=1;
     /// Share of the multi-start post-optimiser's time for its race over the boards (a slice
     /// each, then the better half on, until one is left; the rest continues the winner).
     multi_start_first_round: f64 = 0.5, 0.0..=1.0;
@@ -460,6 +465,18 @@ params! {
     /// two is a plain lift). Same screening, beside 0 -> 0.979: 0.3 -> 0.977 (worst seed 1.004
     /// against 1.012), 0.7 -> 0.981; within the noise, kept at 0.3 for the diversity.
     lift_cross: f64 = 0.3, 0.0..=1.0;
+    /// Chance that a lift's base (and its recombination partner) is drawn from the best boards
+    /// by the stayer-aware estimate instead of the best routed ones (the post-optimiser's
+    /// results follow the estimate; a routed score still pays the router's detours). With
+    /// `lift_stayers` = 1 and the multi-start's boards taken by the same estimate, against
+    /// `59e5c35` at 10 s: `tester ab` on held-out seeds with C >= 3 and N >= 14, 47 pairs, B/A
+    /// 0.9916 (0.9854-0.9978), accepted at delta 1 %; 32 held-out seeds, two runs each: C >= 4
+    /// 0.9904, C = 3 0.9939; at 1 s 0.9971 (docs/benchmarks.md, 2026-11-29).
+    lift_ranked: f64 = 1.0, 0.0..=1.0;
+    /// Share of a lift's prices taken from the walls-only routes around the queens of the other
+    /// colours that stay home (`lift::around_stayers`); the rest from the distance table. Same
+    /// measurement as `lift_ranked`; 0 is the table alone (before 2026-11-29).
+    lift_stayers: f64 = 1.0, 0.0..=1.0;
     /// The pool keeps this many routed boards, and as many ranked ones.
     pool_size: usize = 40, 1..=1_000_000;
     /// A board is routed when it ranks among this many best by estimate as it comes.

@@ -12,7 +12,7 @@ use super::params::Params;
 use super::paths::Paths;
 use super::problem::Problem;
 use super::score::replay;
-use super::stage::candidates::{Annealer, Pool};
+use super::stage::candidates::{estimate, Annealer, Pool};
 use super::stage::exact;
 use super::stage::first::{self, bound};
 use super::stage::improve::{lns, multistart};
@@ -419,8 +419,11 @@ fn finish(
     let before = best.score;
     let score = |moves: &[Move]| replay(board, moves).map_or(f64::NAN, |o| o.score);
     let moves = if long {
-        let mut candidates = vec![best.moves];
-        candidates.extend(top.into_iter().map(|r| r.moves));
+        top.insert(0, best);
+        if params.multi_start_ranked == 1 {
+            top = estimate::by_estimate(sim.problem, top);
+        }
+        let candidates = top.into_iter().map(|r| r.moves).collect();
         let (moves, rounds) =
             multistart::best_of(board, candidates, budget.improve_end(), params, rng);
         log.say(format!(

@@ -4,7 +4,7 @@
 use super::{colour_errors, faulty_colours, Annealer, Made, Pool};
 use crate::solver::stage::assign;
 use crate::solver::stage::exact::TURNS;
-use crate::solver::stage::lift::{lift, lift_colours, recombine, LiftMove};
+use crate::solver::stage::lift::{around_stayers, lift, lift_colours, recombine, LiftMove};
 use crate::solver::stage::route::Simulator;
 use rand::Rng;
 use std::time::{Duration, Instant};
@@ -25,13 +25,13 @@ impl Annealer<'_> {
     ) -> Made {
         let (p, problem) = (&self.params, self.problem);
         let n = problem.n;
-        let elite = pool.top.len().min(p.lift_elite);
+        let elite = elite_boards(pool, p.lift_elite, rng.random_bool(p.lift_ranked));
         let pick = if rng.random_bool(0.5) {
             0
         } else {
-            rng.random_range(0..elite)
+            rng.random_range(0..elite.len())
         };
-        let mut base = pool.top[pick].targets.clone();
+        let mut base = elite[pick].to_vec();
         let faulty = faulty_colours(&problem.queens, n, &base, problem.colours);
         let mut lifted = LiftMove {
             colours: lift_colours(
@@ -49,11 +49,11 @@ impl Annealer<'_> {
                 0
             },
         };
-        if elite >= 2 && problem.colours >= 2 && rng.random_bool(p.lift_cross) {
+        if elite.len() >= 2 && problem.colours >= 2 && rng.random_bool(p.lift_cross) {
             // recombination: a colour of another elite board, the colours in its way lifted
-            let other = (pick + rng.random_range(1..elite)) % elite;
+            let other = (pick + rng.random_range(1..elite.len())) % elite.len();
             let colour = rng.random_range(0..problem.colours);
-            let (child, conflicts) = recombine(problem, &base, &pool.top[other].targets, colour);
+            let (child, conflicts) = recombine(problem, &base, elite[other], colour);
             if conflicts.len() <= 2 {
                 base = child;
                 lifted.colours = conflicts;
@@ -63,7 +63,16 @@ impl Annealer<'_> {
             t if t > 1 && problem.colours >= p.exact_pieces_colours => t - 1,
             _ => 0,
         };
-        let dist = &problem.tables[table];
+        let tabled = &problem.tables[table];
+        let around;
+        // one colour: no other colour's queen stays, the table is walls-only already
+        let dist = if p.lift_stayers > 0.0 && problem.colours > 1 {
+            let share = p.lift_stayers as f32;
+            around = around_stayers(problem, &base, &lifted.colours, tabled, share);
+            &around
+        } else {
+            tabled
+        };
         let time = slice.min(Duration::from_secs_f64(p.lift_time));
         let end = (Instant::now() + time).min(deadline);
         let mut made = Made {
@@ -88,6 +97,24 @@ impl Annealer<'_> {
         }
         made
     }
+}
+
+/// The target boards a lift may start from: the best `count` routed boards of the pool, or
+/// with `ranked` the best `count` by the stayer-aware estimate (`Pool::ranked`, when it holds
+/// any). After the post-optimiser an answer costs about its board's stayer-aware estimate,
+/// which a routed score, still paying for the router's detours, ranks poorly (seed 55 at
+/// 10 s: the board routed best ended at 225.1, one routed 12th at 225.4, and the 20 best
+/// routed ranged 225.1-238.4; see `docs/benchmarks.md`, 2026-11-29).
+fn elite_boards(pool: &Pool, count: usize, ranked: bool) -> Vec<&[usize]> {
+    let boards: Vec<&[usize]> = if ranked && !pool.ranked.is_empty() {
+        pool.ranked
+            .iter()
+            .map(|(_, cells)| cells.as_slice())
+            .collect()
+    } else {
+        pool.top.iter().map(|r| r.targets.as_slice()).collect()
+    };
+    boards.into_iter().take(count.max(1)).collect()
 }
 
 #[cfg(test)]

@@ -15,8 +15,12 @@
 //! of 1–100 (N ≥ 16, C ≥ 2, three runs each), re-plans ranked by it against re-plans ranked
 //! by their routed score: 4 % lower final scores, mostly because no board waits for routing.
 
-use crate::solver::board::{line_cells, line_length, Queen};
+use super::colour_errors;
+use crate::solver::board::{final_cells, line_cells, line_length, Queen};
 use crate::solver::paths::Search;
+use crate::solver::problem::Problem;
+use crate::solver::stage::assign;
+use crate::solver::stage::route::Routed;
 
 /// Extra cost of a queen the staying queens wall off completely: one of them must step aside
 /// and back (two moves of at least 1).
@@ -103,10 +107,40 @@ impl Estimator {
     }
 }
 
+/// `routed` (legal answers of `problem`) ordered by the stayer-aware estimate of the board
+/// their moves end on, its queens matched again on the walls-only table, cheapest first: the
+/// order the multi-start post-optimiser takes its boards in (`multi_start_ranked`). The
+/// post-optimiser's descent keeps each board and ends near that estimate: on the 20 best
+/// routed boards of a 10 s run, the rank correlation of the estimate with the descent's result
+/// was 0.77 on seed 55 and 0.63 on seed 2, of the routed score 0.17 and 0.54.
+///
+/// # Complexity
+/// Per answer, a replay of its moves, a matching per colour and [`Estimator::estimate`].
+pub(crate) fn by_estimate(problem: &Problem, routed: Vec<Routed>) -> Vec<Routed> {
+    let (n, nn) = (problem.n, problem.cells());
+    let walls_only = problem.walls_only();
+    let mut estimator = Estimator::new(n);
+    let mut ranked: Vec<(f64, Routed)> = routed
+        .into_iter()
+        .map(|r| {
+            let mut cells = final_cells(&problem.starts, nn, &r.moves);
+            assign::assign(&problem.queens, &mut cells, |q, c| walls_only[q * nn + c]);
+            let errors = (0..problem.colours)
+                .map(|c| colour_errors(&problem.queens, n, &cells, c))
+                .sum();
+            let estimate =
+                estimator.estimate(&problem.walls, &problem.queens, &cells, walls_only, errors);
+            (estimate, r)
+        })
+        .collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    ranked.into_iter().map(|(_, r)| r).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::board::Board;
+    use crate::solver::board::{Board, Move};
     use crate::solver::paths::Paths;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
@@ -172,6 +206,33 @@ mod tests {
             let got = Estimator::new(n).estimate(&walls, &queens, &cells, &dist, 3);
             assert!((got - want).abs() < 1e-3, "{got} against {want}");
         }
+    }
+
+    /// The multi-start's order follows where the answers end, not their routed scores: on
+    /// `4 1` with every queen on the top row, an answer ending on a 4-Queens board (walls-only
+    /// cost √2 + √3 + 1) comes before the empty answer (6 attacking pairs, 24) even when its
+    /// routed score says otherwise, and the order is a permutation of the answers given.
+    #[test]
+    fn the_multi_start_order_follows_the_boards_the_answers_end_on() {
+        let board = Board::parse("4 1  1 1 1 1  0 0 0 0  0 0 0 0  0 0 0 0").unwrap();
+        let problem = Problem::with_walls_only(&board);
+        let routed = |moves: Vec<Move>, score: f64| Routed {
+            targets: final_cells(&problem.starts, 16, &moves),
+            order: (0..4).collect(),
+            moves,
+            score,
+            delayed: Vec::new(),
+        };
+        let mv = |from, to| Move { from, to };
+        // (0,0) → (2,0), (0,2) → (3,2), (0,3) → (1,3): queens on 1, 8, 14, 7
+        let valid = routed(vec![mv(0, 8), mv(2, 14), mv(3, 7)], 1000.0);
+        let empty = routed(Vec::new(), 24.0);
+        let ordered = by_estimate(&problem, vec![empty.clone(), valid.clone()]);
+        assert_eq!(ordered.len(), 2);
+        assert_eq!(ordered[0].moves, valid.moves);
+        assert_eq!(ordered[1].moves, empty.moves);
+        let ordered = by_estimate(&problem, vec![valid.clone(), empty]);
+        assert_eq!(ordered[0].moves, valid.moves);
     }
 }
 

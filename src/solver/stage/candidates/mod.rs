@@ -262,7 +262,7 @@ fn replan_colour(faulty: &[usize], colours: usize, chance: f64, rng: &mut impl R
 }
 
 /// Attacking pairs among the queens of `colour` on `cells` (walls do not block attacks).
-fn colour_errors(queens: &[Queen], n: usize, cells: &[usize], colour: usize) -> usize {
+pub(super) fn colour_errors(queens: &[Queen], n: usize, cells: &[usize], colour: usize) -> usize {
     let mine: Vec<(usize, usize)> = queens
         .iter()
         .zip(cells)

@@ -16,9 +16,15 @@ mod tests;
 
 use super::exact::{as_kind, place_colour, place_colour_turned, Kind};
 use crate::solver::board::by_colour;
+use crate::solver::paths::Search;
 use crate::solver::problem::Problem;
 use rand::Rng;
 use std::time::Instant;
+
+/// Extra cost of a cell the staying queens wall off from a queen in [`around_stayers`]: one
+/// of them must step aside and back (two moves of at least 1), as the stayer-aware estimate
+/// charges.
+const WALLED_OFF: f32 = 2.0;
 
 /// What to lift from a base board and how to place it again.
 #[derive(Clone, Debug)]
@@ -71,6 +77,55 @@ pub(crate) fn lift(
         }
     }
     Some(cells)
+}
+
+/// `table` (`q * n² + cell`) with the rows of the queens of `colours` (the colours a lift frees)
+/// moved towards their walls-only routes around the queens of the other colours that stay home
+/// in `base`: `share ×` that route's cost `+ (1 − share) ×` the table's (a cell the staying
+/// queens wall off costs its walls-only distance plus [`WALLED_OFF`]). A queen that stays is in
+/// every route across its cell for the whole answer, and after the post-optimiser an answer
+/// costs about its board's stayer-aware estimate, while the table prices every piece of the
+/// initial board at half (see `docs/solver.md`, "Stage 3b"). Other rows are the table's.
+///
+/// # Complexity
+/// One Dijkstra over queen moves per queen of `colours`, and a copy of the table.
+pub(crate) fn around_stayers(
+    problem: &Problem,
+    base: &[usize],
+    colours: &[usize],
+    table: &[f32],
+    share: f32,
+) -> Vec<f32> {
+    let (n, nn) = (problem.n, problem.cells());
+    let lifted = |q: usize| colours.contains(&problem.colour[q]);
+    let mut blocked = problem.walls.clone();
+    for (q, &cell) in base.iter().enumerate() {
+        if cell == problem.starts[q] && !lifted(q) {
+            blocked[cell] = true;
+        }
+    }
+    let walls_only = problem.walls_only();
+    let mut out = table.to_vec();
+    let mut search = Search::new(n);
+    for q in (0..base.len()).filter(|&q| lifted(q)) {
+        let start = problem.starts[q];
+        search.run(start, |c| blocked[c] && c != start, None);
+        let row = q * nn..(q + 1) * nn;
+        for (cell, (priced, &alone)) in out[row.clone()]
+            .iter_mut()
+            .zip(&walls_only[row])
+            .enumerate()
+        {
+            let around = search.dist(cell);
+            let around = if around.is_finite() {
+                around
+            } else {
+                alone + WALLED_OFF
+            };
+            *priced = share * around + (1.0 - share) * *priced;
+        }
+    }
+    out
 }
 
 /// The rows of `dist` of the queens `group`, in that order, each cell's costs scaled by one

@@ -207,3 +207,95 @@ fn recombined_boards_are_valid_after_their_lift() {
     }
     assert!(made >= 10, "only {made} recombined boards");
 }
+
+/// Cheapest Σ √L from `from` to every cell through cells not `blocked`, by relaxing every ray
+/// until nothing changes (slow and plain: the reference for [`around_stayers`]).
+fn relaxed(n: usize, blocked: &[bool], from: usize) -> Vec<f32> {
+    let mut d = vec![f32::INFINITY; n * n];
+    d[from] = 0.0;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for cell in 0..n * n {
+            if !d[cell].is_finite() {
+                continue;
+            }
+            let (r, c) = ((cell / n) as i64, (cell % n) as i64);
+            for (dr, dc) in crate::solver::board::DIRS {
+                let (dr, dc) = (i64::from(dr), i64::from(dc));
+                let (mut rr, mut cc, mut len) = (r + dr, c + dc, 1.0f32);
+                while (0..n as i64).contains(&rr) && (0..n as i64).contains(&cc) {
+                    let next = (rr * n as i64 + cc) as usize;
+                    if blocked[next] {
+                        break;
+                    }
+                    if d[cell] + len.sqrt() < d[next] - 1e-6 {
+                        d[next] = d[cell] + len.sqrt();
+                        changed = true;
+                    }
+                    (rr, cc, len) = (rr + dr, cc + dc, len + 1.0);
+                }
+            }
+        }
+    }
+    d
+}
+
+/// The lifted colours' rows are routes around the walls and the other colours' queens that
+/// stay (walls-only plus `WALLED_OFF` where they wall a cell off), blended by `share`; every
+/// other row is the table's.
+#[test]
+fn lift_prices_go_around_the_other_colours_staying_queens() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut checked = 0;
+    for _ in 0..30 {
+        let n = rng.random_range(6..=10);
+        let Some((problem, mut base)) = case(n, 3, &mut rng) else {
+            continue;
+        };
+        // about half of the queens stay home (their start is free of the others' targets)
+        for q in 0..base.len() {
+            let start = problem.starts[q];
+            if rng.random_bool(0.5) && !base.contains(&start) {
+                base[q] = start;
+            }
+        }
+        let nn = problem.cells();
+        let table: Vec<f32> = problem.walls_only().iter().map(|d| d * 1.5).collect();
+        let lifted = [rng.random_range(0..3)];
+        let share = 0.75;
+        let priced = around_stayers(&problem, &base, &lifted, &table, share);
+        let mut blocked = problem.walls.clone();
+        for (q, &cell) in base.iter().enumerate() {
+            if cell == problem.starts[q] && problem.colour[q] != lifted[0] {
+                blocked[cell] = true;
+            }
+        }
+        for q in 0..base.len() {
+            let row = q * nn..(q + 1) * nn;
+            if problem.colour[q] != lifted[0] {
+                assert_eq!(priced[row.clone()], table[row], "queen {q} is not lifted");
+                continue;
+            }
+            let mut open = blocked.clone();
+            open[problem.starts[q]] = false;
+            let around = relaxed(n, &open, problem.starts[q]);
+            for cell in 0..nn {
+                let alone = problem.walls_only()[q * nn + cell];
+                let want = if around[cell].is_finite() {
+                    around[cell]
+                } else {
+                    alone + WALLED_OFF
+                };
+                let want = share * want + (1.0 - share) * table[q * nn + cell];
+                let got = priced[q * nn + cell];
+                assert!(
+                    (got - want).abs() < 1e-3 || (got.is_infinite() && want.is_infinite()),
+                    "queen {q} cell {cell}: {got} against {want}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} lifted queens checked");
+}
