@@ -53,6 +53,8 @@ pub fn solve_with_stats(
     started: Instant,
     stats: &mut RunStats,
 ) -> Solution {
+    // every better answer a stage keeps goes to the checkpoint at once (a signal writes it)
+    let _scope = RunScope::enter(options.checkpoint);
     let first_run = options.params.first_run;
     stats.runs = 1;
     if first_run <= 0.0 || options.time_limit < 2.0 * first_run {
@@ -133,8 +135,6 @@ fn second_limit(params: &Params, time_limit: f64, spent: f64) -> f64 {
 /// One run of the phases under one budget of `options.time_limit` seconds from `started`.
 fn solve_once(board: &Board, options: Options, started: Instant, stats: &mut RunStats) -> Solution {
     let params = &options.params;
-    // every better answer a stage keeps goes to the checkpoint at once (a signal writes it)
-    let _scope = RunScope::enter(options.checkpoint);
     let budget = Budget::new(options.time_limit, started, params);
     let log = Log {
         started,
