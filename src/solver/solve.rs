@@ -421,7 +421,15 @@ fn finish(
     let moves = if long {
         top.insert(0, best);
         if params.multi_start_ranked == 1 {
-            top = estimate::by_estimate(sim.problem, top);
+            // a tenth of the time left at most (a few ms on the contest's boards)
+            let now = Instant::now();
+            let by = now + budget.improve_end().saturating_duration_since(now) / 10;
+            top = estimate::by_estimate(sim.problem, top, by);
+            let took = now.elapsed().as_secs_f64() * 1e3;
+            log.say(format!(
+                "{} boards ranked by estimate in {took:.1} ms",
+                top.len()
+            ));
         }
         let candidates = top.into_iter().map(|r| r.moves).collect();
         let (moves, rounds) =

@@ -111,7 +111,7 @@ pub struct RunOutcome {
     pub lowered_file_limit: Option<u64>,
     /// At a timeout, whether the solver had been given its whole input and was blocked
     /// reading stdin for more (a solver that reads to the end of its input, which does not
-    /// come while it runs; see [`super::proctable::group_reads_pipe`]).
+    /// come while it runs; see `proctable::group_reads_pipe`).
     pub waited_for_input: bool,
 }
 
