@@ -48,6 +48,13 @@ struct State {
     exit_code: Option<u8>,
 }
 
+impl State {
+    /// Whether an answer scoring `score` beats the best kept (or none is kept).
+    fn beaten_by(&self, score: f64) -> bool {
+        self.best.as_ref().is_none_or(|b| score < b.outcome.score)
+    }
+}
+
 impl Checkpoint {
     /// An empty checkpoint (usable as a `static`).
     pub const fn new() -> Checkpoint {
@@ -78,10 +85,7 @@ impl Checkpoint {
 
     /// Whether an answer scoring `score` would be kept (it beats every answer offered so far).
     pub fn would_keep(&self, score: f64) -> bool {
-        self.lock()
-            .best
-            .as_ref()
-            .is_none_or(|b| score < b.outcome.score)
+        self.lock().beaten_by(score)
     }
 
     /// Keeps `solution` if it scores below every answer offered before.
@@ -90,7 +94,6 @@ impl Checkpoint {
     /// `O(moves)` when kept (a copy), `O(1)` otherwise.
     pub fn offer(&self, solution: &Solution) {
         let score = solution.outcome.score;
-        let beats = |state: &State| state.best.as_ref().is_none_or(|b| score < b.outcome.score);
         if !self.would_keep(score) {
             return;
         }
@@ -98,7 +101,7 @@ impl Checkpoint {
         let copy = Arc::new(solution.clone());
         let replaced = {
             let mut state = self.lock();
-            if beats(&state) {
+            if state.beaten_by(score) {
                 state.best.replace(copy)
             } else {
                 Some(copy)
