@@ -14,6 +14,11 @@ use std::collections::BinaryHeap;
 /// Distance of an unreachable cell.
 pub const UNREACHABLE: f32 = f32::INFINITY;
 
+/// Extra cost of a queen that the queens staying home wall off from a cell completely: one of
+/// them must step aside and back (two moves of at least 1). The stayer-aware estimate and the
+/// lifts' prices charge it on top of the walls-only distance.
+pub const WALLED_OFF: f32 = 2.0;
+
 /// `√L` for every move length `L` of an `n × n` board.
 pub fn sqrt_table(n: usize) -> Vec<f32> {
     (0..=n).map(|l| (l as f32).sqrt()).collect()

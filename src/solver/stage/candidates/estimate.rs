@@ -17,15 +17,11 @@
 
 use super::colour_errors;
 use crate::solver::board::{final_cells, line_cells, line_length, Queen};
-use crate::solver::paths::Search;
+use crate::solver::paths::{Search, WALLED_OFF};
 use crate::solver::problem::Problem;
 use crate::solver::stage::assign;
 use crate::solver::stage::route::Routed;
 use std::time::Instant;
-
-/// Extra cost of a queen the staying queens wall off completely: one of them must step aside
-/// and back (two moves of at least 1).
-const WALLED_OFF: f32 = 2.0;
 
 /// Workspaces for [`Estimator::estimate`] on one board size.
 #[derive(Clone, Debug)]

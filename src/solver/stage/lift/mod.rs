@@ -16,15 +16,10 @@ mod tests;
 
 use super::exact::{as_kind, place_colour, place_colour_turned, Kind};
 use crate::solver::board::by_colour;
-use crate::solver::paths::Search;
+use crate::solver::paths::{Search, WALLED_OFF};
 use crate::solver::problem::Problem;
 use rand::Rng;
 use std::time::Instant;
-
-/// Extra cost of a cell the staying queens wall off from a queen in [`around_stayers`]: one
-/// of them must step aside and back (two moves of at least 1), as the stayer-aware estimate
-/// charges.
-const WALLED_OFF: f32 = 2.0;
 
 /// What to lift from a base board and how to place it again.
 #[derive(Clone, Debug)]
@@ -109,7 +104,8 @@ pub(crate) fn around_stayers(
     let mut search = Search::new(n);
     for q in (0..base.len()).filter(|&q| lifted(q)) {
         let start = problem.starts[q];
-        search.run(start, |c| blocked[c] && c != start, None);
+        // only other colours' queens are blocked, so never this queen's own start
+        search.run(start, |c| blocked[c], None);
         let row = q * nn..(q + 1) * nn;
         for (cell, (priced, &alone)) in out[row.clone()]
             .iter_mut()
