@@ -118,7 +118,12 @@ pub(crate) fn around_stayers(
             } else {
                 alone + WALLED_OFF
             };
-            *priced = share * around + (1.0 - share) * *priced;
+            // a cell the table cannot reach stays out of reach: with `share` 1 the blend
+            // would be `0 · ∞`, a NaN, which the engine's searches read as ∞ and its dump
+            // (`QUEENATTACK_ENGINE_DUMP`) refuses
+            if priced.is_finite() {
+                *priced = share * around + (1.0 - share) * *priced;
+            }
         }
     }
     out

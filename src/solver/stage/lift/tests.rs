@@ -299,3 +299,43 @@ fn lift_prices_go_around_the_other_colours_staying_queens() {
     }
     assert!(checked >= 30, "only {checked} lifted queens checked");
 }
+
+/// A cell the table cannot reach stays out of reach at every share, the whole share
+/// included (it was `0 · ∞`, a NaN, which made `QUEENATTACK_ENGINE_DUMP` refuse every lift).
+#[test]
+fn lift_prices_keep_unreachable_cells_unreachable_and_are_never_nan() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+    let mut unreachable = 0;
+    for _ in 0..20 {
+        let n = rng.random_range(6..=10);
+        let Some((problem, base)) = case(n, 3, &mut rng) else {
+            continue;
+        };
+        // a table that cannot reach a tenth of the cells
+        let table: Vec<f32> = problem
+            .walls_only()
+            .iter()
+            .map(|&d| {
+                if rng.random_bool(0.1) {
+                    f32::INFINITY
+                } else {
+                    d
+                }
+            })
+            .collect();
+        for share in [0.0, 0.5, 1.0] {
+            let priced = around_stayers(&problem, &base, &[0], &table, share);
+            for (i, (&got, &was)) in priced.iter().zip(&table).enumerate() {
+                assert!(!got.is_nan(), "share {share}, entry {i}: NaN");
+                if was.is_infinite() {
+                    assert!(got.is_infinite(), "share {share}, entry {i}: {got}");
+                    unreachable += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        unreachable >= 100,
+        "only {unreachable} unreachable entries checked"
+    );
+}
