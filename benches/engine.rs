@@ -1,7 +1,8 @@
 //! The one-colour engine's benchmark (`cargo bench --features bench --bench engine`): for each
 //! instance stored in `benches/engine/` (listed in its README with its best known cost), the
-//! budget the anytime search needs for a board within 0.5 % of that cost, the time its proof
-//! takes, and the proof's nodes per second. A table on stdout; see docs/benchmarks.md, "The
+//! budget the anytime search needs for a board within 0.5 % of that cost, its board at a
+//! 20 ms budget (% above that cost), the time its proof takes, and the proof's nodes per
+//! second. A table on stdout; see docs/benchmarks.md, "The
 //! one-colour engine's benchmark".
 //!
 //! Multi-second proofs are too slow for criterion's repeated sampling: each number is one run,
@@ -15,6 +16,8 @@ use std::time::{Duration, Instant};
 
 /// A board within this share above the best known cost counts as reached.
 const WITHIN: f64 = 0.005;
+/// The budget of the `at 20 ms` column (the lifts' searches are this short, or shorter).
+const SHORT_BUDGET: Duration = Duration::from_millis(20);
 /// The first budget of the anytime search (doubled until a board is within [`WITHIN`]).
 const FIRST_BUDGET: Duration = Duration::from_millis(10);
 /// How far a proven cost or bound may lie above the best known cost (the matching's integer
@@ -38,9 +41,21 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Instead of the table: the cheapest board of the anytime search and the proof's bound,
-    /// each with this many seconds, per instance (to refresh the README's best known costs).
+    /// each with this many seconds, per instance (to refresh the README's best known costs);
+    /// with `--dir`, the time that finds each instance's best known cost (default 10).
     #[arg(long)]
     long: Option<f64>,
+    /// Instead of the table: the anytime search's board at each of these budgets
+    /// (milliseconds, comma separated), as % above the best known cost.
+    #[arg(long, value_delimiter = ',')]
+    curve: Option<Vec<f64>>,
+    /// Instances read from this folder instead of `benches/engine/`: those its README's
+    /// table lists (as `benches/engine/README.md` does), or without a README every
+    /// `.engine` file (e.g. captured with `QUEENATTACK_ENGINE_DUMP`), its best known cost
+    /// found first: the proof's with `--long` seconds (default 10) where it finishes, else
+    /// the anytime search's board with as much time.
+    #[arg(long)]
+    dir: Option<PathBuf>,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -52,13 +67,54 @@ struct Stored {
     best: f64,
 }
 
+/// The `.engine` files of `dir`, by name, each with its best known cost found here: the
+/// proof's with `secs` seconds where it finishes, else the cheaper of its bound's board
+/// and the anytime search's with `secs` seconds.
+fn found_in(
+    dir: &std::path::Path,
+    secs: f64,
+    threads: usize,
+) -> Result<Vec<(Stored, Instance)>, String> {
+    let listing = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = listing
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|x| x == "engine"))
+        .collect();
+    files.sort();
+    let mut rows = Vec::new();
+    for path in files {
+        let instance = Instance::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let budget = Duration::from_secs_f64(secs);
+        let proof = engine::floor(&instance, Instant::now() + budget, threads);
+        let best = if proof.is_exact() {
+            proof.bound
+        } else {
+            let found = engine::boards(&instance, 1, Instant::now() + budget);
+            found.first().map_or(f64::INFINITY, |b| b.0)
+        };
+        let file = path
+            .file_name()
+            .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+        eprintln!(
+            "{file}: best known {best:.6} (proof {})",
+            if proof.is_exact() {
+                "finished"
+            } else {
+                "not finished"
+            }
+        );
+        rows.push((Stored { file, best }, instance));
+    }
+    Ok(rows)
+}
+
 fn folder() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/engine")
 }
 
-/// The rows of the README's table whose first cell names an `.engine` file.
-fn stored() -> Result<Vec<Stored>, String> {
-    let path = folder().join("README.md");
+/// The rows of `folder`'s README table whose first cell names an `.engine` file.
+fn stored(folder: &std::path::Path) -> Result<Vec<Stored>, String> {
+    let path = folder.join("README.md");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut rows = Vec::new();
     for line in text.lines() {
@@ -94,6 +150,18 @@ fn time_to_board(instance: &Instance, best: f64, most: Duration) -> Option<(Dura
     None
 }
 
+/// The anytime search's board at `budget`, as % above `best` (`inf`: none).
+fn above_at(instance: &Instance, best: f64, budget: Duration) -> f64 {
+    let found = engine::boards(instance, 1, Instant::now() + budget);
+    match found.first() {
+        Some((cost, cells)) => {
+            assert!(instance.is_board(cells), "not a board");
+            (100.0 * (cost - best) / best).max(0.0)
+        }
+        None => f64::INFINITY,
+    }
+}
+
 fn seconds(d: Duration) -> String {
     format!("{:.3} s", d.as_secs_f64())
 }
@@ -105,6 +173,7 @@ fn measure(row: &Stored, instance: &Instance, args: &Args) -> bool {
         Some((budget, _)) => seconds(budget),
         None => format!("not in {} s", args.board_secs),
     };
+    let short = above_at(instance, row.best, SHORT_BUDGET);
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(args.proof_secs);
     let proof = engine::floor(instance, deadline, args.threads);
@@ -117,7 +186,7 @@ fn measure(row: &Stored, instance: &Instance, args: &Args) -> bool {
     };
     let rate = proof.nodes as f64 / took.as_secs_f64();
     println!(
-        "| {} | {} | {} | {:.4} | {to_board} | {to_proof} | {} | {rate:.0} |",
+        "| {} | {} | {} | {:.4} | {to_board} | {short:.2} % | {to_proof} | {} | {rate:.0} |",
         row.file, instance.kind, instance.n, row.best, proof.nodes
     );
     let sound = proof.bound <= row.best + TOLERANCE;
@@ -157,41 +226,76 @@ fn long(row: &Stored, instance: &Instance, secs: f64, threads: usize) {
     );
 }
 
+/// The instances of the run: the stored ones (read with their README's best known cost) or
+/// those of `--dir`; `--filter` applied.
+fn instances(args: &Args) -> Result<Vec<(Stored, Instance)>, String> {
+    let wanted = |file: &str| {
+        args.filter
+            .as_ref()
+            .is_none_or(|f| file.contains(f.as_str()))
+    };
+    let dir = args.dir.clone().unwrap_or_else(folder);
+    if !dir.join("README.md").exists() {
+        let mut rows = found_in(&dir, args.long.unwrap_or(10.0), args.threads)?;
+        rows.retain(|(row, _)| wanted(&row.file));
+        return Ok(rows);
+    }
+    let mut rows = Vec::new();
+    for row in stored(&dir)? {
+        if wanted(&row.file) {
+            let path = dir.join(&row.file);
+            let instance = Instance::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            rows.push((row, instance));
+        }
+    }
+    Ok(rows)
+}
+
+/// `--curve`: one line per instance, its board at each budget as % above the best known.
+fn curve(row: &Stored, instance: &Instance, budgets: &[f64]) {
+    let mut line = format!("| {} | {:.4} |", row.file, row.best);
+    for &ms in budgets {
+        let above = above_at(instance, row.best, Duration::from_secs_f64(ms / 1000.0));
+        line += &format!(" {above:.2} % |");
+    }
+    println!("{line}");
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
-    let rows = match stored() {
+    let rows = match instances(&args) {
         Ok(rows) => rows,
         Err(e) => {
             eprintln!("engine bench: {e}");
             return ExitCode::from(2);
         }
     };
-    if args.long.is_none() {
+    if let Some(budgets) = &args.curve {
+        let heads: Vec<String> = budgets.iter().map(|ms| format!("at {ms} ms")).collect();
+        println!("| instance | best | {} |", heads.join(" | "));
+        println!("|---|---|{}", "---|".repeat(budgets.len()));
+        for (row, instance) in &rows {
+            curve(row, instance, budgets);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let measuring = args.long.is_none()
+        || args
+            .dir
+            .as_ref()
+            .is_some_and(|d| !d.join("README.md").exists());
+    if measuring {
         println!(
-            "| instance | kind | N | best | to 0.5 % | to proof ({} thread(s)) | nodes | nodes/s |",
+            "| instance | kind | N | best | to 0.5 % | at 20 ms | to proof ({} thread(s)) | nodes | nodes/s |",
             args.threads
         );
-        println!("|---|---|---|---|---|---|---|---|");
+        println!("|---|---|---|---|---|---|---|---|---|");
     }
     let mut sound = true;
-    for row in &rows {
-        if args
-            .filter
-            .as_ref()
-            .is_some_and(|f| !row.file.contains(f.as_str()))
-        {
-            continue;
-        }
-        let instance = match Instance::read(folder().join(&row.file)) {
-            Ok(instance) => instance,
-            Err(e) => {
-                eprintln!("engine bench: {e}");
-                return ExitCode::from(2);
-            }
-        };
+    for (row, instance) in &rows {
         match args.long {
-            Some(secs) => long(row, &instance, secs, args.threads),
-            None => sound &= measure(row, &instance, &args),
+            Some(secs) if !measuring => long(row, instance, secs, args.threads),
+            _ => sound &= measure(row, instance, &args),
         }
     }
     if sound {

@@ -14,7 +14,7 @@
 //! first with the open rows and columns reduced jointly ([`proof`]).
 
 mod ascent;
-mod assignment;
+pub(super) mod assignment;
 mod beam;
 mod lines;
 mod proof;

@@ -12,6 +12,7 @@
 //! row, each queen matched to a row" (an assignment problem per step), then the queen
 //! potentials for those line weights.
 
+use super::one_colour::assignment::Assignment;
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 use std::time::Instant;
@@ -141,12 +142,30 @@ pub fn queen_potentials(
     let mut best = (w.clone(), f64::NEG_INFINITY);
     let mut scale = 1.0;
     let mut since = 0;
-    for _ in 0..WEIGHT_STEPS {
+    // each step's assignment starts from the last one's duals and matching: the weights
+    // move little between steps
+    let mut lap = Assignment::new(n);
+    for step in 0..WEIGHT_STEPS {
         if Instant::now() >= deadline {
             break;
         }
         let (row_cost, at) = row_costs(n, walls, members, dist, &cell_weights(n, &w));
-        let (total, rows) = row_assignment(n, &row_cost);
+        for (i, costs) in lap.cost.iter_mut().enumerate().take(n) {
+            costs[..n].copy_from_slice(&row_cost[i * n..(i + 1) * n]);
+        }
+        let solved = if step == 0 {
+            lap.solve(f64::INFINITY)
+        } else {
+            lap.resolve(f64::INFINITY)
+        };
+        if !solved {
+            break;
+        }
+        let total = lap.value();
+        let mut rows = vec![0; n];
+        for (r, &i) in lap.duals.queen_of.iter().enumerate().take(n) {
+            rows[i as usize] = r;
+        }
         let value = total - w.iter().sum::<f64>();
         if value > best.1 + 1e-9 {
             (best, since) = ((w.clone(), value), 0);

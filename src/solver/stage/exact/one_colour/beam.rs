@@ -10,7 +10,7 @@
 //! 38.23 / 32.16; seed 8 (N = 19) at 100 ms 23.15 / 22.00, at 3 s both 21.74 (the search
 //! finishes). The solver's whole 10 s run had ended at 32.15 and 37.19 on seeds 3 and 4.
 
-use super::{Attacks, OneColour};
+use super::{bits, Attacks, OneColour};
 use std::time::Instant;
 
 /// Widest beam of [`OneColour::first_board`].
@@ -22,8 +22,11 @@ const FIRST_BOARD_SHARE: f64 = 0.05;
 pub(super) const FIRST_WIDTH: usize = 4;
 /// Widest beam (seed 3 at 3 s reached 30.57 at width 2¹⁴ and 30.18 at 2¹⁶). A row's
 /// children are cut back to the width whenever [`HELD_CHILDREN`] times it are held, so a
-/// beam holds at most about 12 MB at this width (N = 32).
+/// beam holds at most about 22 MB at this width (N = 32: 10 MB of children, 4 MB of
+/// frontier, 8 MB of the boards' paths). At most 2²⁴ (a path step keeps the parent in 24
+/// bits).
 pub(super) const MAX_WIDTH: usize = 1 << 16;
+const _: () = assert!(MAX_WIDTH <= 1 << 24);
 /// See [`MAX_WIDTH`].
 const HELD_CHILDREN: usize = 4;
 /// Complete boards matched between two looks at the clock (each an `N × N` assignment).
@@ -94,16 +97,25 @@ impl OneColour<'_> {
         let Some(ahead) = self.root_ahead else {
             return true;
         };
-        // (bound without look-ahead, attacks on the next row, the columns chosen so far)
-        let mut frontier: Vec<(f64, Attacks, Vec<u8>)> =
-            vec![(self.root - ahead, Attacks::default(), Vec::new())];
+        let n = self.n;
+        // no attacks yet: every row's cheapest cell is its first
+        let root = Node {
+            bound: self.root - ahead,
+            ahead,
+            attacks: Attacks::default(),
+            first: [0; 32],
+        };
+        let mut frontier = vec![root];
+        // per row, each kept node's parent (above the low 8 bits) and column: the boards are
+        // read back at the end
+        let mut path: Vec<Vec<u32>> = Vec::with_capacity(n);
         let mut children: Vec<Child> = Vec::new();
-        for row in 0..self.n {
+        for row in 0..n {
             children.clear();
             // children at or above this cannot make the beam any more
             let mut cutoff = f64::INFINITY;
-            for (parent, (bound, attacks, _)) in frontier.iter().enumerate() {
-                self.expand(row, (*bound, *attacks, parent), cutoff, &mut children);
+            for (parent, node) in frontier.iter().enumerate() {
+                self.expand(row, node, parent, cutoff, &mut children);
                 if children.len() >= HELD_CHILDREN * width {
                     cutoff = cut(&mut children, width);
                 }
@@ -116,25 +128,48 @@ impl OneColour<'_> {
             if children.len() > width {
                 cut(&mut children, width);
             }
+            path.push(
+                children
+                    .iter()
+                    .map(|c| (c.3 as u32) << 8 | u32::from(c.4))
+                    .collect(),
+            );
             frontier = children
                 .iter()
-                .map(|&(_, bound, next, parent, column)| {
-                    let mut columns = Vec::with_capacity(self.n);
-                    columns.extend_from_slice(&frontier[parent].2);
-                    columns.push(column);
-                    (bound, next, columns)
+                .map(|&(key, bound, attacks, parent, _)| {
+                    let mut first = frontier[parent].first;
+                    self.advance(row + 1, attacks, &mut first);
+                    Node {
+                        bound,
+                        ahead: key - bound,
+                        attacks,
+                        first,
+                    }
                 })
                 .collect();
+            #[cfg(test)]
+            frontier.iter().for_each(|node| self.check(row + 1, node));
         }
         // the most promising boards first: a deadline in the matchings loses the others
-        frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for (i, (_, _, columns)) in frontier.iter().enumerate() {
-            if i % LEAF_CLOCK_EVERY == LEAF_CLOCK_EVERY - 1 && Instant::now() >= self.deadline {
+        let mut leaves: Vec<(f64, usize)> = frontier
+            .iter()
+            .enumerate()
+            .map(|(i, node)| (node.bound, i))
+            .collect();
+        leaves.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut columns = vec![0u8; n];
+        for (k, &(_, leaf)) in leaves.iter().enumerate() {
+            if k % LEAF_CLOCK_EVERY == LEAF_CLOCK_EVERY - 1 && Instant::now() >= self.deadline {
                 self.out_of_time = true;
                 break;
             }
+            let mut at = leaf;
+            for row in (0..n).rev() {
+                let step = path[row][at];
+                columns[row] = step as u8;
+                at = (step >> 8) as usize;
+            }
             self.cells.clear();
-            let n = self.n;
             self.cells
                 .extend(columns.iter().enumerate().map(|(r, &c)| r * n + c as usize));
             self.leaf();
@@ -143,31 +178,122 @@ impl OneColour<'_> {
         !self.out_of_time
     }
 
-    /// The children of one node of row `row` (its bound, its attacks, its index in the
-    /// frontier) that can still beat the threshold and `cutoff`, pushed onto `children`.
+    /// Moves each row's index `first[r]` (rows `from..n`) on to its first cell that
+    /// `attacks` (on row `from`) leaves free: a kept child has one in every row, or its
+    /// look-ahead would have failed.
+    fn advance(&self, from: usize, attacks: Attacks, first: &mut [u8; 32]) {
+        for (k, r) in (from..self.n).enumerate() {
+            let blocked = attacks.at(k);
+            let row = &self.order[r];
+            let mut i = first[r] as usize;
+            while blocked >> row[i].0 & 1 == 1 {
+                i += 1;
+            }
+            first[r] = i as u8;
+        }
+    }
+
+    /// Tests: a kept node's look-ahead and cheapest cells, found from its parent's, are
+    /// those of a full look-ahead of the rows below it (`row..n`).
+    #[cfg(test)]
+    fn check(&self, row: usize, node: &Node) {
+        let full = self
+            .look_ahead(row, node.attacks)
+            .expect("a kept node has a look-ahead");
+        assert!(
+            (node.ahead - full).abs() < 1e-9,
+            "look-ahead {} against {full}",
+            node.ahead
+        );
+        for (k, r) in (row..self.n).enumerate() {
+            let blocked = node.attacks.at(k);
+            let first = self.order[r]
+                .iter()
+                .position(|&(c, _)| blocked >> c & 1 == 0);
+            assert_eq!(
+                Some(node.first[r] as usize),
+                first,
+                "row {r}'s cheapest free cell"
+            );
+        }
+    }
+
+    /// The children of `node` in row `row` (its index `parent` in the frontier) that can
+    /// still beat the threshold and `cutoff`, pushed onto `children`.
+    ///
+    /// A child's look-ahead is found from its parent's: the queens placed only add attacks,
+    /// so every row's cheapest free cell lies at or after the parent's, and a child whose
+    /// static part (bound, cell, the parent's look-ahead of the rows below) already fails
+    /// ends the row's loop (its cells are cheapest first).
     fn expand(
         &self,
         row: usize,
-        (bound, attacks, parent): (f64, Attacks, usize),
+        node: &Node,
+        parent: usize,
         cutoff: f64,
         children: &mut Vec<Child>,
     ) {
-        let blocked = attacks.at(0);
+        let n = self.n;
+        let blocked = node.attacks.at(0);
         let threshold = (self.threshold() - 1e-9).min(cutoff);
-        for &(c, cost) in &self.order[row] {
+        let cells = &self.order[row];
+        let first = node.first[row] as usize;
+        let below = node.ahead - cells[first].1;
+        // per column, the rows below whose cheapest free cell a queen there would attack
+        // (its own column or a diagonal through it): only those rows' look-ahead rises
+        let mut hits = [0u32; 32];
+        for (k, r) in (row + 1..n).enumerate() {
+            let f = self.order[r][node.first[r] as usize].0 as usize;
+            let d = k + 1;
+            hits[f] |= 1 << k;
+            if f >= d {
+                hits[f - d] |= 1 << k;
+            }
+            if f + d < n {
+                hits[f + d] |= 1 << k;
+            }
+        }
+        'cells: for &(c, cost) in &cells[first..] {
             if blocked >> c & 1 == 1 {
                 continue;
             }
-            let b = bound + cost;
-            let next = attacks.place(c);
-            match self.look_ahead(row + 1, next) {
-                Some(rest) if b + rest < threshold => {
-                    children.push((b + rest, b, next, parent, c as u8))
-                }
-                _ => {}
+            let b = node.bound + cost;
+            let mut sum = b + below;
+            if sum >= threshold {
+                break;
             }
+            let next = node.attacks.place(c);
+            for k in bits(hits[c as usize]) {
+                let r = row + 1 + k;
+                let order = &self.order[r];
+                let mut i = node.first[r] as usize;
+                let was = order[i].1;
+                let blocked = next.at(k);
+                i += 1;
+                while i < order.len() && blocked >> order[i].0 & 1 == 1 {
+                    i += 1;
+                }
+                if i == order.len() {
+                    continue 'cells;
+                }
+                sum += order[i].1 - was;
+                if sum >= threshold {
+                    continue 'cells;
+                }
+            }
+            children.push((sum, b, next, parent, c as u8));
         }
     }
+}
+
+/// A kept partial board of a beam: its bound without look-ahead, its look-ahead over the
+/// rows still open, the attacks on the next row, and per open row the index (in its
+/// cheapest-first order) of its cheapest cell left free.
+struct Node {
+    bound: f64,
+    ahead: f64,
+    attacks: Attacks,
+    first: [u8; 32],
 }
 
 /// Keeps the `width` children of lowest bound plus look-ahead; returns the highest kept.
