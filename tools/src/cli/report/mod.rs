@@ -87,6 +87,10 @@ pub struct SeedResult {
     /// CPU time (user + system) of the solver's processes in milliseconds, when it was run
     /// (see [`crate::cli::exec::RunOutcome::cpu`]); older files have none.
     pub cpu_ms: Option<u64>,
+    /// How long the solver's threads waited for a CPU while ready to run, in milliseconds
+    /// (see [`crate::cli::exec::RunOutcome::wait`]): what the machine denied it; older files
+    /// and kernels that do not say have none.
+    pub wait_ms: Option<u64>,
     /// The judge's message, or what went wrong with the process.
     pub message: Option<String>,
     /// The `[DATA] key = value` lines the solver printed on stderr (read by `features.rs`).
@@ -116,6 +120,7 @@ impl SeedResult {
             penalty: verdict.penalty,
             wall_ms: None,
             cpu_ms: None,
+            wait_ms: None,
             message: verdict.error().map(str::to_string),
             data: Default::default(),
             bound: None,
@@ -142,6 +147,7 @@ impl SeedResult {
             penalty: 0.0,
             wall_ms: None,
             cpu_ms: None,
+            wait_ms: None,
             message: Some(message),
             data: Default::default(),
             bound: None,
@@ -162,6 +168,7 @@ impl SeedResult {
             "penalty": self.penalty,
             "wall_ms": self.wall_ms,
             "cpu_ms": self.cpu_ms,
+            "wait_ms": self.wait_ms,
             "message": self.message,
             "data": self.data,
             "bound": self.bound,
@@ -245,8 +252,9 @@ impl SeedResult {
             moves: int("moves")? as usize,
             penalty: num("penalty")?,
             wall_ms: v.get("wall_ms").and_then(Value::as_u64),
-            // Older files have no `cpu_ms`.
+            // Older files have no `cpu_ms` nor `wait_ms`.
             cpu_ms: v.get("cpu_ms").and_then(Value::as_u64),
+            wait_ms: v.get("wait_ms").and_then(Value::as_u64),
             message: v.get("message").and_then(Value::as_str).map(str::to_string),
             // Older files have no `data`.
             data: v

@@ -245,6 +245,7 @@ impl Pair {
             "score": r.score,
             "wall_ms": r.wall_ms,
             "cpu_ms": r.cpu_ms,
+            "wait_ms": r.wait_ms,
         })
     }
 

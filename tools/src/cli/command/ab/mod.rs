@@ -38,29 +38,31 @@ use pairs::Session;
 use sprt::Sprt;
 
 /// Exit codes of `tester ab`, as `tester ab --help` states them.
-pub const EXIT_HELP: &str = "Exit codes: 0 accepted (B is better than A by at least --delta); \
-1 rejected (B is not better than A); 3 inconclusive (--max-pairs reached, or --verdict over \
-pairs with one not finished); 4 no verdict because the machine was too busy (more than half of \
-the pairs read starved: an arm got less than half a core, or less than 90% of the other arm's \
-share; --resume runs them again) or because the arms got unequal CPU on average (over 3% more \
-for the arm the verdict favoured); 2 bad usage or an error (a build that failed, a folder that \
-cannot be written: nothing decided); with --shard, 0 once the shard's pairs are finished (the \
-verdict comes from `tester ab --verdict`); 130, 143, 129 interrupted by SIGINT (Ctrl-C), \
-SIGTERM, SIGHUP: ab.json and both run folders keep every finished pair, the verdict so far is \
-printed, --resume continues. Both arms failing on every pair is an error (2): nothing was \
-compared.
+pub const EXIT_HELP: &str = "Exit codes: 0 accepted (B is better than A by at least --delta); 1 \
+rejected (B is not better than A); 3 inconclusive (--max-pairs reached, or --verdict over pairs \
+with one not finished); 4 no verdict because the machine was too busy (more than half of the pairs \
+read starved: an arm got less than half a core while ready to run, or less than 90% of the other \
+arm's share; --resume runs them again) or because the arms got unequal CPU on average (over 3% \
+more for the arm the verdict favoured); 2 bad usage or an error (a build that failed, a folder \
+that cannot be written: nothing decided); with --shard, 0 once the shard's pairs are finished (the \
+verdict comes from `tester ab --verdict`); 130, 143, 129 interrupted by SIGINT (Ctrl-C), SIGTERM, \
+SIGHUP: ab.json and both run folders keep every finished pair, the verdict so far is printed, \
+--resume continues. Both arms failing on every pair is an error (2): nothing was compared.
 
-The test (docs/tester.md, \"tester ab\"): x = ln(score_B / score_A) per pair, clipped to \
-+-ln 1.25 (a side that failed loses the pair: x = +ln 2 when B failed, -ln 2 when A failed, 0 \
-when both did); starved pairs are not counted (only runs that used half their time limit are \
-judged on their CPU). Two sequential tests read the counted pairs, the first to cross a bound \
-deciding, never before 15 pairs, each with 0.8 (GSPRT) or 0.2 (sign test) of alpha and beta: \
-the GSPRT of H0 mean(x) = 0 against H1 mean(x) = ln(1 - delta), LLR = n/2 * ln(sum (x - 0)^2 / \
-sum (x - ln(1 - delta))^2), accepted at LLR >= ln((1 - 0.8 beta) / (0.8 alpha)), rejected at \
-LLR <= ln(0.8 beta / (1 - 0.8 alpha)); and a sequential sign test (ties left out): accepted \
-when the pairs where B is better by delta outnumber the others enough (each adds ln 1.6, each \
-other takes ln 2.5, until ln(1 / (0.2 alpha))), the mean agreeing and B never failing; \
-rejected alike on the pairs where B is worse.
+The test (docs/tester.md, \"tester ab\"): x = ln(score_B / score_A) per pair, clipped to +-ln 1.25 \
+(a side that failed loses the pair: x = +ln 2 when B failed, -ln 2 when A failed, 0 when both \
+did); starved pairs are not counted. A run is judged on the CPU the machine gave it (its CPU time \
+over the time it was ready to run: CPU time plus run-queue wait) only when it answered or timed \
+out, ran at least half its time limit and was ready to run at least half of its wall time: a run \
+that sleeps, hangs, crashes or computes little by its own choice is never starved (its failure is \
+its arm's loss). Two sequential tests read the counted pairs, the first to cross a bound deciding, \
+never before 15 pairs, each with 0.8 (GSPRT) or 0.2 (sign test) of alpha and beta: the GSPRT of H0 \
+mean(x) = 0 against H1 mean(x) = ln(1 - delta), LLR = n/2 * ln(sum (x - 0)^2 / sum (x - ln(1 - \
+delta))^2), accepted at LLR >= ln((1 - 0.8 beta) / (0.8 alpha)), rejected at LLR <= ln(0.8 beta / \
+(1 - 0.8 alpha)); and a sequential sign test (ties left out): accepted when the pairs where B is \
+better by delta outnumber the others enough (each adds ln 1.6, each other takes ln 2.5, until ln(1 \
+/ (0.2 alpha))), the mean agreeing and B never failing; rejected alike on the pairs where B is \
+worse.
 
 Examples:
   tester ab --base HEAD --time-limit 1                  # the current build (uncommitted changes) against HEAD
@@ -280,6 +282,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
         .map_err(|e| format!("{e} (--resume --max-pairs M sets another)"))?;
     if !args.quiet {
         warn_same_solver(&record.arms, &infos);
+        if !crate::cli::runqueue::available() {
+            crate::diag!(
+                "tester ab: warning: this kernel does not report how long a process waits for \
+                 a CPU (/proc/PID/schedstat): no pair can be told starved, so run it on a quiet \
+                 machine"
+            );
+        }
     }
     for i in 0..2 {
         let built = record.arms[i].build(args.quiet);
@@ -427,9 +436,9 @@ fn warn_starved_shard(record: &Record, dir: &Path) {
         crate::cli::quote::warn(
             "tester ab",
             &format!(
-                "{starved} of this shard's {} pairs starved (an arm got less than half a core, \
-                 or much less than the other): they will not count; `tester ab --resume --out \
-                 {}` runs them again",
+                "{starved} of this shard's {} pairs starved (an arm got less than half a core \
+                 while ready to run, or much less than the other): they will not count; `tester \
+                 ab --resume --out {}` runs them again",
                 record.pairs.len(),
                 dir.display()
             ),

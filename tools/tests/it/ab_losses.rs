@@ -1,0 +1,106 @@
+//! `tester ab` where issue 69 found it wrong: an arm that sleeps, hangs or fails after a pause
+//! used no CPU and was taken for starved, so its failures never counted (a B hanging on a third
+//! of the seeds was accepted; one failing on every pair was "too busy"). The arms are one-line
+//! commands whose CPU time is next to nothing whatever the load, so nothing here depends on the
+//! machine's speed.
+
+use std::path::Path;
+use std::process::Output;
+
+use super::ab::{both, json};
+use crate::common::{scratch, tester};
+
+/// `tester ab` in `dir` of the commands `base` and `new` into `dir/ab` at `limit` seconds, with
+/// `extra` options.
+fn ab(dir: &Path, [base, new]: [&str; 2], limit: &str, extra: &[&str]) -> Output {
+    tester()
+        .current_dir(dir)
+        .args(["ab", "--no-project", "--base-exec", base, "--new-exec", new])
+        .args(["--out", "ab", "--time-limit", limit])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// `tester ab` in `dir` with `args` only.
+fn again(dir: &Path, args: &[&str]) -> Output {
+    tester()
+        .current_dir(dir)
+        .arg("ab")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Answers at once (no move).
+const ANSWERS: &str = "echo 0";
+
+#[test]
+fn an_arm_that_hangs_on_some_seeds_loses_those_pairs() {
+    // A fails on the seeds that leave 1 mod 3, B sleeps until it is killed on those that
+    // leave 0: as bad as each other. B's timeouts were starved pairs (B got 0 % of a core), so
+    // only A's failures counted: accepted at pair 29, exit 0.
+    let dir = scratch("ab-losses-hang");
+    let a = "case $(({seed} % 3)) in 1) exit 3;; esac; echo 0";
+    let b = "case $(({seed} % 3)) in 0) exec sleep 30;; esac; echo 0";
+    let seeds = ["--seeds", "20001-20030", "--jobs", "4"];
+    let out = ab(&dir, [a, b], "0.8", &seeds);
+    let text = both(&out);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    let doc = json(&dir.join("ab/ab.json"));
+    let verdict = &doc["verdict"];
+    assert_eq!(verdict["starved_pairs"], 0, "{text}");
+    assert_eq!(verdict["pairs"], 30, "{text}");
+    let failures = serde_json::json!({"a": 10, "b": 10, "both": 0});
+    assert_eq!(verdict["failures"], failures, "{text}");
+    for pair in doc["pairs"].as_array().unwrap() {
+        if pair["b"]["status"] == "timeout" {
+            assert!(pair["starved"].is_null(), "{pair}");
+            assert!(pair["b"]["wait_ms"].is_u64(), "{pair}");
+        }
+    }
+    assert!(!text.contains("starved, not counted"), "{text}");
+}
+
+#[test]
+fn an_arm_that_fails_after_a_pause_is_rejected_at_15_pairs() {
+    // Before: 15 of 15 pairs starved (B got 0 % of a core), "the machine was too busy", exit 4.
+    let dir = scratch("ab-losses-pause");
+    let b = "sleep 0.3; echo garbage; exit 3";
+    let out = ab(&dir, [ANSWERS, b], "0.5", &["--jobs", "4"]);
+    let text = both(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("B failed on each of the first 3 pairs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("verdict: rejected: B is not better than A"),
+        "{text}"
+    );
+    let doc = json(&dir.join("ab/ab.json"));
+    assert_eq!(doc["verdict"]["starved_pairs"], 0, "{text}");
+    assert_eq!(doc["verdict"]["failures"]["b"], 15, "{text}");
+    // Nothing to run again: --resume reads the same verdict and runs no pair.
+    let resumed = again(&dir, &["--resume", "--out", "ab"]);
+    assert_eq!(resumed.status.code(), Some(1), "{}", both(&resumed));
+    assert!(!both(&resumed).contains("pair 16"), "{}", both(&resumed));
+}
+
+#[test]
+fn an_arm_that_uses_little_cpu_by_choice_is_not_starved() {
+    // B answers like A but sleeps most of its limit first (a solver that computes little by
+    // its own choice). Before: every pair "B got 0 % of a core", too busy, exit 4. Now the
+    // pairs are ties: rejected.
+    let dir = scratch("ab-losses-choice");
+    let out = ab(
+        &dir,
+        [ANSWERS, "sleep 0.3; echo 0"],
+        "0.5",
+        &["--jobs", "4"],
+    );
+    let text = both(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let doc = json(&dir.join("ab/ab.json"));
+    assert_eq!(doc["verdict"]["starved_pairs"], 0, "{text}");
+}
