@@ -1,11 +1,14 @@
 //! `tester ab` where issue 69 found it wrong: an arm that sleeps, hangs or fails after a pause
 //! used no CPU and was taken for starved, so its failures never counted (a B hanging on a third
-//! of the seeds was accepted; one failing on every pair was "too busy"). The arms are one-line
-//! commands whose CPU time is next to nothing whatever the load, so nothing here depends on the
-//! machine's speed.
+//! of the seeds was accepted; one failing on every pair was "too busy"); a tampered record
+//! was read. The arms are one-line commands whose CPU time is next to nothing whatever the
+//! load, so nothing here depends on the machine's speed.
 
+use std::fs;
 use std::path::Path;
 use std::process::Output;
+
+use serde_json::Value;
 
 use super::ab::{both, json};
 use crate::common::{scratch, tester};
@@ -30,6 +33,10 @@ fn again(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
+}
+
+fn write_json(path: &Path, v: &Value) {
+    fs::write(path, serde_json::to_string_pretty(v).unwrap()).unwrap();
 }
 
 /// Answers at once (no move).
@@ -103,4 +110,65 @@ fn an_arm_that_uses_little_cpu_by_choice_is_not_starved() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     let doc = json(&dir.join("ab/ab.json"));
     assert_eq!(doc["verdict"]["starved_pairs"], 0, "{text}");
+}
+
+#[test]
+fn tampered_settings_and_times_are_refused() {
+    let dir = scratch("ab-losses-tamper");
+    let out = ab(&dir, [ANSWERS, ANSWERS], "10", &["--jobs", "2"]);
+    assert_eq!(out.status.code(), Some(1), "{}", both(&out));
+    let path = dir.join("ab/ab.json");
+    let original = json(&path);
+    let results = dir.join("ab/new/results.json");
+    let run = json(&results);
+    for (key, value, said) in [
+        (
+            "max_pairs",
+            3.into(),
+            "`settings.max_pairs` 3: 3 pairs, but the test decides",
+        ),
+        (
+            "min_pairs",
+            5.into(),
+            "`settings.min_pairs` 5 is not this tester's (15)",
+        ),
+        (
+            "sign_p1",
+            0.6.into(),
+            "`settings.sign_p1` 0.6 is not this tester's",
+        ),
+    ] {
+        let mut doc = original.clone();
+        doc["settings"][key] = value;
+        write_json(&path, &doc);
+        for args in [&["--verdict", "ab"][..], &["--resume", "--out", "ab"]] {
+            let out = again(&dir, args);
+            assert_eq!(out.status.code(), Some(2), "{key} {args:?}: {}", both(&out));
+            assert!(both(&out).contains(said), "{key}: {}", both(&out));
+        }
+    }
+    write_json(&path, &original);
+    for (key, value) in [("cpu_ms", -5), ("wall_ms", -1), ("wait_ms", -3)] {
+        let mut tampered = run.clone();
+        tampered["results"][0][key] = value.into();
+        write_json(&results, &tampered);
+        for args in [&["--verdict", "ab"][..], &["--resume", "--out", "ab"]] {
+            let out = again(&dir, args);
+            assert_eq!(out.status.code(), Some(2), "{key} {args:?}: {}", both(&out));
+            let said = format!("`{key}` {value}: not a whole number of milliseconds");
+            assert!(both(&out).contains(&said), "{key}: {}", both(&out));
+        }
+    }
+    let mut tampered = run.clone();
+    tampered["results"][0]["cpu_ms"] = 1_000_000_000_000u64.into();
+    write_json(&results, &tampered);
+    let out = again(&dir, &["--verdict", "ab"]);
+    assert_eq!(out.status.code(), Some(2), "{}", both(&out));
+    assert!(
+        both(&out).contains("more than 4096 threads"),
+        "{}",
+        both(&out)
+    );
+    write_json(&results, &run);
+    assert_eq!(again(&dir, &["--verdict", "ab"]).status.code(), Some(1));
 }

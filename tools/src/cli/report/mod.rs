@@ -11,7 +11,9 @@ use crate::input::Input;
 use crate::judge::judge;
 
 mod bounds;
+mod checks;
 pub use bounds::{bound_fits, readable, set_bounds};
+pub use checks::{MAX_THREADS, MAX_WALL_MS};
 
 /// The `[DATA]` values of one seed, by key: numbers as JSON numbers, anything else a string
 /// (read by `read_data` of `features.rs`). Defined here, beside the result that holds it, so
@@ -178,51 +180,12 @@ impl SeedResult {
 
     /// Reads [`SeedResult::to_json`] back, refusing values `tester` never writes: an ok score
     /// that is negative or not finite, a failed seed's score other than -1, a negative or
-    /// infinite penalty (see [`SeedResult::check`]).
+    /// infinite penalty, times that are not whole milliseconds in range (see
+    /// [`SeedResult::check`]).
     pub fn from_json(v: &Value) -> Result<SeedResult, String> {
         let result = SeedResult::from_json_unchecked(v)?;
         result.check()?;
         Ok(result)
-    }
-
-    /// Whether the numbers are ones the judge can give: an ok score finite and >= 0, any other
-    /// status -1, the penalty finite and >= 0. The message names the seed.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tools::cli::report::{SeedResult, Status};
-    /// use tools::input::Input;
-    ///
-    /// let input = Input::new(1, 1, vec![1]).unwrap();
-    /// let mut r = SeedResult::judged(4, &input, None, "0\n");
-    /// assert!(r.check().is_ok());
-    /// r.score = -5.0;
-    /// assert!(r.check().unwrap_err().contains("seed 4"));
-    /// ```
-    pub fn check(&self) -> Result<(), String> {
-        let seed = self.seed;
-        let ok = self.status == Status::Ok;
-        if ok && !(self.score.is_finite() && self.score >= 0.0) {
-            return Err(format!(
-                "seed {seed}: status ok with score {}: a score is a number >= 0",
-                self.score
-            ));
-        }
-        if !ok && self.score != -1.0 {
-            return Err(format!(
-                "seed {seed}: status {} with score {}: a seed that is not ok scores -1",
-                self.status.as_str(),
-                self.score
-            ));
-        }
-        if !(self.penalty.is_finite() && self.penalty >= 0.0) {
-            return Err(format!(
-                "seed {seed}: penalty {}: a penalty is a number >= 0",
-                self.penalty
-            ));
-        }
-        Ok(())
     }
 
     fn from_json_unchecked(v: &Value) -> Result<SeedResult, String> {
@@ -235,6 +198,13 @@ impl SeedResult {
             v.get(key)
                 .and_then(Value::as_u64)
                 .ok_or_else(|| format!("result without an integer `{key}`"))
+        };
+        // Absent or null in older files; anything else must be whole milliseconds.
+        let ms = |key: &str| match v.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(x) => x.as_u64().map(Some).ok_or_else(|| {
+                format!("result with `{key}` {x}: not a whole number of milliseconds >= 0")
+            }),
         };
         let status = v
             .get("status")
@@ -251,10 +221,9 @@ impl SeedResult {
             errors: int("errors")?,
             moves: int("moves")? as usize,
             penalty: num("penalty")?,
-            wall_ms: v.get("wall_ms").and_then(Value::as_u64),
-            // Older files have no `cpu_ms` nor `wait_ms`.
-            cpu_ms: v.get("cpu_ms").and_then(Value::as_u64),
-            wait_ms: v.get("wait_ms").and_then(Value::as_u64),
+            wall_ms: ms("wall_ms")?,
+            cpu_ms: ms("cpu_ms")?,
+            wait_ms: ms("wait_ms")?,
             message: v.get("message").and_then(Value::as_str).map(str::to_string),
             // Older files have no `data`.
             data: v

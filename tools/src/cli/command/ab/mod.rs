@@ -232,12 +232,7 @@ fn jobs(args: &Args, found: Option<&project::Found>) -> Result<usize, String> {
 /// Refuses a test that can never give a verdict: `--max-pairs` or a `--seeds` list below the
 /// test's minimum of pairs, a `--delta` too small for the LLR to reach its bounds.
 fn check_pairs(sprt: &Sprt, max_pairs: usize, seeds: &SeedStream) -> Result<(), String> {
-    match seeds {
-        SeedStream::List(list) if list.len() < max_pairs => {
-            sprt.check_pairs(list.len(), &format!("--seeds ({} seeds)", list.len()))
-        }
-        _ => sprt.check_pairs(max_pairs, &format!("--max-pairs {max_pairs}")),
-    }
+    folder::check_decidable(sprt, max_pairs, seeds, ["--max-pairs", "--seeds"])
 }
 
 /// Runs `tester ab`; returns the exit code (see [`EXIT_HELP`]).
