@@ -1,8 +1,8 @@
 //! `tester ab` where issue 69 found it wrong: an arm that sleeps, hangs or fails after a pause
 //! used no CPU and was taken for starved, so its failures never counted (a B hanging on a third
 //! of the seeds was accepted; one failing on every pair was "too busy"); a tampered record
-//! was read. The arms are one-line commands whose CPU time is next to nothing whatever the
-//! load, so nothing here depends on the machine's speed.
+//! was read; `--resume` forgot `--jobs`. The arms are one-line commands whose CPU time is next
+//! to nothing whatever the load, so nothing here depends on the machine's speed.
 
 use std::fs;
 use std::path::Path;
@@ -147,6 +147,12 @@ fn tampered_settings_and_times_are_refused() {
             assert!(both(&out).contains(said), "{key}: {}", both(&out));
         }
     }
+    let mut doc = original.clone();
+    doc["jobs"] = 3.into();
+    write_json(&path, &doc);
+    let out = again(&dir, &["--resume", "--out", "ab"]);
+    assert_eq!(out.status.code(), Some(2), "{}", both(&out));
+    assert!(both(&out).contains("`jobs` 3 is not"), "{}", both(&out));
     write_json(&path, &original);
     for (key, value) in [("cpu_ms", -5), ("wall_ms", -1), ("wait_ms", -3)] {
         let mut tampered = run.clone();
@@ -171,4 +177,39 @@ fn tampered_settings_and_times_are_refused() {
     );
     write_json(&results, &run);
     assert_eq!(again(&dir, &["--verdict", "ab"]).status.code(), Some(1));
+}
+
+#[test]
+fn resume_goes_on_with_the_jobs_it_ran_with() {
+    // B fails on every third seed: inconclusive at 15 and 18 pairs.
+    let dir = scratch("ab-losses-jobs");
+    let b = "case $(({seed} % 3)) in 0) exit 3;; esac; echo 0";
+    let seeds = ["--seeds", "1-30", "--max-pairs", "15", "--jobs", "1"];
+    let first = ab(&dir, [ANSWERS, b], "10", &seeds);
+    assert_eq!(first.status.code(), Some(3), "{}", both(&first));
+    // Before: `2 jobs, 1 pair at a time` (the default) on a machine of two cores.
+    let resumed = again(&dir, &["--resume", "--out", "ab", "--max-pairs", "18"]);
+    let text = both(&resumed);
+    assert_eq!(resumed.status.code(), Some(3), "{text}");
+    assert!(text.contains("1 job, 1 solver at a time"), "{text}");
+    assert!(text.contains("--resume: goes on with --jobs 1"), "{text}");
+    assert_eq!(json(&dir.join("ab/ab.json"))["jobs"], 1);
+    // Another --jobs given: taken, and said.
+    let args = [
+        "--resume",
+        "--out",
+        "ab",
+        "--max-pairs",
+        "20",
+        "--jobs",
+        "2",
+    ];
+    let changed = again(&dir, &args);
+    let text = both(&changed);
+    assert_eq!(changed.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("--jobs 2 as given (its last session ran --jobs 1)"),
+        "{text}"
+    );
+    assert_eq!(json(&dir.join("ab/ab.json"))["jobs"], 2);
 }

@@ -311,6 +311,9 @@ pub struct Record {
     pub arms: [Arm; 2],
     /// The finished pairs by stream position.
     pub pairs: BTreeMap<usize, Pair>,
+    /// The solvers run at once (`--jobs`) by the last session, which `--resume` keeps unless
+    /// given another; `None` in records older than it.
+    pub jobs: Option<usize>,
 }
 
 impl Record {
@@ -368,7 +371,22 @@ impl Record {
             settings,
             arms,
             pairs,
+            jobs: jobs_from_json(&doc["jobs"])?,
         })
+    }
+}
+
+/// The `jobs` of `ab.json`: none (older records), else 1 or an even number up to 256, as
+/// `--jobs` takes.
+fn jobs_from_json(v: &Value) -> Result<Option<usize>, String> {
+    if v.is_null() {
+        return Ok(None);
+    }
+    match v.as_u64() {
+        Some(j) if j == 1 || (j % 2 == 0 && (2..=256).contains(&j)) => Ok(Some(j as usize)),
+        _ => Err(format!(
+            "`jobs` {v} is not a number of solvers at once (1, or even up to 256)"
+        )),
     }
 }
 

@@ -113,8 +113,9 @@ pub struct Args {
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub time_limit: Option<f64>,
     /// Solvers run at the same time: 1 (A and B of a pair one after the other) or an even
-    /// number K (K/2 pairs at once, the two solvers of a pair side by side). Default:
-    /// tester.toml's `jobs`, else the cores rounded down to even.
+    /// number K (K/2 pairs at once, the two solvers of a pair side by side). Default: with
+    /// --resume the A/B's own (ab.json's `jobs`), else tester.toml's `jobs`, else the cores
+    /// rounded down to even.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
     /// The improvement B must show, in percent of A's score: H1 is ratio B/A = 1 - delta/100.
@@ -135,9 +136,9 @@ pub struct Args {
     /// Default: runs/ab-YYYYMMDD-HHMMSS (UTC; `…-shardKofM` with --shard).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Continue the A/B in --out with the same pairs (options given must match its ab.json;
-    /// --max-pairs and --jobs may change), or start again one stopped before it wrote its
-    /// ab.json. A folder that holds no A/B is refused (exit 2).
+    /// Continue the A/B in --out with the same pairs and the --jobs it ran with (options given
+    /// must match its ab.json; --max-pairs and --jobs may change), or start again one stopped
+    /// before it wrote its ab.json. A folder that holds no A/B is refused (exit 2).
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Run only the pairs at stream positions K, K+M, … below --max-pairs (one host of M),
@@ -235,6 +236,31 @@ fn check_pairs(sprt: &Sprt, max_pairs: usize, seeds: &SeedStream) -> Result<(), 
     folder::check_decidable(sprt, max_pairs, seeds, ["--max-pairs", "--seeds"])
 }
 
+/// The solvers at once of a session that resumes a record whose last session ran `stored`
+/// (`None`: an older record), `jobs` the command line's (or tester.toml's, or the default):
+/// the stored number unless `--jobs` gives another, said either way.
+fn resumed_jobs(args: &Args, jobs: usize, stored: Option<usize>) -> usize {
+    let Some(stored) = stored.filter(|&s| s != jobs) else {
+        return jobs;
+    };
+    if args.jobs.is_some() {
+        if !args.quiet {
+            crate::diag!(
+                "tester ab: --resume: --jobs {jobs} as given (its last session ran --jobs \
+                 {stored})"
+            );
+        }
+        return jobs;
+    }
+    if !args.quiet {
+        crate::diag!(
+            "tester ab: --resume: goes on with --jobs {stored}, as its last session ran \
+             (--jobs K sets another)"
+        );
+    }
+    stored
+}
+
 /// Runs `tester ab`; returns the exit code (see [`EXIT_HELP`]).
 pub fn run(args: &Args) -> Result<i32, String> {
     if !args.verdict.is_empty() {
@@ -272,6 +298,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     let opened = open::open(args, found.as_ref())?;
     let (dir, mut record, infos) = (opened.dir, opened.record, opened.infos);
+    let jobs = if args.resume && recorded {
+        resumed_jobs(args, jobs, record.jobs)
+    } else {
+        jobs
+    };
+    record.jobs = Some(jobs);
     let settings = &record.settings;
     check_pairs(&settings.sprt, settings.max_pairs, &settings.seeds)
         .map_err(|e| format!("{e} (--resume --max-pairs M sets another)"))?;
@@ -456,7 +488,7 @@ fn print_start(session: &Session<'_>, dir: &Path, jobs: usize) {
     crate::diag!(
         "tester ab: delta {}%, alpha {}, beta {}: accepted at LLR >= {:.3}, rejected at LLR <= \
          {:.3}, or by the sign test at {:.3}, after {} pairs at least and {} at most \
-         ({seeds}{}){}; starved pairs not counted; {jobs} jobs, {} at a time; output in {}",
+         ({seeds}{}){}; starved pairs not counted; {}, {} at a time; output in {}",
         sprt::short(s.delta * 100.0),
         s.alpha,
         s.beta,
@@ -473,6 +505,7 @@ fn print_start(session: &Session<'_>, dir: &Path, jobs: usize) {
         } else {
             String::new()
         },
+        crate::cli::quote::count(jobs, "job"),
         match (jobs, session.slots()) {
             (1, _) => "1 solver".to_string(),
             (_, 1) => "1 pair".to_string(),

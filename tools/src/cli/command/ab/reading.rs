@@ -245,6 +245,7 @@ impl Record {
             "arms": { "A": self.arms[0].to_json(), "B": self.arms[1].to_json() },
             "pairs": self.pairs.values().map(|p| p.to_json(limits)).collect::<Vec<_>>(),
             "verdict": verdict_json(&self.settings, &reading),
+            "jobs": self.jobs,
             "interrupted": interrupted,
         })
     }
