@@ -1,7 +1,8 @@
 //! `tester ab` where issue 69 found it wrong: an arm that sleeps, hangs or fails after a pause
 //! used no CPU and was taken for starved, so its failures never counted (a B hanging on a third
 //! of the seeds was accepted; one failing on every pair was "too busy"); a tampered record
-//! was read; `--resume` forgot `--jobs`. The arms are one-line commands whose CPU time is next
+//! was read; `--resume` forgot `--jobs`; the progress line had an ETA from `--max-pairs` and a
+//! much worse B was only "not better". The arms are one-line commands whose CPU time is next
 //! to nothing whatever the load, so nothing here depends on the machine's speed.
 
 use std::fs;
@@ -82,7 +83,7 @@ fn an_arm_that_fails_after_a_pause_is_rejected_at_15_pairs() {
         "{text}"
     );
     assert!(
-        text.contains("verdict: rejected: B is not better than A"),
+        text.contains("verdict: rejected: B is not better than A: B failed on 15 of the 15 pairs"),
         "{text}"
     );
     let doc = json(&dir.join("ab/ab.json"));
@@ -110,6 +111,7 @@ fn an_arm_that_uses_little_cpu_by_choice_is_not_starved() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     let doc = json(&dir.join("ab/ab.json"));
     assert_eq!(doc["verdict"]["starved_pairs"], 0, "{text}");
+    assert!(text.contains("B scores as A (B/A 1)"), "{text}");
 }
 
 #[test]
@@ -212,4 +214,19 @@ fn resume_goes_on_with_the_jobs_it_ran_with() {
         "{text}"
     );
     assert_eq!(json(&dir.join("ab/ab.json"))["jobs"], 2);
+}
+
+#[test]
+fn the_progress_says_no_time_left_from_max_pairs() {
+    // The progress of an A/B that decides at 15 pairs said `1/1000 … eta …` from --max-pairs.
+    let dir = scratch("ab-losses-progress");
+    let out = ab(&dir, [ANSWERS, ANSWERS], "10", &["--jobs", "2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("1 done (at most 1000) failed 0 elapsed"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(" eta "), "{stderr}");
+    assert!(!stderr.contains("/1000"), "{stderr}");
 }

@@ -123,7 +123,12 @@ impl<'a> Session<'a> {
         let started = record.pairs.keys().copied().collect();
         let looked_early = first_finished(&record.pairs);
         let stop = record.settings.shard.is_none() && record.reading().decided();
-        let progress = Progress::new(todo.len());
+        // Only a shard runs all its pairs; one machine stops at the verdict, which no count
+        // of pairs left foretells: no time left is said then.
+        let progress = match record.settings.shard {
+            Some(_) => Progress::new(todo.len()),
+            None => Progress::open_ended(todo.len()),
+        };
         Session {
             dir,
             infos,
