@@ -1,7 +1,7 @@
 //! Runs that got much less CPU than wall time: a solver starved by a busy machine answers
 //! worse than it can, and its score looks like a bad solver's.
 //!
-//! The rule: a run is *starved* when it ran at least [`MIN_WALL_MS`] of wall time and its CPU
+//! `tester run`'s rule (its warnings, `tester compare`'s): a run is *starved* when it ran at least [`MIN_WALL_MS`] of wall time and its CPU
 //! time (user + system, the solver's processes, see [`super::exec::RunOutcome::cpu`]) is below
 //! [`STARVED_SHARE`] of it. A single-threaded solver that computes until its deadline (as
 //! `queenattack` does) uses about one core for the whole run; below half a core it lost more
@@ -11,16 +11,23 @@
 //! flagged (the warnings say so). Runs shorter than [`MIN_WALL_MS`] (process start, a solver
 //! that answers at once) are not judged.
 //!
-//! `tester ab` goes further ([`unfair_pair`]): a pair does not count when an arm was starved
-//! or got less than [`EVEN_SHARE`] of the other arm's share (an arm niced or in a smaller
-//! cgroup gets, say, 60 % of a core: above half, yet far behind). There only runs that used at
-//! least half their time limit are judged: a run that ended sooner was not cut short by its
-//! time, so the CPU it got did not shape its answer (and a fixture that answers at once on a
-//! loaded machine is not called starved).
+//! `tester ab` judges a pair by what the machine *denied* its arms instead ([`unfair_pair`]):
+//! the time each run was ready to run but waited for a CPU (its run-queue wait, `wait_ms`, see
+//! [`super::runqueue`]). An arm's share is its CPU time over the time it was ready to run (CPU
+//! plus wait): what it got of what it asked for. A pair does not count when an arm got under
+//! [`STARVED_SHARE`] of it, or under [`EVEN_SHARE`] of the other arm's share (an arm niced
+//! beside busy work gets, say, 60 %: above half, yet far behind). Only runs that were on their
+//! way are judged: they answered or timed out (a crash, an invalid or too long answer is the
+//! arm's loss whatever CPU it got), ran at least half their time limit (a run that ended
+//! sooner was not cut short by its time), and were ready to run at least [`READY_SHARE`] of
+//! their wall time. So a solver that sleeps, blocks on its input or computes little by its own
+//! choice is never starved: what it did not use was not denied, and its timeout is its loss.
+//! Runs without a recorded wait (older folders, a kernel without schedstat) are not judged.
 
 use super::report::SeedResult;
 
-/// Below this share of its wall time in CPU time a run is starved.
+/// Below this share a run is starved: of its wall time in CPU time (`tester run`), of the time
+/// it was ready to run (`tester ab`).
 pub const STARVED_SHARE: f64 = 0.5;
 
 /// Runs shorter than this (milliseconds of wall time) are never called starved.
@@ -91,9 +98,13 @@ pub fn run_warning(results: &[SeedResult]) -> Option<String> {
     ))
 }
 
-/// In an A/B, a pair whose arm got less than this share of the other arm's CPU share (each
-/// capped at one core) ran unevenly: the arm that got less computed less than its solver can.
+/// In an A/B, a pair whose arm got less than this share of the other arm's share of a core
+/// (while ready to run) ran unevenly: the arm that got less computed less than its solver can.
 pub const EVEN_SHARE: f64 = 0.9;
+
+/// An A/B run is judged on the CPU it got only when it was ready to run (on a CPU or waiting
+/// for one) at least this share of its wall time.
+pub const READY_SHARE: f64 = 0.5;
 
 /// Whether `r` ran at least half of its time limit `limit` (seconds): only then was the time
 /// what bounded it, so only then did the CPU it got shape its answer. A run that ended sooner
@@ -103,19 +114,30 @@ fn time_bound(r: &SeedResult, limit: f64) -> bool {
         .is_some_and(|wall| wall as f64 >= 500.0 * limit && limit > 0.0)
 }
 
-/// The CPU share of a time-bound run of an A/B arm with limit `limit` (see [`cpu_share`]),
-/// capped at one core (a solver's extra threads do not make up for another's lost core).
+/// The share of a core a run of an A/B arm with limit `limit` got while it was ready to run
+/// (CPU time over CPU time plus run-queue wait), when it is judged (see the module
+/// documentation): it answered or timed out, ran at least half its limit and was ready to run
+/// at least [`READY_SHARE`] of its wall time.
 fn arm_share(r: &SeedResult, limit: f64) -> Option<f64> {
-    time_bound(r, limit)
-        .then(|| cpu_share(r))
-        .flatten()
-        .map(|s| s.min(1.0))
+    use super::report::Status;
+    if !matches!(r.status, Status::Ok | Status::Timeout) || !time_bound(r, limit) {
+        return None;
+    }
+    let (wall, cpu, wait) = (r.wall_ms? as f64, r.cpu_ms? as f64, r.wait_ms? as f64);
+    let ready = cpu + wait;
+    (ready > 0.0 && ready >= READY_SHARE * wall).then(|| cpu / ready)
 }
 
-/// Why a pair of an A/B is not counted: `A got 31 % of a core` (an arm under
-/// [`STARVED_SHARE`]) or `A got 62 % of a core, B 99 %` (one under [`EVEN_SHARE`] of the
-/// other's share). Only runs that ran at least half their time limit are judged; `limits`
-/// holds A's and B's, in seconds. `None`: the pair counts.
+/// A share in whole percent, as said and as judged (a run said to get 50 % is not under half).
+fn percent(share: f64) -> u32 {
+    (100.0 * share).round() as u32
+}
+
+/// Why a pair of an A/B is not counted: `A got 31 % of a core while ready to run` (an arm
+/// under [`STARVED_SHARE`]) or `A got 62 % of a core while ready to run, B 99 %` (one under
+/// [`EVEN_SHARE`] of the other's share), the shares rounded to whole percents before they are
+/// compared. Only runs on their way are judged (see the module documentation); `limits` holds
+/// A's and B's time limits in seconds. `None`: the pair counts.
 ///
 /// # Examples
 ///
@@ -125,38 +147,44 @@ fn arm_share(r: &SeedResult, limit: f64) -> Option<f64> {
 /// use tools::input::Input;
 ///
 /// let input = Input::new(1, 1, vec![1]).unwrap();
-/// let run = |wall, cpu| {
+/// let run = |wall, cpu, wait| {
 ///     let mut r = SeedResult::judged(2, &input, None, "0\n");
-///     (r.wall_ms, r.cpu_ms) = (Some(wall), Some(cpu));
+///     (r.wall_ms, r.cpu_ms, r.wait_ms) = (Some(wall), Some(cpu), Some(wait));
 ///     r
 /// };
-/// assert_eq!(unfair_pair(&run(1000, 980), &run(1000, 990), [1.0, 1.0]), None);
-/// assert_eq!(unfair_pair(&run(1000, 300), &run(1000, 990), [1.0, 1.0]).unwrap(), "A got 30 % of a core");
-/// assert_eq!(unfair_pair(&run(1000, 600), &run(1000, 990), [1.0, 1.0]).unwrap(), "A got 60 % of a core, B 99 %");
+/// let (a, b) = (run(1000, 300, 700), run(1000, 990, 10));
+/// assert_eq!(unfair_pair(&a, &b, [1.0, 1.0]).unwrap(), "A got 30 % of a core while ready to run");
+/// let a = run(1000, 600, 400);
+/// assert_eq!(unfair_pair(&a, &b, [1.0, 1.0]).unwrap(), "A got 60 % of a core while ready to run, B 99 %");
 /// // A run that ended before half its limit is not judged: the time did not bound it.
-/// assert_eq!(unfair_pair(&run(1000, 300), &run(1000, 990), [10.0, 1.0]), None);
+/// assert_eq!(unfair_pair(&run(1000, 300, 700), &b, [10.0, 1.0]), None);
+/// // Nor one that used little CPU by its own choice: it waited for no CPU.
+/// assert_eq!(unfair_pair(&run(1000, 170, 5), &b, [1.0, 1.0]), None);
 /// ```
 pub fn unfair_pair(a: &SeedResult, b: &SeedResult, limits: [f64; 2]) -> Option<String> {
-    let shares = [arm_share(a, limits[0]), arm_share(b, limits[1])];
-    let percent = |s: f64| format!("{:.0} %", 100.0 * s);
+    let shares = [arm_share(a, limits[0]), arm_share(b, limits[1])].map(|s| s.map(percent));
     let starved = shares
         .iter()
         .zip(['A', 'B'])
-        .filter_map(|(s, label)| Some((s.filter(|&s| s < STARVED_SHARE)?, label)))
-        .min_by(|x, y| x.0.total_cmp(&y.0));
+        .filter_map(|(s, label)| {
+            Some((s.filter(|&s| f64::from(s) < 100.0 * STARVED_SHARE)?, label))
+        })
+        .min();
     if let Some((share, label)) = starved {
-        return Some(format!("{label} got {} of a core", percent(share)));
+        return Some(format!(
+            "{label} got {share} % of a core while ready to run"
+        ));
     }
     let [Some(sa), Some(sb)] = shares else {
         return None;
     };
-    (sa.min(sb) < EVEN_SHARE * sa.max(sb))
-        .then(|| format!("A got {} of a core, B {}", percent(sa), percent(sb)))
+    (f64::from(sa.min(sb)) < EVEN_SHARE * f64::from(sa.max(sb)))
+        .then(|| format!("A got {sa} % of a core while ready to run, B {sb} %"))
 }
 
-/// The geometric mean of B's CPU share over A's (each capped at one core), over the pairs of
-/// `pairs` (A's result, B's result) where both runs were time-bound (`limits`: A's and B's
-/// time limits in seconds), and how many pairs that is; `None` when none was.
+/// The geometric mean of B's share of a core over A's (each while ready to run), over the
+/// pairs of `pairs` (A's result, B's result) where both runs were judged (`limits`: A's and
+/// B's time limits in seconds), and how many pairs that is; `None` when none was.
 pub fn share_ratio<'a>(
     pairs: impl IntoIterator<Item = (&'a SeedResult, &'a SeedResult)>,
     limits: [f64; 2],
@@ -177,12 +205,20 @@ pub fn share_ratio<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::report::Status;
     use crate::input::Input;
 
+    /// A run of `wall` ms that used `cpu` ms and waited `wall - cpu` for a CPU (one thread,
+    /// ready to run the whole time).
     fn run(seed: u64, wall: u64, cpu: u64) -> SeedResult {
+        waited(seed, wall, cpu, wall.saturating_sub(cpu))
+    }
+
+    /// A run of `wall` ms that used `cpu` ms and waited `wait` ms for a CPU.
+    fn waited(seed: u64, wall: u64, cpu: u64, wait: u64) -> SeedResult {
         let input = Input::new(1, 1, vec![1]).unwrap();
         let mut r = SeedResult::judged(seed, &input, None, "0\n");
-        (r.wall_ms, r.cpu_ms) = (Some(wall), Some(cpu));
+        (r.wall_ms, r.cpu_ms, r.wait_ms) = (Some(wall), Some(cpu), Some(wait));
         r
     }
 
@@ -203,14 +239,14 @@ mod tests {
     }
 
     #[test]
-    fn pairs_are_judged_on_the_cpu_each_arm_got() {
+    fn pairs_are_judged_on_the_cpu_each_arm_got_while_ready_to_run() {
         let limits = [1.0, 1.0];
         // Both starved: the smaller share is named.
         let why = unfair_pair(&run(1, 1000, 400), &run(1, 1000, 200), limits).unwrap();
-        assert_eq!(why, "B got 20 % of a core");
-        // A solver with two threads (180 %) against one with one core: even (capped at 1).
+        assert_eq!(why, "B got 20 % of a core while ready to run");
+        // Two threads that ran 1800 ms and waited 100 ms, against one thread at 95 %: even.
         assert_eq!(
-            unfair_pair(&run(1, 1000, 1800), &run(1, 1000, 950), limits),
+            unfair_pair(&waited(1, 1000, 1800, 100), &run(1, 1000, 950), limits),
             None
         );
         // 85 % against 100 %: under 90 % of the other's share.
@@ -219,11 +255,16 @@ mod tests {
             unfair_pair(&run(1, 1000, 910), &run(1, 1000, 1000), limits),
             None
         );
-        // A run with no CPU time recorded (an older folder) is not judged.
-        let mut old = run(1, 1000, 0);
-        old.cpu_ms = None;
-        assert_eq!(unfair_pair(&old, &run(1, 1000, 1000), limits), None);
-        // The mean ratio of the shares, over the pairs where both are known.
+        // A run with no CPU time or no wait recorded (an older folder) is not judged.
+        for unknown in [
+            |r: &mut SeedResult| r.cpu_ms = None,
+            |r: &mut SeedResult| r.wait_ms = None,
+        ] {
+            let mut old = run(1, 1000, 0);
+            unknown(&mut old);
+            assert_eq!(unfair_pair(&old, &run(1, 1000, 1000), limits), None);
+        }
+        // The mean ratio of the shares, over the pairs where both are judged.
         let pairs = [
             (run(1, 1000, 900), run(1, 1000, 990)),
             (run(2, 1000, 1000), run(2, 1000, 1000)),
@@ -232,5 +273,47 @@ mod tests {
         let (ratio, n) = share_ratio(pairs.iter().map(|(a, b)| (a, b)), limits).unwrap();
         assert_eq!(n, 2);
         assert!((ratio - 1.1f64.sqrt()).abs() < 1e-9, "{ratio}");
+    }
+
+    /// Issue 69 items 1, 2 and 11: a run that sleeps, hangs or computes little by its own
+    /// choice uses little CPU but waits for none: it is not starved, whatever its status (its
+    /// failure is its arm's loss). One said to get 50 % is not under half a core.
+    #[test]
+    fn only_what_the_machine_denied_starves_a_run() {
+        let limits = [1.0, 1.0];
+        let quick = run(1, 1000, 990);
+        let failed = |status, wall, cpu, wait| {
+            let mut r = waited(1, wall, cpu, wait);
+            (r.status, r.score) = (status, -1.0);
+            r
+        };
+        // B slept until it was killed at the limit (item 1), or slept then crashed (item 2).
+        for b in [
+            failed(Status::Timeout, 1000, 0, 1),
+            failed(Status::Crash, 700, 0, 1),
+        ] {
+            assert_eq!(unfair_pair(&quick, &b, limits), None, "{b:?}");
+        }
+        // A crash or an invalid answer is the arm's loss even when the machine was busy.
+        assert_eq!(
+            unfair_pair(&quick, &failed(Status::Crash, 900, 100, 800), limits),
+            None
+        );
+        // A timeout the machine caused (ready to run, denied a core) is starved.
+        let denied = failed(Status::Timeout, 1000, 200, 800);
+        assert_eq!(
+            unfair_pair(&quick, &denied, limits).unwrap(),
+            "B got 20 % of a core while ready to run"
+        );
+        // A Python-like arm at 17 % of a core by choice (item 11): not judged.
+        assert_eq!(unfair_pair(&waited(1, 1000, 170, 5), &quick, limits), None);
+        // 49.7 % of a core is said and judged as 50 % (item 11): not under half.
+        let half = waited(1, 1000, 500, 500);
+        assert_eq!(unfair_pair(&half, &waited(1, 1000, 497, 503), limits), None);
+        let low = waited(1, 1000, 494, 506);
+        assert_eq!(
+            unfair_pair(&low, &half, limits).unwrap(),
+            "A got 49 % of a core while ready to run"
+        );
     }
 }

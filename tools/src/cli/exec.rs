@@ -13,7 +13,8 @@
 //!
 //! The CPU time of a run ([`RunOutcome::cpu`]) is what the solver and the children it reaped
 //! used (`wait4`), or, for a solver killed by `tester`, what its process group had used just
-//! before the kill, if that is more (a shell killed with its solver never reaps it).
+//! before the kill, if that is more (a shell killed with its solver never reaps it). Its
+//! run-queue wait ([`RunOutcome::wait`]) is sampled every poll ([`super::runqueue`]).
 
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 
@@ -105,6 +106,9 @@ pub struct RunOutcome {
     /// CPU time (user + system) of the solver's processes: the solver with every child it
     /// reaped, and at a kill its whole process group.
     pub cpu: Duration,
+    /// How long the solver's threads were ready to run but waited for a CPU (summed over its
+    /// threads and descendants): what the machine denied it; `None` where Linux does not say.
+    pub wait: Option<Duration>,
     /// The file-size limit the solver ran under, in bytes, when the hard limit of `tester`
     /// itself (`ulimit -Hf`) forced it below the usual one (the larger of the output cap and
     /// [`FILE_LIMIT_FLOOR`]); `None` otherwise.
@@ -155,8 +159,10 @@ fn watch(child: Child, tx: mpsc::Sender<Watched>) {
     let pid = child.id();
     while !exited_unreaped(pid, true) {}
     let exited = Instant::now();
+    // Not reaped yet: its main thread's counts are still there, final.
+    let wait = super::runqueue::task_wait(pid as i32, pid as i32);
     kill_group(pid);
-    let _ = tx.send((reap(pid), exited));
+    let _ = tx.send((reap(pid), exited, wait));
     // Reaped above: dropping a `Child` neither waits nor kills.
     drop(child);
 }
@@ -286,8 +292,13 @@ fn spawn_registered(cmd: &mut Command, solver: &Solver) -> Result<Child, Failure
     Ok(child)
 }
 
-/// What the watcher of a solver reports: its exit status and CPU time, and when it exited.
-type Watched = (std::io::Result<(ExitStatus, Duration)>, Instant);
+/// What the watcher of a solver reports: its exit status and CPU time, when it exited, and its
+/// main thread's final run-queue wait (ns).
+type Watched = (
+    std::io::Result<(ExitStatus, Duration)>,
+    Instant,
+    Option<u64>,
+);
 
 /// Waits for the watcher's report on `rx`, asking `stop` every poll (with the time since
 /// `start`) whether the solver must end; the first ending it names kills the group `pid`
@@ -369,7 +380,10 @@ pub fn run_solver(
     let written = || out_watch.metadata().map_or(0, |m| m.len());
     // Asked at the limit, before the kill: was it waiting for more input?
     let waited_for_input = std::cell::Cell::new(false);
+    // Sampled every poll, so also just before a kill.
+    let waits = std::cell::RefCell::new(super::runqueue::Waits::default());
     let watched = wait_watched(&rx, pid, start, |elapsed| {
+        waits.borrow_mut().sample(pid as i32);
         if reaper::interrupted().is_some() {
             Some(Ending::Interrupted)
         } else if elapsed > limit {
@@ -382,7 +396,11 @@ pub fn run_solver(
         }
     });
     forget(pid);
-    let ((status, exited), stopped) = watched?;
+    let ((status, exited, last_wait), stopped) = watched?;
+    let mut waits = waits.into_inner();
+    if let Some(last) = last_wait {
+        waits.record(pid as i32, last);
+    }
     // The solver has ended: now its stdin closes. A write still blocked (a descendant that left
     // the group holds the pipe without reading) is left to its thread, which the broken pipe
     // ends once that descendant is gone.
@@ -409,6 +427,7 @@ pub fn run_solver(
         ending,
         wall,
         cpu,
+        wait: waits.total(),
         lowered_file_limit,
         waited_for_input: waited_for_input.get(),
     })

@@ -34,6 +34,7 @@ pub mod replace;
 pub mod report;
 pub mod resources;
 pub mod runfile;
+pub mod runqueue;
 pub mod same_file;
 pub mod select;
 pub mod stats;

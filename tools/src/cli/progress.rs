@@ -22,20 +22,35 @@ pub struct Progress {
     start: Instant,
     last_line: Option<Instant>,
     terminal: bool,
+    /// No time left is estimated: the batch may stop long before its `total` (an A/B stops at
+    /// its verdict), so `total` is only the most it runs.
+    open_ended: bool,
 }
 
 impl Progress {
     /// Starts counting.
     pub fn new(total: usize) -> Progress {
+        Progress::with(total, false)
+    }
+
+    /// Starts counting a batch that may stop before `total` items (an A/B, which stops at its
+    /// verdict): no bar and no time left, only the count, `at most` `total`.
+    pub fn open_ended(total: usize) -> Progress {
+        Progress::with(total, true)
+    }
+
+    fn with(total: usize, open_ended: bool) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let bar = if terminal {
             let bar = ProgressBar::with_draw_target(
                 Some(total as u64),
                 ProgressDrawTarget::stderr_with_hz(4),
             );
-            let style = ProgressStyle::with_template(
-                "[{bar:30}] {pos}/{len} failed {prefix} elapsed {elapsed} eta {eta}  {msg}",
-            )
+            let style = ProgressStyle::with_template(if open_ended {
+                "{pos} done (at most {len}) failed {prefix} elapsed {elapsed}  {msg}"
+            } else {
+                "[{bar:30}] {pos}/{len} failed {prefix} elapsed {elapsed} eta {eta}  {msg}"
+            })
             .expect("the template is valid")
             .progress_chars("#>-");
             bar.set_style(style);
@@ -52,6 +67,7 @@ impl Progress {
             start: Instant::now(),
             last_line: None,
             terminal,
+            open_ended,
         }
     }
 
@@ -70,14 +86,23 @@ impl Progress {
         if due || self.done == self.total {
             self.last_line = Some(now);
             let elapsed = self.start.elapsed().as_secs_f64();
-            let eta = elapsed / self.done as f64 * (self.total - self.done) as f64;
+            let eta = elapsed / self.done as f64 * self.total.saturating_sub(self.done) as f64;
             // A closed stderr (`| head`) must not stop the run: the write error is ignored.
-            crate::diag!(
-                "{}/{} failed {} elapsed {elapsed:.0}s eta {eta:.0}s  {what}",
-                self.done,
-                self.total,
-                self.failed
-            );
+            if self.open_ended {
+                crate::diag!(
+                    "{} done (at most {}) failed {} elapsed {elapsed:.0}s  {what}",
+                    self.done,
+                    self.total,
+                    self.failed
+                );
+            } else {
+                crate::diag!(
+                    "{}/{} failed {} elapsed {elapsed:.0}s eta {eta:.0}s  {what}",
+                    self.done,
+                    self.total,
+                    self.failed
+                );
+            }
         }
     }
 

@@ -47,22 +47,18 @@ fn ab(name: &str, [base, new]: [&str; 2], extra: &[&str]) -> (Output, Value) {
 }
 
 /// Checks an A/B that ended with exit 4: it says the machine was too busy, and more than half
-/// of the pairs it read had an arm under half a core (or under 90 % of the other's share), by
-/// the CPU and wall times of `ab.json` (runs of at least half their limit `limits`).
+/// of the pairs it read had an arm under half a core while ready to run (or under 90 % of the
+/// other's share), by the times of `ab.json` (runs judged at their limits `limits`).
 fn busy_by_the_cpu_got(out: &Output, doc: &Value, limits: [f64; 2]) {
+    use super::cpu_time::{ready_share, unfair};
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("the machine was too busy"), "{text}");
-    let share = |side: &Value, limit: f64| {
-        let (wall, cpu) = (side["wall_ms"].as_f64()?, side["cpu_ms"].as_f64()?);
-        (wall >= 500.0 * limit).then(|| (cpu / wall).min(1.0))
-    };
     let pairs = doc["pairs"].as_array().unwrap();
     let starved = pairs
         .iter()
         .filter(|p| {
-            let (a, b) = (share(&p["a"], limits[0]), share(&p["b"], limits[1]));
-            let low = [a, b].iter().flatten().any(|&s| s < 0.5);
-            low || matches!((a, b), (Some(a), Some(b)) if a.min(b) < 0.9 * a.max(b))
+            let a = ready_share(&p["a"], limits[0]);
+            unfair(a, ready_share(&p["b"], limits[1]))
         })
         .count();
     let read = doc["verdict"]["read"].as_u64().unwrap() as usize;

@@ -4,6 +4,7 @@
 //! a module. `cargo test --test it MODULE::` runs one of them.
 
 mod ab;
+mod ab_losses;
 mod ab_solver;
 mod ab_sprt;
 mod ab_traps;

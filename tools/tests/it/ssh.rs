@@ -208,12 +208,13 @@ fn results(dir: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(dir.join("results.json")).unwrap()).unwrap()
 }
 
-/// The results without their wall and CPU times, and the summary.
+/// The results without their wall, CPU and run-queue times, and the summary.
 fn verdicts(doc: &Value) -> (Vec<Value>, Value) {
     let mut list = doc["results"].as_array().unwrap().clone();
     for r in &mut list {
-        r.as_object_mut().unwrap().remove("wall_ms");
-        r.as_object_mut().unwrap().remove("cpu_ms");
+        for time in ["wall_ms", "cpu_ms", "wait_ms"] {
+            r.as_object_mut().unwrap().remove(time);
+        }
     }
     (list, doc["summary"].clone())
 }

@@ -11,7 +11,9 @@ use crate::input::Input;
 use crate::judge::judge;
 
 mod bounds;
+mod checks;
 pub use bounds::{bound_fits, readable, set_bounds};
+pub use checks::{MAX_THREADS, MAX_WALL_MS};
 
 /// The `[DATA]` values of one seed, by key: numbers as JSON numbers, anything else a string
 /// (read by `read_data` of `features.rs`). Defined here, beside the result that holds it, so
@@ -87,6 +89,10 @@ pub struct SeedResult {
     /// CPU time (user + system) of the solver's processes in milliseconds, when it was run
     /// (see [`crate::cli::exec::RunOutcome::cpu`]); older files have none.
     pub cpu_ms: Option<u64>,
+    /// How long the solver's threads waited for a CPU while ready to run, in milliseconds
+    /// (see [`crate::cli::exec::RunOutcome::wait`]): what the machine denied it; older files
+    /// and kernels that do not say have none.
+    pub wait_ms: Option<u64>,
     /// The judge's message, or what went wrong with the process.
     pub message: Option<String>,
     /// The `[DATA] key = value` lines the solver printed on stderr (read by `features.rs`).
@@ -116,6 +122,7 @@ impl SeedResult {
             penalty: verdict.penalty,
             wall_ms: None,
             cpu_ms: None,
+            wait_ms: None,
             message: verdict.error().map(str::to_string),
             data: Default::default(),
             bound: None,
@@ -142,6 +149,7 @@ impl SeedResult {
             penalty: 0.0,
             wall_ms: None,
             cpu_ms: None,
+            wait_ms: None,
             message: Some(message),
             data: Default::default(),
             bound: None,
@@ -162,6 +170,7 @@ impl SeedResult {
             "penalty": self.penalty,
             "wall_ms": self.wall_ms,
             "cpu_ms": self.cpu_ms,
+            "wait_ms": self.wait_ms,
             "message": self.message,
             "data": self.data,
             "bound": self.bound,
@@ -171,51 +180,12 @@ impl SeedResult {
 
     /// Reads [`SeedResult::to_json`] back, refusing values `tester` never writes: an ok score
     /// that is negative or not finite, a failed seed's score other than -1, a negative or
-    /// infinite penalty (see [`SeedResult::check`]).
+    /// infinite penalty, times that are not whole milliseconds in range (see
+    /// [`SeedResult::check`]).
     pub fn from_json(v: &Value) -> Result<SeedResult, String> {
         let result = SeedResult::from_json_unchecked(v)?;
         result.check()?;
         Ok(result)
-    }
-
-    /// Whether the numbers are ones the judge can give: an ok score finite and >= 0, any other
-    /// status -1, the penalty finite and >= 0. The message names the seed.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tools::cli::report::{SeedResult, Status};
-    /// use tools::input::Input;
-    ///
-    /// let input = Input::new(1, 1, vec![1]).unwrap();
-    /// let mut r = SeedResult::judged(4, &input, None, "0\n");
-    /// assert!(r.check().is_ok());
-    /// r.score = -5.0;
-    /// assert!(r.check().unwrap_err().contains("seed 4"));
-    /// ```
-    pub fn check(&self) -> Result<(), String> {
-        let seed = self.seed;
-        let ok = self.status == Status::Ok;
-        if ok && !(self.score.is_finite() && self.score >= 0.0) {
-            return Err(format!(
-                "seed {seed}: status ok with score {}: a score is a number >= 0",
-                self.score
-            ));
-        }
-        if !ok && self.score != -1.0 {
-            return Err(format!(
-                "seed {seed}: status {} with score {}: a seed that is not ok scores -1",
-                self.status.as_str(),
-                self.score
-            ));
-        }
-        if !(self.penalty.is_finite() && self.penalty >= 0.0) {
-            return Err(format!(
-                "seed {seed}: penalty {}: a penalty is a number >= 0",
-                self.penalty
-            ));
-        }
-        Ok(())
     }
 
     fn from_json_unchecked(v: &Value) -> Result<SeedResult, String> {
@@ -228,6 +198,13 @@ impl SeedResult {
             v.get(key)
                 .and_then(Value::as_u64)
                 .ok_or_else(|| format!("result without an integer `{key}`"))
+        };
+        // Absent or null in older files; anything else must be whole milliseconds.
+        let ms = |key: &str| match v.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(x) => x.as_u64().map(Some).ok_or_else(|| {
+                format!("result with `{key}` {x}: not a whole number of milliseconds >= 0")
+            }),
         };
         let status = v
             .get("status")
@@ -244,9 +221,9 @@ impl SeedResult {
             errors: int("errors")?,
             moves: int("moves")? as usize,
             penalty: num("penalty")?,
-            wall_ms: v.get("wall_ms").and_then(Value::as_u64),
-            // Older files have no `cpu_ms`.
-            cpu_ms: v.get("cpu_ms").and_then(Value::as_u64),
+            wall_ms: ms("wall_ms")?,
+            cpu_ms: ms("cpu_ms")?,
+            wait_ms: ms("wait_ms")?,
             message: v.get("message").and_then(Value::as_str).map(str::to_string),
             // Older files have no `data`.
             data: v

@@ -13,6 +13,7 @@ fn result(seed: u64, n: usize, c: usize, status: Status, score: f64) -> SeedResu
         penalty: 1.5,
         wall_ms: Some(12),
         cpu_ms: Some(11),
+        wait_ms: Some(1),
         message: (status != Status::Ok).then(|| "boom".to_string()),
         data: [("probe".to_string(), json!(7))].into(),
         bound: None,

@@ -185,7 +185,42 @@ impl Settings {
             shard,
         };
         settings.sprt.check()?;
+        // What the command line refuses, a record must not hold: a test that cannot decide,
+        // or one of other constants than this tester's (an edited record).
+        check_decidable(
+            &settings.sprt,
+            settings.max_pairs,
+            &settings.seeds,
+            ["`settings.max_pairs`", "`settings.seeds`"],
+        )?;
+        let own = settings.to_json();
+        for key in ["min_pairs", "gsprt_share", "sign_p1"] {
+            if v.get(key).is_some_and(|given| *given != own[key]) {
+                return Err(format!(
+                    "`settings.{key}` {} is not this tester's ({}): the record was edited or \
+                     made by another version",
+                    v[key], own[key]
+                ));
+            }
+        }
         Ok(settings)
+    }
+}
+
+/// Refuses a test that can never give a verdict: `max_pairs` or a seed list below the test's
+/// minimum of pairs, a δ too small for the LLR to reach its bounds. `names` call the most pairs
+/// and the seeds as the caller knows them (`--max-pairs` and `--seeds`, or `ab.json`'s keys).
+pub fn check_decidable(
+    sprt: &Sprt,
+    max_pairs: usize,
+    seeds: &SeedStream,
+    names: [&str; 2],
+) -> Result<(), String> {
+    match seeds {
+        SeedStream::List(list) if list.len() < max_pairs => {
+            sprt.check_pairs(list.len(), &format!("{} ({} seeds)", names[1], list.len()))
+        }
+        _ => sprt.check_pairs(max_pairs, &format!("{} {max_pairs}", names[0])),
     }
 }
 
@@ -245,6 +280,7 @@ impl Pair {
             "score": r.score,
             "wall_ms": r.wall_ms,
             "cpu_ms": r.cpu_ms,
+            "wait_ms": r.wait_ms,
         })
     }
 
@@ -275,6 +311,9 @@ pub struct Record {
     pub arms: [Arm; 2],
     /// The finished pairs by stream position.
     pub pairs: BTreeMap<usize, Pair>,
+    /// The solvers run at once (`--jobs`) by the last session, which `--resume` keeps unless
+    /// given another; `None` in records older than it.
+    pub jobs: Option<usize>,
 }
 
 impl Record {
@@ -332,7 +371,22 @@ impl Record {
             settings,
             arms,
             pairs,
+            jobs: jobs_from_json(&doc["jobs"])?,
         })
+    }
+}
+
+/// The `jobs` of `ab.json`: none (older records), else 1 or an even number up to 256, as
+/// `--jobs` takes.
+fn jobs_from_json(v: &Value) -> Result<Option<usize>, String> {
+    if v.is_null() {
+        return Ok(None);
+    }
+    match v.as_u64() {
+        Some(j) if j == 1 || (j % 2 == 0 && (2..=256).contains(&j)) => Ok(Some(j as usize)),
+        _ => Err(format!(
+            "`jobs` {v} is not a number of solvers at once (1, or even up to 256)"
+        )),
     }
 }
 

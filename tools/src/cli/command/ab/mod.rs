@@ -38,29 +38,31 @@ use pairs::Session;
 use sprt::Sprt;
 
 /// Exit codes of `tester ab`, as `tester ab --help` states them.
-pub const EXIT_HELP: &str = "Exit codes: 0 accepted (B is better than A by at least --delta); \
-1 rejected (B is not better than A); 3 inconclusive (--max-pairs reached, or --verdict over \
-pairs with one not finished); 4 no verdict because the machine was too busy (more than half of \
-the pairs read starved: an arm got less than half a core, or less than 90% of the other arm's \
-share; --resume runs them again) or because the arms got unequal CPU on average (over 3% more \
-for the arm the verdict favoured); 2 bad usage or an error (a build that failed, a folder that \
-cannot be written: nothing decided); with --shard, 0 once the shard's pairs are finished (the \
-verdict comes from `tester ab --verdict`); 130, 143, 129 interrupted by SIGINT (Ctrl-C), \
-SIGTERM, SIGHUP: ab.json and both run folders keep every finished pair, the verdict so far is \
-printed, --resume continues. Both arms failing on every pair is an error (2): nothing was \
-compared.
+pub const EXIT_HELP: &str = "Exit codes: 0 accepted (B is better than A by at least --delta); 1 \
+rejected (B is not better than A); 3 inconclusive (--max-pairs reached, or --verdict over pairs \
+with one not finished); 4 no verdict because the machine was too busy (more than half of the pairs \
+read starved: an arm got less than half a core while ready to run, or less than 90% of the other \
+arm's share; --resume runs them again) or because the arms got unequal CPU on average (over 3% \
+more for the arm the verdict favoured); 2 bad usage or an error (a build that failed, a folder \
+that cannot be written: nothing decided); with --shard, 0 once the shard's pairs are finished (the \
+verdict comes from `tester ab --verdict`); 130, 143, 129 interrupted by SIGINT (Ctrl-C), SIGTERM, \
+SIGHUP: ab.json and both run folders keep every finished pair, the verdict so far is printed, \
+--resume continues. Both arms failing on every pair is an error (2): nothing was compared.
 
-The test (docs/tester.md, \"tester ab\"): x = ln(score_B / score_A) per pair, clipped to \
-+-ln 1.25 (a side that failed loses the pair: x = +ln 2 when B failed, -ln 2 when A failed, 0 \
-when both did); starved pairs are not counted (only runs that used half their time limit are \
-judged on their CPU). Two sequential tests read the counted pairs, the first to cross a bound \
-deciding, never before 15 pairs, each with 0.8 (GSPRT) or 0.2 (sign test) of alpha and beta: \
-the GSPRT of H0 mean(x) = 0 against H1 mean(x) = ln(1 - delta), LLR = n/2 * ln(sum (x - 0)^2 / \
-sum (x - ln(1 - delta))^2), accepted at LLR >= ln((1 - 0.8 beta) / (0.8 alpha)), rejected at \
-LLR <= ln(0.8 beta / (1 - 0.8 alpha)); and a sequential sign test (ties left out): accepted \
-when the pairs where B is better by delta outnumber the others enough (each adds ln 1.6, each \
-other takes ln 2.5, until ln(1 / (0.2 alpha))), the mean agreeing and B never failing; \
-rejected alike on the pairs where B is worse.
+The test (docs/tester.md, \"tester ab\"): x = ln(score_B / score_A) per pair, clipped to +-ln 1.25 \
+(a side that failed loses the pair: x = +ln 2 when B failed, -ln 2 when A failed, 0 when both \
+did); starved pairs are not counted. A run is judged on the CPU the machine gave it (its CPU time \
+over the time it was ready to run: CPU time plus run-queue wait) only when it answered or timed \
+out, ran at least half its time limit and was ready to run at least half of its wall time: a run \
+that sleeps, hangs, crashes or computes little by its own choice is never starved (its failure is \
+its arm's loss). Two sequential tests read the counted pairs, the first to cross a bound deciding, \
+never before 15 pairs, each with 0.8 (GSPRT) or 0.2 (sign test) of alpha and beta: the GSPRT of H0 \
+mean(x) = 0 against H1 mean(x) = ln(1 - delta), LLR = n/2 * ln(sum (x - 0)^2 / sum (x - ln(1 - \
+delta))^2), accepted at LLR >= ln((1 - 0.8 beta) / (0.8 alpha)), rejected at LLR <= ln(0.8 beta / \
+(1 - 0.8 alpha)); and a sequential sign test (ties left out): accepted when the pairs where B is \
+better by delta outnumber the others enough (each adds ln 1.6, each other takes ln 2.5, until ln(1 \
+/ (0.2 alpha))), the mean agreeing and B never failing; rejected alike on the pairs where B is \
+worse.
 
 Examples:
   tester ab --base HEAD --time-limit 1                  # the current build (uncommitted changes) against HEAD
@@ -111,8 +113,9 @@ pub struct Args {
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub time_limit: Option<f64>,
     /// Solvers run at the same time: 1 (A and B of a pair one after the other) or an even
-    /// number K (K/2 pairs at once, the two solvers of a pair side by side). Default:
-    /// tester.toml's `jobs`, else the cores rounded down to even.
+    /// number K (K/2 pairs at once, the two solvers of a pair side by side). Default: with
+    /// --resume the A/B's own (ab.json's `jobs`), else tester.toml's `jobs`, else the cores
+    /// rounded down to even.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
     /// The improvement B must show, in percent of A's score: H1 is ratio B/A = 1 - delta/100.
@@ -133,9 +136,9 @@ pub struct Args {
     /// Default: runs/ab-YYYYMMDD-HHMMSS (UTC; `…-shardKofM` with --shard).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Continue the A/B in --out with the same pairs (options given must match its ab.json;
-    /// --max-pairs and --jobs may change), or start again one stopped before it wrote its
-    /// ab.json. A folder that holds no A/B is refused (exit 2).
+    /// Continue the A/B in --out with the same pairs and the --jobs it ran with (options given
+    /// must match its ab.json; --max-pairs and --jobs may change), or start again one stopped
+    /// before it wrote its ab.json. A folder that holds no A/B is refused (exit 2).
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Run only the pairs at stream positions K, K+M, … below --max-pairs (one host of M),
@@ -230,12 +233,32 @@ fn jobs(args: &Args, found: Option<&project::Found>) -> Result<usize, String> {
 /// Refuses a test that can never give a verdict: `--max-pairs` or a `--seeds` list below the
 /// test's minimum of pairs, a `--delta` too small for the LLR to reach its bounds.
 fn check_pairs(sprt: &Sprt, max_pairs: usize, seeds: &SeedStream) -> Result<(), String> {
-    match seeds {
-        SeedStream::List(list) if list.len() < max_pairs => {
-            sprt.check_pairs(list.len(), &format!("--seeds ({} seeds)", list.len()))
+    folder::check_decidable(sprt, max_pairs, seeds, ["--max-pairs", "--seeds"])
+}
+
+/// The solvers at once of a session that resumes a record whose last session ran `stored`
+/// (`None`: an older record), `jobs` the command line's (or tester.toml's, or the default):
+/// the stored number unless `--jobs` gives another, said either way.
+fn resumed_jobs(args: &Args, jobs: usize, stored: Option<usize>) -> usize {
+    let Some(stored) = stored.filter(|&s| s != jobs) else {
+        return jobs;
+    };
+    if args.jobs.is_some() {
+        if !args.quiet {
+            crate::diag!(
+                "tester ab: --resume: --jobs {jobs} as given (its last session ran --jobs \
+                 {stored})"
+            );
         }
-        _ => sprt.check_pairs(max_pairs, &format!("--max-pairs {max_pairs}")),
+        return jobs;
     }
+    if !args.quiet {
+        crate::diag!(
+            "tester ab: --resume: goes on with --jobs {stored}, as its last session ran \
+             (--jobs K sets another)"
+        );
+    }
+    stored
 }
 
 /// Runs `tester ab`; returns the exit code (see [`EXIT_HELP`]).
@@ -275,11 +298,24 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     let opened = open::open(args, found.as_ref())?;
     let (dir, mut record, infos) = (opened.dir, opened.record, opened.infos);
+    let jobs = if args.resume && recorded {
+        resumed_jobs(args, jobs, record.jobs)
+    } else {
+        jobs
+    };
+    record.jobs = Some(jobs);
     let settings = &record.settings;
     check_pairs(&settings.sprt, settings.max_pairs, &settings.seeds)
         .map_err(|e| format!("{e} (--resume --max-pairs M sets another)"))?;
     if !args.quiet {
         warn_same_solver(&record.arms, &infos);
+        if !crate::cli::runqueue::available() {
+            crate::diag!(
+                "tester ab: warning: this kernel does not report how long a process waits for \
+                 a CPU (/proc/PID/schedstat): no pair can be told starved, so run it on a quiet \
+                 machine"
+            );
+        }
     }
     for i in 0..2 {
         let built = record.arms[i].build(args.quiet);
@@ -427,9 +463,9 @@ fn warn_starved_shard(record: &Record, dir: &Path) {
         crate::cli::quote::warn(
             "tester ab",
             &format!(
-                "{starved} of this shard's {} pairs starved (an arm got less than half a core, \
-                 or much less than the other): they will not count; `tester ab --resume --out \
-                 {}` runs them again",
+                "{starved} of this shard's {} pairs starved (an arm got less than half a core \
+                 while ready to run, or much less than the other): they will not count; `tester \
+                 ab --resume --out {}` runs them again",
                 record.pairs.len(),
                 dir.display()
             ),
@@ -452,7 +488,7 @@ fn print_start(session: &Session<'_>, dir: &Path, jobs: usize) {
     crate::diag!(
         "tester ab: delta {}%, alpha {}, beta {}: accepted at LLR >= {:.3}, rejected at LLR <= \
          {:.3}, or by the sign test at {:.3}, after {} pairs at least and {} at most \
-         ({seeds}{}){}; starved pairs not counted; {jobs} jobs, {} at a time; output in {}",
+         ({seeds}{}){}; starved pairs not counted; {}, {} at a time; output in {}",
         sprt::short(s.delta * 100.0),
         s.alpha,
         s.beta,
@@ -469,6 +505,7 @@ fn print_start(session: &Session<'_>, dir: &Path, jobs: usize) {
         } else {
             String::new()
         },
+        crate::cli::quote::count(jobs, "job"),
         match (jobs, session.slots()) {
             (1, _) => "1 solver".to_string(),
             (_, 1) => "1 pair".to_string(),

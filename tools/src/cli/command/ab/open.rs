@@ -190,6 +190,7 @@ fn start(args: &Args, found: Option<&project::Found>, dir: &Path) -> Result<Open
         },
         arms,
         pairs: Default::default(),
+        jobs: None,
     };
     let infos = [
         run_info(&record.arms[0], &dir)?,

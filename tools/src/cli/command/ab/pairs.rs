@@ -40,16 +40,19 @@ fn drop_starved(settings: &Settings, limits: [f64; 2], pairs: &mut BTreeMap<usiz
 /// `--new-args` is seen before the test's 15 pairs are over.
 const FAILING_EARLY: usize = 3;
 
-/// Says, when exactly the first [`FAILING_EARLY`] pairs are finished and one side failed on
-/// each, how it failed.
+/// Whether the first [`FAILING_EARLY`] pairs of the stream are finished.
+fn first_finished(pairs: &BTreeMap<usize, Pair>) -> bool {
+    (0..FAILING_EARLY).all(|p| pairs.contains_key(&p))
+}
+
+/// Says, once the first [`FAILING_EARLY`] pairs are finished (in whatever order: pairs run
+/// side by side) and one side failed on each, how it failed.
 fn warn_failing_arm(pairs: &BTreeMap<usize, Pair>) {
-    if pairs.len() != FAILING_EARLY || pairs.keys().next_back() != Some(&(FAILING_EARLY - 1)) {
-        return;
-    }
     let ok = crate::cli::report::Status::Ok;
     for (label, side) in [('A', 0), ('B', 1)] {
         let results: Vec<&SeedResult> = pairs
             .values()
+            .take(FAILING_EARLY)
             .map(|p| if side == 0 { &p.a } else { &p.b })
             .collect();
         if results.iter().all(|r| r.status != ok) {
@@ -74,6 +77,9 @@ struct State {
     started: BTreeSet<usize>,
     /// The test has its verdict: no new pair starts.
     stop: bool,
+    /// The first pairs were looked at for a side that failed on each ([`warn_failing_arm`]):
+    /// once, when they are finished (before this session, if they were).
+    looked_early: bool,
     /// An error that is not a seed's (a file that cannot be written): everything stops.
     failure: Option<String>,
     /// When the files were last written, and whether a pair finished since.
@@ -115,8 +121,14 @@ impl<'a> Session<'a> {
             .filter(|p| !record.pairs.contains_key(p))
             .collect();
         let started = record.pairs.keys().copied().collect();
+        let looked_early = first_finished(&record.pairs);
         let stop = record.settings.shard.is_none() && record.reading().decided();
-        let progress = Progress::new(todo.len());
+        // Only a shard runs all its pairs; one machine stops at the verdict, which no count
+        // of pairs left foretells: no time left is said then.
+        let progress = match record.settings.shard {
+            Some(_) => Progress::new(todo.len()),
+            None => Progress::open_ended(todo.len()),
+        };
         Session {
             dir,
             infos,
@@ -129,6 +141,7 @@ impl<'a> Session<'a> {
                 record,
                 started,
                 stop,
+                looked_early,
                 failure: None,
                 saved: (Instant::now(), false),
                 progress,
@@ -265,8 +278,11 @@ impl<'a> Session<'a> {
         if !sharded && reading.decided() {
             state.stop = true;
         }
-        if !self.quiet {
-            warn_failing_arm(&state.record.pairs);
+        if !state.looked_early && first_finished(&state.record.pairs) {
+            state.looked_early = true;
+            if !self.quiet {
+                warn_failing_arm(&state.record.pairs);
+            }
         }
         if !self.quiet {
             let line = if sharded {

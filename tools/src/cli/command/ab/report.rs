@@ -259,6 +259,39 @@ fn go_on(settings: &Settings, folders: &[PathBuf]) -> String {
     }
 }
 
+/// How far B is from A, for a rejected B: `: B is 17.2x worse (B/A 17.19), B failed on 2 of the
+/// 15 pairs counted`, from the ratio of the scores over the pairs judged on both sides and the
+/// failures; nothing when there is neither.
+fn how_much(delta: &str, reading: &Reading) -> String {
+    let mut parts = Vec::new();
+    if let Some((r, _)) = reading.ratio() {
+        parts.push(if r >= 2.0 {
+            format!("B is {r:.1}x worse (B/A {r:.4})")
+        } else if r > 1.0 {
+            format!("B is {:.2} % worse (B/A {r:.4})", 100.0 * (r - 1.0))
+        } else if r < 1.0 {
+            format!(
+                "B is {:.2} % better, less than the {delta}% asked (B/A {r:.4})",
+                100.0 * (1.0 - r)
+            )
+        } else {
+            "B scores as A (B/A 1)".to_string()
+        });
+    }
+    let failed = reading.failures[1] + reading.failures[2];
+    if failed > 0 {
+        parts.push(format!(
+            "B failed on {failed} of the {} pairs counted",
+            reading.walk.stats.n
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", parts.join(", "))
+    }
+}
+
 /// The verdict's words, without the note of the test that gave it.
 fn verdict_words(settings: &Settings, reading: &Reading, folders: &[PathBuf]) -> String {
     let sprt = &settings.sprt;
@@ -270,8 +303,9 @@ fn verdict_words(settings: &Settings, reading: &Reading, folders: &[PathBuf]) ->
             sprt.alpha
         ),
         Some(Verdict::Rejected) => format!(
-            "verdict: rejected: B is not better than A (a B better by {delta}% is rejected at \
-             most {} of the time)\n",
+            "verdict: rejected: B is not better than A{} (a B better by {delta}% is rejected \
+             at most {} of the time)\n",
+            how_much(&delta, reading),
             sprt.beta
         ),
         Some(Verdict::Inconclusive) => format!(
@@ -296,6 +330,32 @@ mod tests {
     use super::*;
     use crate::cli::command::ab::folder::SeedStream;
     use crate::cli::command::ab::reading::{read_pairs, test_pair, test_settings};
+
+    #[test]
+    fn a_rejected_b_is_said_with_how_much_worse_it_is() {
+        // Issue 69 item 11: B 17 times worse on every pair was only "not better than A".
+        let settings = test_settings();
+        let folder = [PathBuf::from("runs/ab")];
+        let said = |a: f64, b: f64| {
+            let pairs: BTreeMap<usize, Pair> = (0..40)
+                .map(|i| (i, test_pair(i, [a, b], [1000, 1000])))
+                .collect();
+            text(
+                &settings,
+                &read_pairs(&settings, [10.0, 10.0], &pairs),
+                &folder,
+            )
+        };
+        let text = said(10.0, 172.0);
+        assert!(
+            text.contains(
+                "verdict: rejected: B is not better than A: B is 17.2x worse (B/A 17.2000) (a B"
+            ),
+            "{text}"
+        );
+        assert!(said(100.0, 103.1).contains("A: B is 3.10 % worse (B/A 1.0310) ("));
+        assert!(said(100.0, 100.0).contains("A: B scores as A (B/A 1) ("));
+    }
 
     #[test]
     fn an_inconclusive_ab_says_how_to_go_on_with_its_folder() {

@@ -230,6 +230,7 @@ mod tests {
             penalty: 0.0,
             wall_ms: None,
             cpu_ms: None,
+            wait_ms: None,
             message: None,
             data: Default::default(),
             bound: None,

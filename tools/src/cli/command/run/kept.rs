@@ -71,6 +71,7 @@ fn judge_again(dir: &Path, old: &SeedResult, ranges: &Ranges) -> SeedResult {
     };
     new.wall_ms = old.wall_ms;
     new.cpu_ms = old.cpu_ms;
+    new.wait_ms = old.wait_ms;
     new.data = old.data.clone();
     new.bound = old.bound;
     new

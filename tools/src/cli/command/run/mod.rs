@@ -131,6 +131,7 @@ pub fn run_seed(
     };
     result.wall_ms = Some(outcome.wall.as_millis() as u64);
     result.cpu_ms = Some(outcome.cpu.as_millis() as u64);
+    result.wait_ms = outcome.wait.map(|w| w.as_millis() as u64);
     result.data = read_data(&err);
     if vis {
         crate::cli::pages::write_seed_page(dir, seed, p, input, &result)?;
