@@ -112,9 +112,9 @@ impl RunInfo {
     pub fn stale_solver(&self) -> Option<String> {
         let source = self.solver["newer_source"].as_str()?;
         Some(format!(
-            "the solver {} was built before {source} last changed: it is not what this tree \
-             builds, and this run's record (git_commit, git.patch) is not the code it runs \
-             (results.json says `\"up_to_date\": false`). Rebuild it first (cargo build \
+            "the solver {} was built before {source} last changed: it may not be what this \
+             tree builds, and then this run's record (git_commit, git.patch) is not the code it \
+             runs (results.json says `\"up_to_date\": false`). Rebuild it first (cargo build \
              --release, or --build CMD)",
             self.solver["program"].as_str().unwrap_or("?")
         ))
