@@ -74,7 +74,8 @@ pub fn command_lines(markdown: &str) -> Vec<String> {
 
 /// A shell word: its text without quotes, and whether any of it was quoted; or a separator
 /// (`|`, `;`, `&`, `(`, `)`, `<`, `>`) as an unquoted word of its own.
-fn words(line: &str) -> Vec<(String, bool)> {
+#[allow(dead_code)] // public for the root package's README test; nqueens' tests use it inside
+pub fn words(line: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     let (mut word, mut quoted, mut started) = (String::new(), false, false);
     let mut quote: Option<char> = None;

@@ -73,6 +73,94 @@ fn readme_commands_run_from_the_top_folder_and_it_stays_short() {
     }
 }
 
+/// What a README line writes (`> F`, `-o F`, `--out D`, `--html F`, `--gif F`, and
+/// `D/tester.toml` of `tester init [--dir D]`) and the files it reads (`< F`, and every other
+/// word naming a `.in`, `.out` or `.txt` file), as written.
+fn files_of(line: &str) -> (Vec<String>, Vec<String>) {
+    let words: Vec<String> = super::docs_scan::words(line)
+        .into_iter()
+        .map(|(word, _)| word)
+        .collect();
+    let (mut writes, mut reads) = (Vec::new(), Vec::new());
+    let mut next = words.iter();
+    while let Some(word) = next.next() {
+        match word.as_str() {
+            ">" | "-o" | "--out" | "--html" | "--gif" => writes.extend(next.next().cloned()),
+            "<" => reads.extend(next.next().cloned()),
+            "init" => {
+                let at = words.iter().position(|w| w == "--dir");
+                let dir = at
+                    .and_then(|i| words.get(i + 1))
+                    .map_or(".", String::as_str);
+                writes.push(format!("{dir}/tester.toml").replace("./", ""));
+            }
+            w if [".in", ".out", ".txt"].iter().any(|e| w.ends_with(e)) => reads.push(w.into()),
+            _ => {}
+        }
+    }
+    (writes, reads)
+}
+
+#[test]
+fn readme_examples_write_under_runs_and_read_only_what_is_there() {
+    // Issue 69 item 10: the examples wrote 2.out, 2.html, 2.gif, report.html and tester.toml
+    // into the top folder (every later run found the tree dirty) and read a.out and b.out,
+    // which nothing made. In order, from a fresh clone, each reads a file of the repository
+    // (runs/ is none: it is git-ignored) or one an earlier line made.
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let (_, lines) = code(&readme);
+    let (mut made, mut faults) = (Vec::<String>::new(), Vec::new());
+    for line in &lines {
+        let (writes, reads) = files_of(line);
+        for read in reads {
+            let ours = !read.starts_with("runs/") && root().join(&read).is_file();
+            let earlier = made
+                .iter()
+                .any(|m| read == *m || read.starts_with(&format!("{m}/")));
+            if !ours && !earlier {
+                faults.push(format!("{line}: reads {read}, which no line before made"));
+            }
+        }
+        for write in writes {
+            if !write.starts_with("runs/") && write != "/dev/null" {
+                faults.push(format!("{line}: writes {write} outside runs/"));
+            }
+            made.push(write);
+        }
+    }
+    assert!(
+        made.len() >= 10,
+        "only {} files written: {made:?}",
+        made.len()
+    );
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    let ignored = fs::read_to_string(root().join(".gitignore")).unwrap();
+    assert!(
+        ignored.lines().any(|l| l == "/runs/"),
+        "runs/ is not git-ignored"
+    );
+}
+
+#[test]
+fn the_file_finder_reads_a_line_as_the_shell_does() {
+    assert_eq!(
+        files_of("./q --seed 2 < testcases/2.in > runs/2.out  # not.out"),
+        (vec!["runs/2.out".into()], vec!["testcases/2.in".into()])
+    );
+    assert_eq!(
+        files_of("./tester vis --seed 2 a.out -o 2.html --filter 'N > 2'"),
+        (vec!["2.html".into()], vec!["a.out".into()])
+    );
+    assert_eq!(
+        files_of("./target/release/tester init --solver x"),
+        (vec!["tester.toml".into()], vec![])
+    );
+    assert_eq!(
+        files_of("./target/release/tester init --dir runs/p"),
+        (vec!["runs/p/tester.toml".into()], vec![])
+    );
+}
+
 #[test]
 fn the_bare_command_finder_sees_every_command_of_a_line() {
     assert_eq!(bare_commands("tester run --seeds 1-10"), ["tester"]);

@@ -23,7 +23,7 @@ use sha1::{Digest, Sha1};
 use super::bests::Bests;
 use super::date;
 use super::exec::Solver;
-use super::provenance::{tree_state, write_patch, TreeState};
+use super::provenance::{freshness, tree_state, write_patch, Freshness, TreeState};
 use super::report::{summary_json, SeedResult};
 use crate::gen::Ranges;
 
@@ -53,6 +53,8 @@ pub struct RunInfo {
     pub git_dirty: Option<bool>,
     /// The patch of those changes in the run folder (`git.patch`), when dirty.
     pub git_patch: Option<String>,
+    /// The untracked files that patch leaves out (outputs, not sources).
+    pub git_left_out: Vec<String>,
     /// Cores of the machine.
     pub cores: usize,
     /// Every seed asked for.
@@ -75,6 +77,7 @@ impl RunInfo {
             git_commit: git_commit(),
             git_dirty: None,
             git_patch: None,
+            git_left_out: Vec::new(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seeds: Vec::new(),
             shard: None,
@@ -99,7 +102,37 @@ impl RunInfo {
         let tree = tree_state(left_out);
         self.git_dirty = tree.dirty;
         self.git_patch = write_patch(dir, &tree)?.map(str::to_string);
+        self.git_left_out = tree.left_out.clone();
         Ok(tree)
+    }
+
+    /// Why the solver's file may not be the code this record names (`git_commit`, `git.patch`):
+    /// cargo built it before one of its sources last changed ([`solver_json`]'s
+    /// `newer_source`).
+    pub fn stale_solver(&self) -> Option<String> {
+        let source = self.solver["newer_source"].as_str()?;
+        Some(format!(
+            "the solver {} was built before {source} last changed: it may not be what this \
+             tree builds, and then this run's record (git_commit, git.patch) is not the code it \
+             runs (results.json says `\"up_to_date\": false`). Rebuild it first (cargo build \
+             --release, or --build CMD)",
+            self.solver["program"].as_str().unwrap_or("?")
+        ))
+    }
+
+    /// The line saying which untracked files `git.patch` leaves out (none: `None`).
+    pub fn left_out_note(&self) -> Option<String> {
+        let first = self.git_left_out.first()?;
+        let more = self.git_left_out.len() - 1;
+        let rest = match more {
+            0 => String::new(),
+            1 => format!(" and {}", self.git_left_out[1]),
+            _ => format!(" and {more} more (results.json's git_left_out)"),
+        };
+        Some(format!(
+            "git.patch leaves out untracked files that read as no source (binary, or large: \
+             outputs): {first}{rest}; commit what the solver needs, ignore or move the rest"
+        ))
     }
 
     /// The whole `results.json` document.
@@ -122,6 +155,7 @@ impl RunInfo {
             "git_commit": self.git_commit,
             "git_dirty": self.git_dirty,
             "git_patch": self.git_patch,
+            "git_left_out": self.git_left_out,
             "cores": self.cores,
             "interrupted": interrupted,
             "seeds": self.seeds,
@@ -154,6 +188,15 @@ impl RunInfo {
             git_commit: text("git_commit"),
             git_dirty: doc.get("git_dirty").and_then(Value::as_bool),
             git_patch: text("git_patch"),
+            git_left_out: doc
+                .get("git_left_out")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| Some(v.as_str()?.to_string()))
+                        .collect()
+                })
+                .unwrap_or_default(),
             cores: doc.get("cores").and_then(Value::as_u64).unwrap_or(0) as usize,
             seeds: doc
                 .get("seeds")
@@ -307,18 +350,29 @@ pub fn refuse_foreign(dir: &Path, seeds: &[u64], recorded: &[u64]) -> Result<(),
     ))
 }
 
-/// `program`, `size`, `mtime` and `sha1` of the solver's file (each null when unknown).
+/// `program`, `size`, `mtime` and `sha1` of the solver's file (each null when unknown), and
+/// whether it is what its sources build now by cargo's dep-info file beside it
+/// ([`freshness`]): `up_to_date` (null without one) and `newer_source` (the source changed
+/// after it was built, or null).
 pub fn solver_json(solver: &Solver) -> Value {
     let program = match solver {
         Solver::Program { path, .. } => Some(path.clone()),
         Solver::Shell(line) => program_of(line),
     };
     let meta = program.as_deref().and_then(|p| fs::metadata(p).ok());
+    let fresh = program.as_deref().map_or(Freshness::Unknown, freshness);
+    let (up_to_date, newer) = match &fresh {
+        Freshness::Unknown => (None, None),
+        Freshness::UpToDate => (Some(true), None),
+        Freshness::Stale(source) => (Some(false), Some(source.display().to_string())),
+    };
     json!({
         "program": program.as_ref().map(|p| p.display().to_string()),
         "size": meta.as_ref().map(fs::Metadata::len),
         "mtime": meta.as_ref().and_then(|m| m.modified().ok()).map(date::rfc3339),
         "sha1": program.as_deref().and_then(sha1_of),
+        "up_to_date": up_to_date,
+        "newer_source": newer,
     })
 }
 

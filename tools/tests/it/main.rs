@@ -31,6 +31,7 @@ mod hostile_writes;
 mod init_solver;
 mod not_regular;
 mod official;
+mod run_provenance;
 mod run_safety;
 mod run_traps;
 mod same_file;

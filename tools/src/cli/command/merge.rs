@@ -326,6 +326,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let tree = crate::cli::provenance::TreeState {
         dirty: info.git_dirty,
         patch: patch.filter(|_| info.git_patch.is_some()),
+        left_out: info.git_left_out.clone(),
     };
     info.git_patch = crate::cli::provenance::write_patch(&args.out, &tree)?.map(str::to_string);
     let interrupted = !missing.is_empty() || parts.iter().any(|p| p.interrupted);

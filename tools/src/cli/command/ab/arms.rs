@@ -10,11 +10,12 @@
 //!   `solver` run in the worktree, else `target/release/queenattack`;
 //! * a command (`--base-exec CMD`), run with `sh -c` as given;
 //! * neither: the current project's solver, as `tester run` would run it: `tester.toml`'s
-//!   `solver` (after its `build`), else the working tree's `queenattack`, built and copied
-//!   into `OUT/bin/` so a rebuild during the A/B cannot change it (see [`current`]).
+//!   `solver` (after its `build`), else the working tree's `queenattack`, each copied into
+//!   `OUT/bin/` so a rebuild during the A/B cannot change it (see [`current`]).
 //!
-//! The queenattack binaries get `--time-limit SECS --seed SEED` and the arm's `--*-args`;
-//! commands and `tester.toml` solvers get their `{seed}` replaced by the pair's seed, their
+//! The queenattack binaries get `--time-limit SECS --seed SEED` and the arm's `--*-args`; so
+//! does a `tester.toml` solver that runs a queenattack ([`current::seeded`]). Commands and
+//! other `tester.toml` solvers get their `{seed}` replaced by the pair's seed, their
 //! `{time_limit}` by the arm's limit and the arm's args appended, and nothing else (like
 //! `tester run --exec`).
 
@@ -31,8 +32,7 @@ use crate::cli::reaper;
 use crate::cli::report::SeedResult;
 use crate::gen::Ranges;
 
-/// What a command's text holds where the pair's solver seed goes.
-pub const SEED_MARK: &str = "{seed}";
+pub use super::current::SEED_MARK;
 
 /// Where an arm's solver comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,7 +155,7 @@ impl Arm {
                 sh_quote(&tree.to_string_lossy())
             ));
             arm.solver = match &own.solver {
-                Some(solver) => shell(Some(&tree), solver, &spec.args),
+                Some(solver) => shell(Some(&tree), &current::seeded(solver), &spec.args),
                 None => Solver::Program {
                     path: tree.join("target/release/queenattack"),
                     args: queenattack_args(spec),
@@ -169,13 +169,12 @@ impl Arm {
             arm.solver = shell(None, exec, &spec.args);
             arm.source = Source::Exec(exec.clone());
         } else if let Some(found) = current.filter(|f| f.project.solver.is_some()) {
-            let solver = found.project.solver.as_deref().unwrap_or_default();
-            arm.solver = shell(Some(&found.dir), solver, &spec.args);
-            arm.build = found
-                .project
-                .build
-                .as_ref()
-                .map(|b| format!("cd {} && {b}", sh_quote(&found.dir.to_string_lossy())));
+            let frozen = current::project_solver(found, out, &spec.args);
+            if let Some(note) = &frozen.note {
+                crate::diag!("tester ab: warning: {label} (current build): {note}");
+            }
+            arm.solver = frozen.solver;
+            arm.build = frozen.build;
         } else {
             let current = current::plan(out, repository_top("").ok().as_deref())?;
             if let Some(stale) = &current.stale {

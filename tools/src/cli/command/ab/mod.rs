@@ -78,9 +78,10 @@ pub struct Args {
     /// worktree add` into OUT/src/COMMIT and built there (its tester.toml's `build`, else
     /// `cargo build --release`); runs its tester.toml's `solver`, else its
     /// target/release/queenattack. Without --base and --base-exec: the current build
-    /// (tester.toml's `solver`, else the `queenattack` beside tester, copied into OUT/bin;
-    /// when that is the build of the repository tester ab runs in, `cargo build --release
-    /// --bin queenattack` runs there first, so B is what the working tree builds).
+    /// (tester.toml's `solver` after its `build`, else the `queenattack` beside tester; copied
+    /// into OUT/bin, a queenattack given --seed; when that is the build of the repository
+    /// tester ab runs in, `cargo build --release --bin queenattack` builds the working tree
+    /// first into target/tester-ab, leaving target/release as it was).
     #[arg(long, value_name = "REV", conflicts_with = "base_exec")]
     pub base: Option<String>,
     /// A as a command run with `sh -c` as given; `{seed}` in it becomes the pair's seed.

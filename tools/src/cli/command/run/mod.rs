@@ -385,6 +385,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let _lock = crate::cli::lock::lock_folder(&dir, "tester run")?;
     let (kept, mut all_seeds) = resume::prepare_folder(&dir, args, &info, &seeds)?;
     let tree = info.record_tree(&dir)?;
+    // Said before any seed runs: the record would name code the solver is not.
+    let provenance = [info.stale_solver(), info.left_out_note()];
+    select::warn_all(&provenance.into_iter().flatten().collect::<Vec<_>>());
     let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
     let mut todo: Vec<u64> = seeds
         .iter()
