@@ -123,3 +123,24 @@ fn a_folder_name_with_a_line_break_is_printed_escaped() {
         "{stderr}"
     );
 }
+
+#[test]
+fn init_says_that_stdin_stays_open_until_the_answer() {
+    // Issue 69 item 8: a newcomer's solver read stdin to its end and timed out on every seed;
+    // neither `init --help` nor its next step had said that stdin stays open.
+    let dir = scratch("init-stdin");
+    let init = ok_text(&tester_in(&dir, &["init", "--solver", "python3 solve.py"]));
+    assert!(
+        init.contains("the solver gets the case on stdin, which stays open until it answers"),
+        "{init}"
+    );
+    // One line whatever the width clap wraps at.
+    let help = ok_text(&tester_in(&dir, &["init", "--help"]))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        help.contains("The solver gets the case on stdin, which stays open until it answers"),
+        "{help}"
+    );
+}

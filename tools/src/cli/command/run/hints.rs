@@ -85,6 +85,64 @@ fn input_hint(results: &[SeedResult]) -> Option<String> {
     ))
 }
 
+/// Finished seeds, each of which waited for more input, after which a run stops: such a
+/// solver times out on every seed, and a first run at the project file's 10 s would take
+/// minutes to tell it.
+pub(super) const STOP_AFTER: usize = 3;
+
+/// The finished seeds of a run, for what is said while it runs: at the first seed that
+/// waited for more input, why; once [`STOP_AFTER`] seeds have finished and each waited, the
+/// run stops starting seeds.
+#[derive(Debug, Default)]
+pub(super) struct Watch {
+    finished: usize,
+    waited: usize,
+    stopped: bool,
+}
+
+impl Watch {
+    /// Counts `result`; returns what to say now.
+    pub(super) fn count(&mut self, result: &SeedResult) -> Option<String> {
+        self.finished += 1;
+        if !waited(result) {
+            return None;
+        }
+        self.waited += 1;
+        if self.waited == self.finished && self.finished >= STOP_AFTER && !self.stopped {
+            self.stopped = true;
+            return Some(format!(
+                "each of the first {} seeds timed out waiting for more input on stdin: no \
+                 further seed starts (the seeds still running finish)",
+                self.finished
+            ));
+        }
+        (self.waited == 1).then(|| {
+            format!(
+                "seed {} timed out because the solver read its whole input and waited for \
+                 more: it reads to the end of stdin (like `sys.stdin.read()` or `while (cin >> \
+                 x)`), which never comes while it runs; {READ_EXACTLY}",
+                result.seed
+            )
+        })
+    }
+
+    /// Whether the run stopped starting seeds (see [`Watch`]).
+    pub(super) fn stopped(&self) -> bool {
+        self.stopped
+    }
+}
+
+/// The last word of a run that [`Watch`] stopped after `finished` of `seeds` seeds, its
+/// folder `dir`.
+pub(super) fn stopped_early(finished: usize, seeds: usize, dir: &std::path::Path) -> String {
+    format!(
+        "stopped early: {finished} of {seeds} seeds finished, every one of them waiting on \
+         stdin. Change the solver to answer once it has read N·N cells, then run again; \
+         `tester run --resume --out {}` would run the other seeds and keep these",
+        dir.display()
+    )
+}
+
 /// The advice after a run of `solver` at the limit `secs`: seeds that waited for more input
 /// ([`input_hint`]), the timeouts of a command with no limit ([`time_limit_hint`]) and the
 /// seeds starved of CPU ([`crate::cli::cpu::run_warning`]), those two over the other seeds.

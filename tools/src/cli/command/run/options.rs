@@ -11,7 +11,9 @@ use crate::cli::select;
 
 /// Exit codes of `tester run`, as `tester run --help` states them.
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
-ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged: a --filter or \
+ok (invalid, timeout, crash, too-long), or the run stopped early because each of its first 3 \
+seeds timed out waiting for more input on stdin (results.json holds them; stdin stays open until \
+the solver answers); 2 bad usage or input (nothing judged: a --filter or \
 --group-by mistake is found before the first seed runs; one seen only on the seeds' results, a \
 [DATA] key no seed printed or an error on a seed's values, is a warning and the report, \
 results.json and --update-bests are kept; or tester itself cannot go on, never the solver's \
