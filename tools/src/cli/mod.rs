@@ -33,6 +33,7 @@ pub mod reaper;
 pub mod replace;
 pub mod report;
 pub mod resources;
+pub mod root;
 pub mod runfile;
 pub mod same_file;
 pub mod select;

@@ -356,3 +356,57 @@ fn only_a_solver_that_waits_for_input_is_told_so() {
         assert!(wrong.is_empty(), "{wrong:?}");
     });
 }
+
+#[test]
+fn a_run_from_a_subfolder_uses_the_projects_runs_and_testcases() {
+    // Issue 69 item 9: `cd docs && tester run` wrote docs/runs/ and found no bests file.
+    let project = scratch("run_traps_root");
+    std::fs::create_dir_all(project.join("testcases")).unwrap();
+    std::fs::create_dir_all(project.join("docs")).unwrap();
+    std::fs::write(
+        project.join("testcases/bests.json"),
+        r#"{"bests": [{"seed": 1, "score": 100.0, "source": "t"}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        project.join("testcases/bounds.json"),
+        r#"{"bounds": [{"seed": 1, "bound": 1.0, "source": "t"}]}"#,
+    )
+    .unwrap();
+    let run = |cwd: &std::path::Path| {
+        tester()
+            .current_dir(cwd)
+            .args(["run", "--no-project", "--seeds", "1", "--time-limit", "5"])
+            .args(["--exec", "echo 0"])
+            .output()
+            .unwrap()
+    };
+    let out = run(&project.join("docs"));
+    let (report, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!project.join("docs/runs").exists(), "{stderr}");
+    assert_eq!(std::fs::read_dir(project.join("runs")).unwrap().count(), 1);
+    assert!(!report.contains("no bests file"), "{report}");
+    assert!(report.contains("mean gap to the bound"), "{report}");
+    // `tester runs` from there lists it, against the project's bests.
+    let runs = tester()
+        .current_dir(project.join("docs"))
+        .args(["runs", "--json"])
+        .output()
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&runs.stdout).unwrap();
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert!(listed[0]["relative"].is_number(), "{listed}");
+    // Outside any project: how to name the files.
+    let alone = scratch("run_traps_no_root");
+    let out = run(&alone);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("Name the files with --bests FILE and --bounds FILE"),
+        "{stderr}"
+    );
+}

@@ -1,6 +1,8 @@
 //! Advice printed after a run where a newcomer meets a trap: what went wrong and the command
 //! that avoids it.
 
+use std::path::Path;
+
 use super::TIME_LIMIT_MARK;
 use crate::cli::exec::Solver;
 use crate::cli::quote::printable;
@@ -153,6 +155,42 @@ pub(super) fn after_run(solver: &Solver, results: &[SeedResult], secs: f64) -> V
         .chain(time_limit_hint(solver, &others, secs))
         .chain(crate::cli::cpu::run_warning(&others))
         .collect()
+}
+
+/// After a run on the official cases without a bests file (none named, no
+/// `testcases/bests.json` here or in a project folder above): how to name one, and the bounds.
+/// The example is the bests file of the project this `tester` was built in, when it has one.
+pub(super) fn no_bests_hint() -> String {
+    let project = std::env::current_exe().ok().and_then(|exe| {
+        exe.ancestors()
+            .find(|d| d.join("testcases/bests.json").is_file())
+            .map(Path::to_path_buf)
+    });
+    let example = project.map_or(String::new(), |d| {
+        let file = |name: &str| {
+            let path = d.join(name).to_string_lossy().into_owned();
+            let plain = path
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c));
+            // One word for sh, and no control character reaches the terminal.
+            let word = if plain {
+                path
+            } else {
+                format!("'{}'", path.replace('\'', r"'\''"))
+            };
+            printable(&word, 300)
+        };
+        format!(
+            ", e.g. --bests {} --bounds {}",
+            file("testcases/bests.json"),
+            file("testcases/bounds.json")
+        )
+    });
+    format!(
+        "no bests file: testcases/bests.json is neither in this folder nor in a project folder \
+         above it, so the relative score and the gaps to the bounds are left out. Name the files \
+         with --bests FILE and --bounds FILE (or `bests` in tester.toml){example}"
+    )
 }
 
 /// The `--time-limit` values a shell command line gives (`--time-limit 10`,

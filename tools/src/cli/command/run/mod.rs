@@ -440,6 +440,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
     select::warn_all(&warnings);
     select::warn_all(&bound_warnings);
     select::warn_all(&hints::after_run(&solver, &results, args.limit()));
+    if bests.is_none() && !args.ranges.any() {
+        select::warn_all(&[hints::no_bests_hint()]);
+    }
     if let Some(signal) = signal {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
