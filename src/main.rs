@@ -36,7 +36,7 @@ const BOUND_SECONDS: f64 = 0.9;
 struct Cli {
     /// Wall-clock budget in seconds for the whole run, output included (finishes by 95 % of it).
     /// More than 0 and at most 86400.
-    #[arg(long, default_value_t = 10.0, value_parser = Seconds("--time-limit"))]
+    #[arg(long, default_value_t = 10.0, value_parser = Seconds("--time-limit"), allow_negative_numbers = true)]
     time_limit: f64,
     /// Seed of the random generator, for reproducible runs.
     #[arg(long, default_value_t = 1)]
@@ -77,7 +77,7 @@ struct Cli {
     /// end, on small boards an exact search that knows pieces block each other, which proves
     /// the optimum when it finishes) and prints the best value certified by then: a bound cut
     /// by its time is still a bound.
-    #[arg(long, value_name = "SECS", value_parser = Seconds("--bound-time"))]
+    #[arg(long, value_name = "SECS", value_parser = Seconds("--bound-time"), allow_negative_numbers = true)]
     bound_time: Option<f64>,
 }
 

@@ -63,7 +63,7 @@ pub struct Args {
     /// Wall-clock limit per seed in seconds; a solver still running then is killed (with its
     /// whole process group) and the seed scores -1 with status `timeout`. Default:
     /// `time_limit` of tester.toml, else 10.
-    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
     /// --vis).
