@@ -9,7 +9,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::common::{ok_text, scratch, tester};
+use crate::common::{cargo_scratch, ok_text, scratch, tester};
 use tools::cli::command::run::project::parse;
 
 /// A solver in sh that reads exactly the case (N, C, then N·N cells) and answers no move.
@@ -96,7 +96,7 @@ fn outside_a_cargo_project_a_bare_init_builds_nothing() {
     assert_ne!(run.status.code(), Some(3), "{stderr}");
     assert!(!stderr.contains("tester run: build"), "{stderr}");
     // In a Cargo project the template builds queenattack with cargo, as before.
-    let cargo = scratch("init-cargo");
+    let cargo = cargo_scratch("init-cargo");
     ok_text(&tester_in(&cargo, &["init"]));
     let toml = parse(&fs::read_to_string(cargo.join("tester.toml")).unwrap()).unwrap();
     assert_eq!(toml.build.as_deref(), Some("cargo build --release"));

@@ -1,6 +1,6 @@
 //! Issue 52: the traps a newcomer meets in `tester run`, each said where it is met.
 
-use crate::common::{quiet_run, scratch, tester};
+use crate::common::{cargo_scratch, quiet_run, scratch, tester};
 
 #[test]
 fn an_exec_command_without_the_limit_is_told_how_to_pass_it() {
@@ -50,7 +50,8 @@ echo 0
 /// `tester init` in a fresh folder, with the template's solver replaced by [`HONOURS_LIMIT`];
 /// returns the folder.
 fn initialised(name: &str) -> std::path::PathBuf {
-    let dir = scratch(name);
+    // A Cargo project, so that `init` writes its solver line wherever the target folder is.
+    let dir = cargo_scratch(name);
     let init = tester().current_dir(&dir).arg("init").output().unwrap();
     assert!(init.status.success(), "{init:?}");
     std::fs::write(dir.join("fake.sh"), HONOURS_LIMIT).unwrap();
