@@ -411,3 +411,28 @@ fn a_run_from_a_subfolder_uses_the_projects_runs_and_testcases() {
         "{stderr}"
     );
 }
+
+#[test]
+fn bounds_named_below_the_project_file_are_read_where_they_were_typed() {
+    // `tester run` moves to tester.toml's folder: --out and --bests were kept relative to
+    // where they were typed, --bounds was not (it was looked for beside tester.toml).
+    let project = scratch("run_traps_bounds_path");
+    std::fs::create_dir_all(project.join("sub")).unwrap();
+    std::fs::write(project.join("tester.toml"), "solver = \"echo 0\"\n").unwrap();
+    std::fs::write(
+        project.join("sub/b.json"),
+        r#"{"bounds": [{"seed": 1, "bound": 1.0, "source": "t"}]}"#,
+    )
+    .unwrap();
+    let out = tester()
+        .current_dir(project.join("sub"))
+        .args(["run", "--seeds", "1", "--time-limit", "5", "--quiet"])
+        .args(["--bounds", "b.json", "--out", "r"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("mean gap to the bound"), "{report}");
+    assert!(project.join("sub/r/results.json").is_file());
+}
