@@ -206,8 +206,9 @@ pub fn parse(text: &str) -> Result<Project, String> {
 /// `args` with the values of the project file (if one is found from the current folder up)
 /// where the command line gave none; the current folder becomes the file's folder (command-line
 /// paths are made absolute first, so they keep their meaning).
-/// Without a project file, the run still finds the project it is in ([`with_root`]): its
-/// `runs/` and `testcases/` are used from any folder below it.
+/// Without a project file, the run still finds the project it is in
+/// ([`crate::cli::root::find_root`]): its `runs/` and `testcases/` are used from any folder
+/// below it.
 pub fn apply(args: &super::Args) -> Result<super::Args, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?;
     let found = if args.project.no_project {
