@@ -36,7 +36,7 @@ const BOUND_SECONDS: f64 = 0.9;
 struct Cli {
     /// Wall-clock budget in seconds for the whole run, output included (finishes by 95 % of it).
     /// More than 0 and at most 86400.
-    #[arg(long, default_value_t = 10.0, value_parser = Seconds("--time-limit"))]
+    #[arg(long, default_value_t = 10.0, value_parser = Seconds("--time-limit"), allow_negative_numbers = true)]
     time_limit: f64,
     /// Seed of the random generator, for reproducible runs.
     #[arg(long, default_value_t = 1)]
@@ -77,7 +77,7 @@ struct Cli {
     /// end, on small boards an exact search that knows pieces block each other, which proves
     /// the optimum when it finishes) and prints the best value certified by then: a bound cut
     /// by its time is still a bound.
-    #[arg(long, value_name = "SECS", value_parser = Seconds("--bound-time"))]
+    #[arg(long, value_name = "SECS", value_parser = Seconds("--bound-time"), allow_negative_numbers = true)]
     bound_time: Option<f64>,
 }
 
@@ -107,8 +107,8 @@ the best bound certified so far) and exit 130. A run that cannot start its threa
 runs out of memory still writes the best answer so far (docs/solver.md, Options, output and
 failures).
 
-Exit codes: 0 answer printed, 1 the answer could not be written (stdout closed or full),
-2 bad option or bad input, 130 stopped by a signal.";
+Exit codes: 0 answer printed, 1 the answer could not be written (stdout closed or full, or
+the file-size limit of `ulimit -f` reached), 2 bad option or bad input, 130 stopped by a signal.";
 
 /// The `--verbose` line of a run on several threads: the seeds they ran and their scores
 /// (`-` for a run that did not end in time, failed or did not start).
@@ -176,6 +176,13 @@ fn seconds_text(seconds: f64) -> String {
 
 fn main() -> ExitCode {
     let started = Instant::now();
+    // Past a file-size limit (`ulimit -f`) a write then fails with EFBIG and is reported like
+    // a full disk (exit 1), instead of SIGXFSZ ending the process with half an answer and
+    // not a word.
+    // SAFETY: sets this process's disposition of one signal; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let cli = Cli::parse();
     // `queenattack >&-`: the standard library reopens a closed stdout on /dev/null, where the
     // answer would be lost without an error

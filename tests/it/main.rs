@@ -20,3 +20,4 @@ mod solver_cli;
 mod solver_failures;
 mod solver_input;
 mod solver_params;
+mod workspace_features;

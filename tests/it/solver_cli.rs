@@ -218,8 +218,19 @@ fn malformed_input_is_refused_with_exit_code_2() {
 
 #[test]
 fn bad_options_are_refused() {
-    let out = run(&["--time-limit", "-1"], b"");
-    assert_eq!(out.status.code(), Some(2));
+    // A negative number gets the range message, as 0 does (issue 69: it got clap's
+    // "unexpected argument '-1'").
+    for (option, value) in [
+        ("--time-limit", "-1"),
+        ("--time-limit", "0"),
+        ("--bound-time", "-2"),
+    ] {
+        let out = run(&[option, value], b"");
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        let said = format!("{option} \"{value}\" is not a number of seconds in 0 < SECS");
+        assert!(err.contains(&said), "{err}");
+    }
     for threads in ["0", "65", "two"] {
         let out = run(
             &["--threads", threads],

@@ -238,6 +238,51 @@ fn a_closed_stdout_is_an_error_at_once() {
     assert!(took < Duration::from_secs(1), "{took:?}");
 }
 
+/// Before: under `ulimit -f` the solver died of SIGXFSZ (exit 153, nothing on stderr) with
+/// the answer cut at the limit; now the write fails with EFBIG and is reported like a full disk.
+#[test]
+fn a_file_size_limit_is_reported_like_a_full_disk() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("solver-file-size");
+    std::fs::create_dir_all(&dir).unwrap();
+    let answer = dir.join("answer.out");
+    let mut command = Command::new(EXE);
+    command.args(["--time-limit", "0.3"]);
+    command.stdout(std::fs::File::create(&answer).unwrap());
+    // SAFETY: between fork and exec the closure only calls signal, getrlimit and setrlimit.
+    unsafe {
+        command.pre_exec(|| {
+            // the default action, whatever this test process inherited
+            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+            // any answer of seed 1 is longer than 8 bytes
+            let mut limit = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            limit.rlim_cur = 8;
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        })
+    };
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the solver starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    std::io::Write::write_all(&mut stdin, testcase("1.in").as_bytes()).unwrap();
+    let out = child.wait_with_output().expect("the solver ends");
+    drop(stdin);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{:?}: {err}", out.status);
+    assert!(err.contains("cannot write the answer"), "{err}");
+    assert!(std::fs::metadata(&answer).unwrap().len() <= 8);
+}
+
 /// Before: a signal before the first answer wrote the empty answer but logged `score NaN`.
 #[test]
 fn a_signal_before_any_answer_logs_the_empty_answers_score() {

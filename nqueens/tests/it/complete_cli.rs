@@ -158,6 +158,25 @@ fn inconsistent_inputs_exit_2_naming_the_problem() {
 }
 
 #[test]
+fn a_negative_time_limit_gets_the_range_message() {
+    // Issue 69: `--time-limit -1` got clap's "unexpected argument '-1'" where 0 got the range.
+    let cases: [(&[&str], &str); 3] = [
+        (&["complete"], "-1"),
+        (&["complete"], "0"),
+        (&["gen-composition", "8"], "-1"),
+    ];
+    for (command, value) in cases {
+        let out = nqueens(&[command, &["--time-limit", value]].concat(), "");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("\"{value}\" is not a positive number of seconds")),
+            "{command:?}: {err}"
+        );
+    }
+}
+
+#[test]
 fn json_reports_verdict_proof_and_timings() {
     let out = nqueens(&["complete", "--json"], "4 1\n1 1\n");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -93,3 +93,47 @@ fn a_budget_too_short_for_the_board_answers_no_at_once() {
     assert_eq!(out.stdout, b"NO\n");
     assert!(stderr(&out).contains("not proven: the time limit of 1 s is too short"));
 }
+
+/// Before: under `ulimit -f` nqueens died of SIGXFSZ (exit 153, nothing on stderr) and left
+/// its temporary file; now the write fails with EFBIG and is reported like a full disk.
+#[test]
+fn a_file_size_limit_is_reported_like_a_full_disk() {
+    use std::os::unix::process::CommandExt;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("nqueens-file-size");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("solution.txt");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_nqueens"));
+    // N = 3000: far more than the 1 KiB allowed
+    command.args(["solve", "3000", "-o"]).arg(&file);
+    // SAFETY: between fork and exec the closure only calls signal, getrlimit and setrlimit.
+    unsafe {
+        command.pre_exec(|| {
+            // the default action, whatever this test process inherited
+            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+            let mut limit = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            limit.rlim_cur = 1024;
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        })
+    };
+    let out = command.output().expect("nqueens runs");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{:?}: {}",
+        out.status,
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

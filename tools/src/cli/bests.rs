@@ -344,21 +344,20 @@ impl Bests {
     }
 }
 
-/// The bests file to use: `path` if given (it must exist), else `testcases/bests.json` in the
-/// current folder if it exists, else none.
+/// The bests file to use: `path` if given (it must exist), else `testcases/bests.json` of the
+/// current folder or of the project's top folder above it if it exists, else none.
 pub fn load_bests(path: Option<&Path>) -> Result<(Option<PathBuf>, Option<Bests>), String> {
     load_table(path, Side::Best)
 }
 
-/// The bounds file to use: `path` if given (it must exist), else `testcases/bounds.json` in
-/// the current folder if it exists, else none.
+/// The bounds file to use: `path` if given (it must exist), else `testcases/bounds.json` of
+/// the current folder or of the project's top folder above it if it exists, else none.
 pub fn load_bounds(path: Option<&Path>) -> Result<(Option<PathBuf>, Option<Bests>), String> {
     load_table(path, Side::Bound)
 }
 
 /// The bests file (or, with [`Side::Bound`], the bounds file) to use: `path` if given (it must
-/// exist), else `testcases/bests.json` (`testcases/bounds.json`) in the current folder if it
-/// exists, else none.
+/// exist), else [`super::root::default_table`] if it exists, else none.
 pub fn load_table(
     path: Option<&Path>,
     side: Side,
@@ -366,7 +365,7 @@ pub fn load_table(
     match path {
         Some(p) => Ok((Some(p.to_path_buf()), Some(Bests::load_side(p, side)?))),
         None => {
-            let default = PathBuf::from(format!("testcases/{}.json", side.keys().0));
+            let default = super::root::default_table(side.keys().0);
             if default.is_file() {
                 let loaded = Bests::load_side(&default, side)?;
                 Ok((Some(default), Some(loaded)))

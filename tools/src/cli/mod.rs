@@ -33,6 +33,7 @@ pub mod reaper;
 pub mod replace;
 pub mod report;
 pub mod resources;
+pub mod root;
 pub mod runfile;
 pub mod runqueue;
 pub mod same_file;
@@ -88,7 +89,7 @@ pub enum Command {
 }
 
 /// Runs a parsed command line and returns the exit code (0, or what `tester score`, `tester
-/// run`, `tester merge`, `tester rescore` and `tester ab` document). `Err` is a message for the user (the binary prints it and exits with
+/// run`, `tester merge`, `tester rescore`, `tester vis` and `tester ab` document). `Err` is a message for the user (the binary prints it and exits with
 /// code 2).
 pub fn run(cli: &Cli) -> Result<i32, String> {
     let done = |r: Result<(), String>| r.map(|()| 0);
@@ -99,7 +100,7 @@ pub fn run(cli: &Cli) -> Result<i32, String> {
         Command::Init(args) => done(run_cmd::init::init(args)),
         Command::Merge(args) => merge::run(args),
         Command::Rescore(args) => rescore::run(args),
-        Command::Vis(args) => done(vis::run(args)),
+        Command::Vis(args) => vis::run(args),
         Command::Compare(args) => done(compare::run(args)),
         Command::Runs(args) => done(runs::run(args)),
         Command::Ab(args) => ab::run(args),

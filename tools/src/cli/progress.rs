@@ -106,6 +106,15 @@ impl Progress {
         }
     }
 
+    /// Says `line` on stderr, above the bar on a terminal (which is drawn again below it).
+    pub fn note(&self, line: &str) {
+        if self.terminal {
+            self.bar.suspend(|| crate::diag!("{line}"));
+        } else {
+            crate::diag!("{line}");
+        }
+    }
+
     /// Ends the progress display (the bar stays on screen as it is).
     pub fn finish(&self) {
         if self.terminal {

@@ -64,13 +64,12 @@ fn judge_everywhere(dir: &Path, output: &[u8]) -> [String; 3] {
         .args(["rescore", "run"])
         .output()
         .unwrap();
-    for out in [&vis, &rescore] {
-        assert_eq!(out.status.code(), Some(0), "{:?}", text(out));
-    }
-    // `score` exits 1 on an invalid output (its official line says -1), else 0.
+    assert_eq!(rescore.status.code(), Some(0), "{:?}", text(&rescore));
+    // `score` and `vis` exit 1 on an invalid output (its official line says -1), else 0.
     let invalid = text(&score).0.contains("Score = -1.0");
     let code = if invalid { 1 } else { 0 };
     assert_eq!(score.status.code(), Some(code), "{:?}", text(&score));
+    assert_eq!(vis.status.code(), Some(code), "{:?}", text(&vis));
     [text(&score).0, text(&vis).1, text(&rescore).0]
 }
 

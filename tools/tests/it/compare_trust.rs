@@ -31,7 +31,14 @@ fn an_edited_score_is_judged_again() {
     assert_eq!(first["score"], 128.0);
     first["score"] = 1.0.into();
     fs::write(&path, doc.to_string()).unwrap();
-    let out = tester().arg("compare").arg(&a).arg(&b).output().unwrap();
+    // In the scratch folder: no project's bests file (the seeds' best column) from above.
+    let out = tester()
+        .current_dir(&dir)
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
     let text = ok_text(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let row: Vec<&str> = text
@@ -48,6 +55,7 @@ fn an_edited_score_is_judged_again() {
     );
     let js: Value = serde_json::from_str(&ok_text(
         &tester()
+            .current_dir(&dir)
             .arg("compare")
             .arg(&a)
             .arg(&b)

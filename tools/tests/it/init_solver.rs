@@ -9,7 +9,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::common::{ok_text, scratch, tester};
+use crate::common::{cargo_scratch, ok_text, scratch, tester};
 use tools::cli::command::run::project::parse;
 
 /// A solver in sh that reads exactly the case (N, C, then N·N cells) and answers no move.
@@ -96,7 +96,7 @@ fn outside_a_cargo_project_a_bare_init_builds_nothing() {
     assert_ne!(run.status.code(), Some(3), "{stderr}");
     assert!(!stderr.contains("tester run: build"), "{stderr}");
     // In a Cargo project the template builds queenattack with cargo, as before.
-    let cargo = scratch("init-cargo");
+    let cargo = cargo_scratch("init-cargo");
     ok_text(&tester_in(&cargo, &["init"]));
     let toml = parse(&fs::read_to_string(cargo.join("tester.toml")).unwrap()).unwrap();
     assert_eq!(toml.build.as_deref(), Some("cargo build --release"));
@@ -121,5 +121,26 @@ fn a_folder_name_with_a_line_break_is_printed_escaped() {
     assert!(
         stderr.contains("new\\nline/tester.toml already exists"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn init_says_that_stdin_stays_open_until_the_answer() {
+    // Issue 69 item 8: a newcomer's solver read stdin to its end and timed out on every seed;
+    // neither `init --help` nor its next step had said that stdin stays open.
+    let dir = scratch("init-stdin");
+    let init = ok_text(&tester_in(&dir, &["init", "--solver", "python3 solve.py"]));
+    assert!(
+        init.contains("the solver gets the case on stdin, which stays open until it answers"),
+        "{init}"
+    );
+    // One line whatever the width clap wraps at.
+    let help = ok_text(&tester_in(&dir, &["init", "--help"]))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        help.contains("The solver gets the case on stdin, which stays open until it answers"),
+        "{help}"
     );
 }

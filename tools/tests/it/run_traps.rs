@@ -1,6 +1,6 @@
 //! Issue 52: the traps a newcomer meets in `tester run`, each said where it is met.
 
-use crate::common::{quiet_run, scratch, tester};
+use crate::common::{cargo_scratch, quiet_run, scratch, tester};
 
 #[test]
 fn an_exec_command_without_the_limit_is_told_how_to_pass_it() {
@@ -50,7 +50,8 @@ echo 0
 /// `tester init` in a fresh folder, with the template's solver replaced by [`HONOURS_LIMIT`];
 /// returns the folder.
 fn initialised(name: &str) -> std::path::PathBuf {
-    let dir = scratch(name);
+    // A Cargo project, so that `init` writes its solver line wherever the target folder is.
+    let dir = cargo_scratch(name);
     let init = tester().current_dir(&dir).arg("init").output().unwrap();
     assert!(init.status.success(), "{init:?}");
     std::fs::write(dir.join("fake.sh"), HONOURS_LIMIT).unwrap();
@@ -233,4 +234,205 @@ fn a_solver_that_reads_stdin_to_its_end_is_told_why_it_timed_out() {
         "{text}"
     );
     assert!(!text.contains("waiting for more on stdin"), "{text}");
+}
+
+#[test]
+fn a_solver_waiting_on_stdin_is_told_at_its_first_seed_and_the_run_stops_early() {
+    // Issue 69 item 8: the reason came only after every seed had timed out in turn (100 seeds
+    // at 10 s with the project file's defaults).
+    let dir = scratch("run_traps_stdin_early");
+    let out = tester()
+        .current_dir(&dir)
+        .args(["run", "--no-project", "--seeds", "1-12", "--jobs", "2"])
+        .args(["--time-limit", "1", "--exec", "cat > /dev/null; echo 0"])
+        .args(["--out", "r"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let first = stderr
+        .find("timed out because the solver read its whole input and waited for more: it reads")
+        .unwrap_or_else(|| panic!("no word at the first seed: {stderr}"));
+    // Said before the report and the run's last words.
+    let report = stderr.find("results: ").unwrap_or(stderr.len());
+    assert!(first < report, "{stderr}");
+    assert!(
+        stderr.contains("each of the first 3 seeds timed out waiting for more input on stdin"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("tester run --resume --out r"), "{stderr}");
+    let text = std::fs::read_to_string(dir.join("r/results.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let finished = doc["results"].as_array().unwrap().len();
+    // The 3 that decided it and the one running beside the third.
+    assert!((3..=4).contains(&finished), "{finished}: {text}");
+    assert_eq!(doc["interrupted"], true, "{text}");
+}
+
+/// `tester run` of seed 1 with the solver `exec` at the limit `secs` in `dir/name`: whether it
+/// was told that the solver waited for more input on stdin (its report and warnings).
+fn told_it_waited(dir: &std::path::Path, name: &str, exec: &str, secs: &str) -> bool {
+    let out = quiet_run(dir)
+        .args(["--seeds", "1", "--time-limit", secs, "--exec", exec])
+        .args(["--out", &format!("run-{name}")])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1), "{name}: {text}");
+    let results = std::fs::read_to_string(dir.join(format!("run-{name}/results.json"))).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&results).unwrap();
+    assert_eq!(doc["results"][0]["status"], "timeout", "{name}: {results}");
+    text.contains("waiting for more on stdin")
+}
+
+#[test]
+fn only_a_solver_that_waits_for_input_is_told_so() {
+    // Issue 69 item 8: a solver whose helper (thread or process) waited on stdin while the
+    // rest computed past the limit was told it waited; one blocked in poll or select on stdin
+    // was not. (A background command's stdin is /dev/null unless redirected: hence fd 3.)
+    let dir = scratch("run_traps_stdin_who");
+    let mut cases = vec![(
+        "helper-process",
+        "exec 3<&0; cat <&3 >/dev/null & while :; do :; done",
+        false,
+    )];
+    let python = std::process::Command::new("python3").arg("-V").output();
+    if python.is_ok_and(|o| o.status.success()) {
+        let scripts = [
+            (
+                "helper_thread.py",
+                "import sys, threading\nthreading.Thread(target=sys.stdin.read, daemon=True)\
+                 .start()\nwhile True:\n    pass\n",
+                false,
+            ),
+            (
+                "poll_wait.py",
+                "import os, select\np = select.poll()\np.register(0, select.POLLIN)\nwhile True:\
+                 \n    p.poll()\n    if not os.read(0, 65536):\n        break\nprint(0)\n",
+                true,
+            ),
+            (
+                "select_wait.py",
+                "import os, select\nwhile True:\n    select.select([0], [], [])\n    if not \
+                 os.read(0, 65536):\n        break\nprint(0)\n",
+                true,
+            ),
+        ];
+        for (file, script, told) in scripts {
+            std::fs::write(dir.join(file), script).unwrap();
+            cases.push((file, file, told));
+        }
+    } else {
+        eprintln!("NOTICE: no python3: the helper thread, poll and select are not tried");
+    }
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = cases
+            .iter()
+            .map(|&(name, exec, told)| {
+                let dir = &dir;
+                let exec = if exec.ends_with(".py") {
+                    format!("python3 {exec}")
+                } else {
+                    exec.to_string()
+                };
+                // Room for the interpreter to start on a loaded machine.
+                (
+                    name,
+                    told,
+                    scope.spawn(move || told_it_waited(dir, name, &exec, "4")),
+                )
+            })
+            .collect();
+        let wrong: Vec<String> = runs
+            .into_iter()
+            .filter_map(|(name, told, run)| {
+                let said = run.join().unwrap();
+                (said != told).then(|| format!("{name}: told {said}, should be {told}"))
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:?}");
+    });
+}
+
+#[test]
+fn a_run_from_a_subfolder_uses_the_projects_runs_and_testcases() {
+    // Issue 69 item 9: `cd docs && tester run` wrote docs/runs/ and found no bests file.
+    let project = scratch("run_traps_root");
+    std::fs::create_dir_all(project.join("testcases")).unwrap();
+    std::fs::create_dir_all(project.join("docs")).unwrap();
+    std::fs::write(
+        project.join("testcases/bests.json"),
+        r#"{"bests": [{"seed": 1, "score": 100.0, "source": "t"}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        project.join("testcases/bounds.json"),
+        r#"{"bounds": [{"seed": 1, "bound": 1.0, "source": "t"}]}"#,
+    )
+    .unwrap();
+    let run = |cwd: &std::path::Path| {
+        tester()
+            .current_dir(cwd)
+            .args(["run", "--no-project", "--seeds", "1", "--time-limit", "5"])
+            .args(["--exec", "echo 0"])
+            .output()
+            .unwrap()
+    };
+    let out = run(&project.join("docs"));
+    let (report, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!project.join("docs/runs").exists(), "{stderr}");
+    assert_eq!(std::fs::read_dir(project.join("runs")).unwrap().count(), 1);
+    assert!(!report.contains("no bests file"), "{report}");
+    assert!(report.contains("mean gap to the bound"), "{report}");
+    // `tester runs` from there lists it, against the project's bests.
+    let runs = tester()
+        .current_dir(project.join("docs"))
+        .args(["runs", "--json"])
+        .output()
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&runs.stdout).unwrap();
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert!(listed[0]["relative"].is_number(), "{listed}");
+    // Outside any project: how to name the files.
+    let alone = scratch("run_traps_no_root");
+    let out = run(&alone);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("Name the files with --bests FILE and --bounds FILE"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bounds_named_below_the_project_file_are_read_where_they_were_typed() {
+    // `tester run` moves to tester.toml's folder: --out and --bests were kept relative to
+    // where they were typed, --bounds was not (it was looked for beside tester.toml).
+    let project = scratch("run_traps_bounds_path");
+    std::fs::create_dir_all(project.join("sub")).unwrap();
+    std::fs::write(project.join("tester.toml"), "solver = \"echo 0\"\n").unwrap();
+    std::fs::write(
+        project.join("sub/b.json"),
+        r#"{"bounds": [{"seed": 1, "bound": 1.0, "source": "t"}]}"#,
+    )
+    .unwrap();
+    let out = tester()
+        .current_dir(project.join("sub"))
+        .args(["run", "--seeds", "1", "--time-limit", "5", "--quiet"])
+        .args(["--bounds", "b.json", "--out", "r"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("mean gap to the bound"), "{report}");
+    assert!(project.join("sub/r/results.json").is_file());
 }

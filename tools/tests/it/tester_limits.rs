@@ -177,3 +177,25 @@ fn a_file_size_limit_on_tester_is_reported_and_leaves_no_temporary_file() {
     assert_eq!(statuses(&dir.join("r")), ["ok", "ok", "ok"]);
     assert_eq!(temporary(&dir.join("r")), Vec::<String>::new());
 }
+
+/// Before: `tester run --help > file` under `ulimit -f 1` died of SIGXFSZ with the help cut
+/// (SIGXFSZ was ignored only after the command line was read), and on a full disk it exited 0.
+#[test]
+fn help_past_a_file_size_limit_is_reported() {
+    let dir = scratch("tester-limits-help");
+    let file = dir.join("help.txt");
+    let mut command = tester();
+    command
+        .args(["run", "--help"])
+        .stdout(fs::File::create(&file).unwrap());
+    // SAFETY: `signal` is async-signal-safe and changes only the child's disposition.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let out = limited(command, libc::RLIMIT_FSIZE, 1024).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", said(&out));
+    assert!(said(&out).contains("File too large"), "{}", said(&out));
+}

@@ -200,3 +200,37 @@ fn runs_shows_no_relative_score_without_a_known_best_and_counts_agree() {
     let said = String::from_utf8_lossy(&merged.stdout);
     assert!(said.contains("merged 1 folder: 1 seed into"), "{said}");
 }
+
+#[test]
+fn a_negative_time_limit_gets_the_range_message_everywhere() {
+    // Issue 69 item 11: `--time-limit -1` got clap's "unexpected argument '-1'" where `0` got
+    // the range. Every option of every subcommand whose name ends in `time-limit`.
+    use clap::CommandFactory;
+    let cli = tools::cli::Cli::command();
+    let mut checked = Vec::new();
+    for sub in cli.get_subcommands() {
+        for arg in sub.get_arguments() {
+            let Some(long) = arg.get_long().filter(|l| l.ends_with("time-limit")) else {
+                continue;
+            };
+            let option = format!("--{long}");
+            for value in ["0", "-1", "-0.5"] {
+                let out = tester()
+                    .args([sub.get_name(), &option, value])
+                    .output()
+                    .unwrap();
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(out.status.code(), Some(2), "{option} {value}: {err}");
+                assert!(
+                    err.contains(&format!(
+                        "`{value}` is not a time limit in seconds (0 < SECS <= 86400)"
+                    )),
+                    "tester {} {option} {value}: {err}",
+                    sub.get_name()
+                );
+            }
+            checked.push(format!("{} {option}", sub.get_name()));
+        }
+    }
+    assert!(checked.len() >= 4, "{checked:?}");
+}

@@ -78,7 +78,8 @@ fn vis_input_file_and_invalid_output() {
         .current_dir(&dir)
         .output()
         .unwrap();
-    assert!(out.status.success());
+    // The page is written, and the exit code says the answer is invalid, as `score`'s does.
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid output: Cannot parse"));
     let data = page_data(&dir.join("bad.html"));
     assert!(data.get("seed").is_none() && data.get("p").is_none());
@@ -309,7 +310,7 @@ fn vis_with_a_rejected_empty_or_foreign_answer_says_so() {
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{err}");
+        assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(
             err.contains(&format!("B: invalid output (rejected): {message}")),
             "{err}"
@@ -367,5 +368,34 @@ fn vis_with_a_rejected_empty_or_foreign_answer_says_so() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn vis_of_another_seeds_answer_exits_like_score() {
+    // Issue 69 item 11: `tester vis --seed 3 2.out` wrote the page and exited 0 where `tester
+    // score` exits 1.
+    let dir = scratch("wrong-seed");
+    let best = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testcases/best/2.out");
+    fs::copy(best, dir.join("2.out")).unwrap();
+    for (seed, code) in [("3", 1), ("2", 0)] {
+        let run = |args: &[&str]| {
+            tester()
+                .args(args)
+                .args(["--seed", seed, "2.out"])
+                .current_dir(&dir)
+                .output()
+                .unwrap()
+        };
+        let score = run(&["score"]);
+        let vis = run(&["vis", "-o", "2.html"]);
+        let gif = run(&["vis", "--gif", "2.gif", "--gif-frames", "2"]);
+        for out in [&score, &vis, &gif] {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(code), "seed {seed}: {err}");
+        }
+        // The page is still written: it shows where the answer fails.
+        assert!(dir.join("2.html").is_file() && dir.join("2.gif").is_file());
+        fs::remove_file(dir.join("2.html")).unwrap();
     }
 }

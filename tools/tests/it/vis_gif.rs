@@ -189,10 +189,8 @@ fn invalid_output_stops_at_the_illegal_move() {
     fs::write(dir.join("bad.out"), output_text(&moves)).unwrap();
     let out = vis(&dir, &["--seed", "2", "bad.out", "--gif", "bad.gif"]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "an invalid output is shown, not refused: {err}"
-    );
+    // Shown, and the exit code says it is invalid, as `tester score`'s does.
+    assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
         err.contains("stops after move 12: Start and end locations cannot be the same"),
         "{err}"
@@ -209,7 +207,7 @@ fn invalid_output_stops_at_the_illegal_move() {
     let out = vis(&dir, &["--seed", "2", "short.out", "--gif", "short.gif"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        out.status.success() && err.contains("Cannot parse your output"),
+        out.status.code() == Some(1) && err.contains("Cannot parse your output"),
         "{err}"
     );
     let gif = decode(&dir.join("short.gif"));

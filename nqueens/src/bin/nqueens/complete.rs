@@ -25,7 +25,7 @@ pub struct CompleteArgs {
     nightrider: bool,
     /// Wall-clock budget in seconds for the whole run (reading and writing included); when it
     /// runs out the answer is `NO`, not proven.
-    #[arg(long, default_value_t = 10.0, value_parser = positive_seconds)]
+    #[arg(long, default_value_t = 10.0, value_parser = positive_seconds, allow_negative_numbers = true)]
     time_limit: f64,
     /// Seed of the random choices (with `--threads 1`: same seed and input, same answer).
     #[arg(long, default_value_t = 1)]

@@ -35,7 +35,7 @@ pub struct GenArgs {
     format: GenFormat,
     /// Wall-clock budget in seconds for the whole run (finding the random full board and
     /// writing the composition).
-    #[arg(long, default_value_t = 600.0, value_parser = positive_seconds)]
+    #[arg(long, default_value_t = 600.0, value_parser = positive_seconds, allow_negative_numbers = true)]
     time_limit: f64,
 }
 

@@ -37,6 +37,13 @@ enum Command {
 
 fn main() -> ExitCode {
     let t0 = Instant::now();
+    // Past a file-size limit (`ulimit -f`) a write then fails with EFBIG and is reported like
+    // a full disk (exit 2, `-o`'s temporary file removed), instead of SIGXFSZ ending the
+    // process without a word.
+    // SAFETY: sets this process's disposition of one signal; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {

@@ -46,11 +46,12 @@ pub struct Args {
     /// process is writing: that folder is refused, exit 2).
     #[arg(long)]
     pub force: bool,
-    /// Best known scores for the summary. Default: `testcases/bests.json` if it exists.
+    /// Best known scores for the summary. Default: `testcases/bests.json` (here or of the
+    /// project's top folder above) if it exists.
     #[arg(long, value_name = "FILE")]
     pub bests: Option<PathBuf>,
-    /// Certified lower bounds for the summary's gaps. Default: `testcases/bounds.json` if it
-    /// exists.
+    /// Certified lower bounds for the summary's gaps. Default: `testcases/bounds.json` (here or
+    /// of the project's top folder above) if it exists.
     #[arg(long, value_name = "FILE")]
     pub bounds: Option<PathBuf>,
 }

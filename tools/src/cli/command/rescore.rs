@@ -24,11 +24,12 @@ pub struct Args {
     /// Print the results and the summary as one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Best known scores for the relative score. Default: `testcases/bests.json` if it exists.
+    /// Best known scores for the relative score. Default: `testcases/bests.json` (here or of
+    /// the project's top folder above) if it exists.
     #[arg(long, value_name = "FILE")]
     pub bests: Option<PathBuf>,
-    /// Certified lower bounds for the `gap%` column. Default: `testcases/bounds.json` if it
-    /// exists.
+    /// Certified lower bounds for the `gap%` column. Default: `testcases/bounds.json` (here or
+    /// of the project's top folder above) if it exists.
     #[arg(long, value_name = "FILE")]
     pub bounds: Option<PathBuf>,
 }

@@ -20,14 +20,16 @@ use crate::cli::report::Group;
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// The folder holding the run folders (`tester run` writes `runs/YYYYMMDD-HHMMSS` by
-    /// default).
-    #[arg(value_name = "DIR", default_value = "runs")]
-    pub dir: PathBuf,
+    /// default). Default: `runs` here, or of the project's top folder above (the nearest
+    /// holding `testcases/bests.json` or `testcases/bounds.json`), where `tester run` puts them.
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
     /// Print one JSON object per run (a JSON array) instead of the table.
     #[arg(long)]
     pub json: bool,
     /// Best known scores for the relative score (so that old and new runs are measured
-    /// against the same bests). Default: `testcases/bests.json` if it exists.
+    /// against the same bests). Default: `testcases/bests.json` (here or of the project's top
+    /// folder) if it exists.
     #[arg(long, value_name = "FILE")]
     pub bests: Option<PathBuf>,
 }
@@ -164,7 +166,11 @@ fn entry_json(e: &Entry) -> Value {
 /// Runs `tester runs`.
 pub fn run(args: &Args) -> Result<(), String> {
     let (_, bests) = load_bests(args.bests.as_deref())?;
-    let entries = list(&args.dir, bests.as_ref())?;
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(crate::cli::root::runs_folder);
+    let entries = list(&dir, bests.as_ref())?;
     if args.json {
         let list: Vec<Value> = entries.iter().map(entry_json).collect();
         outln!(
@@ -172,7 +178,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             serde_json::to_string_pretty(&list).expect("JSON values always serialise")
         );
     } else if entries.is_empty() {
-        outln!("no run folders in {}", args.dir.display());
+        outln!("no run folders in {}", dir.display());
     } else {
         crate::cli::out::print(&table(&entries));
         if bests.is_none() {

@@ -19,10 +19,16 @@ use crate::judge::judge;
 use crate::vis::pair::{render_pair_page, Answer, PairData};
 use crate::vis::{PageData, PAGE_OUTPUT_MAX};
 
+/// Exit codes of `tester vis`, as `tester vis --help` states them (those of `tester score`).
+pub const EXIT_HELP: &str = "Exit codes: 0 the output is valid (with two, both are); 1 it is \
+not (the page or GIF is still written, replaying up to the failing move, and the judge's message \
+is said): another seed's answer shown on this one is caught here, as `tester score` catches it; \
+2 bad usage or input (nothing written).";
+
 /// Options of `tester vis`.
 #[derive(ClapArgs, Debug)]
 #[command(group(ArgGroup::new("target").required(true).multiple(true).args(["page", "gif"])))]
-#[command(after_help = crate::cli::args::LIMITS_HELP)]
+#[command(after_help = format!("{EXIT_HELP}\n\n{}", crate::cli::args::LIMITS_HELP))]
 pub struct Args {
     /// The case (`--seed` or `--input`) and the output to replay.
     #[command(flatten)]
@@ -89,8 +95,8 @@ fn lock_output_folders(args: &Args) -> Result<Vec<crate::cli::lock::FolderLock>,
     lock_each_present(files.map(|p| folder_of(p)), "tester vis")
 }
 
-/// Runs `tester vis`.
-pub fn run(args: &Args) -> Result<(), String> {
+/// Runs `tester vis`; returns the exit code (see [`EXIT_HELP`]).
+pub fn run(args: &Args) -> Result<i32, String> {
     refuse_overwriting_inputs(args)?;
     let _locks = lock_output_folders(args)?;
     let output = read_text(&args.case.output)?;
@@ -123,15 +129,17 @@ pub fn run(args: &Args) -> Result<(), String> {
             p,
             title: title_of_pair(seed, &args.case, second),
         };
-        return write_pair_page(page, &data, &input);
+        let invalid = write_pair_page(page, &data, &input)?;
+        return Ok(i32::from(invalid));
     }
+    let verdict = judge(&input, &output);
+    let code = i32::from(verdict.fatal.is_some());
     if let Some(path) = &args.gif {
         write_gif(args, path, &input, &output, seed)?;
     }
     let Some(page) = &args.page else {
-        return Ok(());
+        return Ok(code);
     };
-    let verdict = judge(&input, &output);
     let size = output.len();
     let output = Some(output);
     write_page(
@@ -156,7 +164,7 @@ pub fn run(args: &Args) -> Result<(), String> {
              are more, the board and the judge's verdict only"
         );
     }
-    Ok(())
+    Ok(code)
 }
 
 /// Answer `output` read from `path`, refused when a `SEED.in` beside it (a run folder's) is
@@ -194,15 +202,18 @@ fn title_of_pair(seed: Option<u64>, case: &CaseArgs, second: &Path) -> String {
     )
 }
 
-/// Writes the pair page and says what the judge thinks of each answer.
-pub fn write_pair_page(page: &Path, data: &PairData, input: &Input) -> Result<(), String> {
+/// Writes the pair page and says what the judge thinks of each answer; returns whether one
+/// of them is invalid.
+pub fn write_pair_page(page: &Path, data: &PairData, input: &Input) -> Result<bool, String> {
     crate::cli::replace::write_output(page, render_pair_page(data).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", page.display()))?;
+    let mut invalid = false;
     let said: Vec<String> = ["A", "B"]
         .iter()
         .zip(&data.answers)
         .map(|(label, a)| {
             let verdict = judge(input, &a.output);
+            invalid |= verdict.fatal.is_some();
             match verdict.error() {
                 Some(message) => format!("{label}: invalid output (rejected): {message}"),
                 None => format!("{label}: {} moves, score {}", verdict.moves, verdict.score),
@@ -210,7 +221,7 @@ pub fn write_pair_page(page: &Path, data: &PairData, input: &Input) -> Result<()
         })
         .collect();
     crate::diag!("tester vis: wrote {} ({})", page.display(), said.join("; "));
-    Ok(())
+    Ok(invalid)
 }
 
 /// Writes the GIF of `output` on `input` to `path` (`tester vis --gif`) and says what is in it.

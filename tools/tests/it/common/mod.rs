@@ -49,6 +49,17 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// A fresh scratch folder `name` that is a Cargo project of its own (a `Cargo.toml` in it), as
+/// `tester init` tells one: whether a scratch folder lies in one otherwise depends on where the
+/// target folder is (`CARGO_TARGET_DIR` outside the clone has no `Cargo.toml` above it).
+#[allow(dead_code)]
+pub fn cargo_scratch(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let manifest = "[package]\nname = \"scratch\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    dir
+}
+
 /// The standard output of a command that must have succeeded (else the test fails with its
 /// exit status and standard error).
 #[allow(dead_code)]

@@ -91,7 +91,7 @@ pub struct Args {
     #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
     pub base_args: Option<String>,
     /// A's time limit in seconds. Default: --time-limit.
-    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, allow_negative_numbers = true)]
     pub base_time_limit: Option<f64>,
     /// B (the new solver) as a git revision; see --base.
     #[arg(long, value_name = "REV", conflicts_with = "new_exec")]
@@ -103,7 +103,7 @@ pub struct Args {
     #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
     pub new_args: Option<String>,
     /// B's time limit in seconds. Default: --time-limit.
-    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, allow_negative_numbers = true)]
     pub new_time_limit: Option<f64>,
     /// The seeds of the pairs, in this order (`20001-20500`). Default: 10001 and up,
     /// shuffled by a fixed seed (seeds no tuning set uses).
@@ -111,7 +111,7 @@ pub struct Args {
     pub seeds: Option<SeedList>,
     /// Wall-clock limit per seed in seconds for both arms (queenattack gets it as
     /// --time-limit). Default: tester.toml's `time_limit`, else 10.
-    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Solvers run at the same time: 1 (A and B of a pair one after the other) or an even
     /// number K (K/2 pairs at once, the two solvers of a pair side by side). Default: with

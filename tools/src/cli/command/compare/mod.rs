@@ -57,7 +57,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Best known scores: the relative score is also given against them. Default:
-    /// `testcases/bests.json` if it exists (used only when every run is on the official cases).
+    /// `testcases/bests.json` (here or of the project's top folder above) if it exists (used
+    /// only when every run is on the official cases).
     #[arg(long, value_name = "FILE", conflicts_with = "no_bests")]
     pub bests: Option<PathBuf>,
     /// With --html: also write pages of two answers side by side (the visualizer's), A and B
@@ -76,7 +77,8 @@ pub struct Args {
     #[arg(long)]
     pub no_bests: bool,
     /// Certified lower bounds per seed: each run's mean gap `(score − bound) / score` over the
-    /// seeds every run has. Default: `testcases/bounds.json` if it exists (official cases only).
+    /// seeds every run has. Default: `testcases/bounds.json` (here or of the project's top
+    /// folder above) if it exists (official cases only).
     #[arg(long, value_name = "FILE")]
     pub bounds: Option<PathBuf>,
     /// Compare only the seeds whose features pass EXPR, e.g. `N >= 20 && C >= 4` (variables:
@@ -420,7 +422,7 @@ fn inputs_of(args: &Args) -> Result<Inputs, String> {
             }
         }
     }
-    let defaults = ["testcases/bests.json", "testcases/bounds.json"].map(PathBuf::from);
+    let defaults = ["bests", "bounds"].map(crate::cli::root::default_table);
     let tables = [args.bests.clone(), args.bounds.clone()];
     inputs.add_all(tables.into_iter().flatten().chain(defaults), "the table");
     Ok(inputs)

@@ -1,6 +1,8 @@
 //! Advice printed after a run where a newcomer meets a trap: what went wrong and the command
 //! that avoids it.
 
+use std::path::Path;
+
 use super::TIME_LIMIT_MARK;
 use crate::cli::exec::Solver;
 use crate::cli::quote::printable;
@@ -85,6 +87,64 @@ fn input_hint(results: &[SeedResult]) -> Option<String> {
     ))
 }
 
+/// Finished seeds, each of which waited for more input, after which a run stops: such a
+/// solver times out on every seed, and a first run at the project file's 10 s would take
+/// minutes to tell it.
+pub(super) const STOP_AFTER: usize = 3;
+
+/// The finished seeds of a run, for what is said while it runs: at the first seed that
+/// waited for more input, why; once [`STOP_AFTER`] seeds have finished and each waited, the
+/// run stops starting seeds.
+#[derive(Debug, Default)]
+pub(super) struct Watch {
+    finished: usize,
+    waited: usize,
+    stopped: bool,
+}
+
+impl Watch {
+    /// Counts `result`; returns what to say now.
+    pub(super) fn count(&mut self, result: &SeedResult) -> Option<String> {
+        self.finished += 1;
+        if !waited(result) {
+            return None;
+        }
+        self.waited += 1;
+        if self.waited == self.finished && self.finished >= STOP_AFTER && !self.stopped {
+            self.stopped = true;
+            return Some(format!(
+                "each of the first {} seeds timed out waiting for more input on stdin: no \
+                 further seed starts (the seeds still running finish)",
+                self.finished
+            ));
+        }
+        (self.waited == 1).then(|| {
+            format!(
+                "seed {} timed out because the solver read its whole input and waited for \
+                 more: it reads to the end of stdin (like `sys.stdin.read()` or `while (cin >> \
+                 x)`), which never comes while it runs; {READ_EXACTLY}",
+                result.seed
+            )
+        })
+    }
+
+    /// Whether the run stopped starting seeds (see [`Watch`]).
+    pub(super) fn stopped(&self) -> bool {
+        self.stopped
+    }
+}
+
+/// The last word of a run that [`Watch`] stopped after `finished` of `seeds` seeds, its
+/// folder `dir`.
+pub(super) fn stopped_early(finished: usize, seeds: usize, dir: &std::path::Path) -> String {
+    format!(
+        "stopped early: {finished} of {seeds} seeds finished, every one of them waiting on \
+         stdin. Change the solver to answer once it has read N·N cells, then run again; \
+         `tester run --resume --out {}` would run the other seeds and keep these",
+        dir.display()
+    )
+}
+
 /// The advice after a run of `solver` at the limit `secs`: seeds that waited for more input
 /// ([`input_hint`]), the timeouts of a command with no limit ([`time_limit_hint`]) and the
 /// seeds starved of CPU ([`crate::cli::cpu::run_warning`]), those two over the other seeds.
@@ -95,6 +155,42 @@ pub(super) fn after_run(solver: &Solver, results: &[SeedResult], secs: f64) -> V
         .chain(time_limit_hint(solver, &others, secs))
         .chain(crate::cli::cpu::run_warning(&others))
         .collect()
+}
+
+/// After a run on the official cases without a bests file (none named, no
+/// `testcases/bests.json` here or in a project folder above): how to name one, and the bounds.
+/// The example is the bests file of the project this `tester` was built in, when it has one.
+pub(super) fn no_bests_hint() -> String {
+    let project = std::env::current_exe().ok().and_then(|exe| {
+        exe.ancestors()
+            .find(|d| d.join("testcases/bests.json").is_file())
+            .map(Path::to_path_buf)
+    });
+    let example = project.map_or(String::new(), |d| {
+        let file = |name: &str| {
+            let path = d.join(name).to_string_lossy().into_owned();
+            let plain = path
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c));
+            // One word for sh, and no control character reaches the terminal.
+            let word = if plain {
+                path
+            } else {
+                format!("'{}'", path.replace('\'', r"'\''"))
+            };
+            printable(&word, 300)
+        };
+        format!(
+            ", e.g. --bests {} --bounds {}",
+            file("testcases/bests.json"),
+            file("testcases/bounds.json")
+        )
+    });
+    format!(
+        "no bests file: testcases/bests.json is neither in this folder nor in a project folder \
+         above it, so the relative score and the gaps to the bounds are left out. Name the files \
+         with --bests FILE and --bounds FILE (or `bests` in tester.toml){example}"
+    )
 }
 
 /// The `--time-limit` values a shell command line gives (`--time-limit 10`,

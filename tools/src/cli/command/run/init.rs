@@ -60,7 +60,10 @@ const BUILD_LINE: &str = r#"build = "cargo build --release""#;
     after_help = "Your own solver in two commands: `tester init --solver \"python3 \
 solve.py\"` (or `--solver ./solve --build \"g++ -O2 -o solve solve.cpp\"`), then `tester run`. \
 Without --solver: queenattack built by `cargo build --release` in a Cargo project (a \
-Cargo.toml in DIR or above), else queenattack beside tester, with no build step."
+Cargo.toml in DIR or above), else queenattack beside tester, with no build step.\n\n\
+The solver gets the case on stdin, which stays open until it answers, as under the official \
+tester: read N, C and the N·N cells, then answer. A solver that reads stdin to its end \
+(`sys.stdin.read()`, `while (cin >> x)`) waits for ever and times out on every seed."
 )]
 pub struct InitArgs {
     /// Folder to write `tester.toml` into (created if missing).
@@ -157,6 +160,10 @@ pub fn init(args: &InitArgs) -> Result<(), String> {
     );
     let build = project.build.as_deref().map_or("none".to_string(), quoted);
     outln!("solver {solver}, build {build}; next: `tester run` in that folder");
+    outln!(
+        "the solver gets the case on stdin, which stays open until it answers: read N, C and \
+         the N·N cells, then answer (never read to the end of stdin)"
+    );
     Ok(())
 }
 

@@ -20,8 +20,9 @@ pub(super) fn bests_for(args: &Args) -> Result<(Option<PathBuf>, Option<Bests>),
 }
 
 /// The bests or bounds file of this run: none on generated cases (--n/--c/--p, where naming
-/// one is an error); with `update` the file at `path` (default `testcases/NAME.json`), empty
-/// with its `about` when missing; else the file found by [`load_table`].
+/// one is an error); with `update` the file at `path` (default
+/// [`crate::cli::root::default_table`]), empty with its `about` when missing; else the file
+/// found by [`load_table`].
 fn table_for(
     args: &Args,
     path: Option<&PathBuf>,
@@ -45,7 +46,7 @@ fn table_for(
     }
     let path = path
         .cloned()
-        .unwrap_or_else(|| PathBuf::from(format!("testcases/{name}.json")));
+        .unwrap_or_else(|| crate::cli::root::default_table(name));
     // Refused before any seed runs, not after the run.
     Bests::check_updatable(&path, side)?;
     if side == Side::Best {

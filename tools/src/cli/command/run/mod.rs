@@ -166,7 +166,7 @@ fn run_all(
     solver: &Solver,
     dir: &Path,
     jobs: usize,
-    recorder: &Recorder<'_>,
+    (recorder, watch): (&Recorder<'_>, &Mutex<hints::Watch>),
 ) -> Result<(), String> {
     let limit = Duration::from_secs_f64(args.limit());
     let next = AtomicUsize::new(0);
@@ -182,7 +182,7 @@ fn run_all(
                 let (next, failure, progress) = (&next, &failure, &progress);
                 let job = (args, solver, dir, limit);
                 // A panic is a bug of tester: said, and it stops the run instead of hanging it.
-                let run = || run_worker(todo, next, failure, progress, job, recorder);
+                let run = || run_worker(todo, next, failure, (progress, watch), job, recorder);
                 if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     let what = panic_text(panic.as_ref());
                     lock(failure).get_or_insert(format!(
@@ -301,18 +301,19 @@ fn save_while_working(
 }
 
 /// One worker of [`run_all`]: takes the next seed of `todo` until none is left, an error is
-/// recorded in `failure`, or the run is interrupted.
+/// recorded in `failure`, the run is interrupted, or `watch` stopped it.
 fn run_worker(
     todo: &[u64],
     next: &AtomicUsize,
     failure: &Mutex<Option<String>>,
-    progress: &Mutex<Progress>,
+    (progress, watch): (&Mutex<Progress>, &Mutex<hints::Watch>),
     (args, solver, dir, limit): (&Args, &Solver, &Path, Duration),
     recorder: &Recorder<'_>,
 ) {
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= todo.len() || lock(failure).is_some() || reaper::interrupted().is_some() {
+        let stop = lock(failure).is_some() || lock(watch).stopped();
+        if i >= todo.len() || stop || reaper::interrupted().is_some() {
             break;
         }
         let seed = todo[i];
@@ -335,6 +336,10 @@ fn run_worker(
                 }
                 if args.select.jsonl {
                     select::print_line(&result, recorder.bests);
+                }
+                // Said when met, not only after every seed has timed out in turn.
+                if let Some(said) = lock(watch).count(&result) {
+                    lock(progress).note(&format!("tester run: warning: {said}"));
                 }
                 recorder.record(result);
             }
@@ -411,10 +416,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
     // Written before any solver starts: from now on the folder is known to hold this run (for
     // --resume and --force), even if tester is killed within the first seconds.
     recorder.save()?;
-    let outcome = run_all(&todo, args, &solver, &dir, jobs, &recorder);
+    let watch = Mutex::new(hints::Watch::default());
+    let outcome = run_all(&todo, args, &solver, &dir, jobs, (&recorder, &watch));
     reaper::sweep(Target::All);
     let signal = reaper::interrupted();
-    let (results_file, mut results) = saved(&recorder, signal.is_some(), &outcome, &dir)?;
+    let stopped = lock(&watch).stopped();
+    let unfinished = signal.is_some() || stopped;
+    let (results_file, mut results) = saved(&recorder, unfinished, &outcome, &dir)?;
     let bound_warnings = report::set_bounds(&mut results, bounds.as_ref());
     outcome.map_err(|e| {
         format!(
@@ -436,9 +444,17 @@ pub fn run(args: &Args) -> Result<i32, String> {
     select::warn_all(&warnings);
     select::warn_all(&bound_warnings);
     select::warn_all(&hints::after_run(&solver, &results, args.limit()));
+    if bests.is_none() && !args.ranges.any() {
+        select::warn_all(&[hints::no_bests_hint()]);
+    }
     if let Some(signal) = signal {
         print_interrupted(signal, results.len(), info.seeds.len(), &dir);
         return Ok(128 + signal);
+    }
+    if stopped {
+        let said = hints::stopped_early(results.len(), info.seeds.len(), &dir);
+        crate::diag!("tester run: {said}");
+        return Ok(1);
     }
     let known = (bests_path, bests.as_ref(), bounds_path);
     update_known(args, &results, known, &solver, &dir)?;
@@ -452,12 +468,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
 /// disk).
 fn saved(
     recorder: &Recorder<'_>,
-    signalled: bool,
+    unfinished: bool,
     outcome: &Result<(), String>,
     dir: &Path,
 ) -> Result<(PathBuf, Vec<SeedResult>), String> {
     recorder
-        .finish(signalled || outcome.is_err())
+        .finish(unfinished || outcome.is_err())
         .map_err(|save| match outcome {
             Err(first) => format!(
                 "{first}\n{save}: the seeds finished since the last save are lost; `tester run \

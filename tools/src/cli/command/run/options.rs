@@ -11,7 +11,9 @@ use crate::cli::select;
 
 /// Exit codes of `tester run`, as `tester run --help` states them.
 pub const EXIT_HELP: &str = "Exit codes: 0 every seed ok (or --allow-failures); 1 some seed not \
-ok (invalid, timeout, crash, too-long); 2 bad usage or input (nothing judged: a --filter or \
+ok (invalid, timeout, crash, too-long), or the run stopped early because each of its first 3 \
+seeds timed out waiting for more input on stdin (results.json holds them; stdin stays open until \
+the solver answers); 2 bad usage or input (nothing judged: a --filter or \
 --group-by mistake is found before the first seed runs; one seen only on the seeds' results, a \
 [DATA] key no seed printed or an error on a seed's values, is a warning and the report, \
 results.json and --update-bests are kept; or tester itself cannot go on, never the solver's \
@@ -28,7 +30,10 @@ Project file: `tester.toml` in the current folder or above, up to the repository
 (one holding .git) or the home folder (`tester init` writes a commented one), gives solver, \
 build, seeds, jobs, time_limit, bests and out; tester then works in its folder, and options \
 given here win over it (with --exec, its build is not run). It must belong to you or root and \
-be writable by nobody else, else tester refuses it (exit 2); --no-project ignores it.
+be writable by nobody else, else tester refuses it (exit 2); --no-project ignores it. Without \
+one, a run in a folder below the project's top folder (the nearest above holding \
+testcases/bests.json or testcases/bounds.json, not past .git, the home folder or a cache folder \
+such as cargo's target/) puts its run folders in that folder's runs/ and uses its testcases/.
 
 Every solver's output (and any file it writes) is capped at 64 + 2·N³·32 bytes, room for the \
 largest legal answer; a solver reaching the cap is stopped and the seed is `too-long`. Solvers \
@@ -58,12 +63,12 @@ pub struct Args {
     /// Wall-clock limit per seed in seconds; a solver still running then is killed (with its
     /// whole process group) and the seed scores -1 with status `timeout`. Default:
     /// `time_limit` of tester.toml, else 10.
-    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
     /// --vis).
-    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder (`…-shardKofM` with
-    /// --shard). A folder that already holds a run is refused unless --resume or --force.
+    /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder, or in the project's top
+    /// folder (see below) (`…-shardKofM` with --shard). A folder that already holds a run is refused unless --resume or --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Finish the run in --out: keep the results of its finished seeds (their outputs judged
@@ -87,8 +92,8 @@ pub struct Args {
     /// Exit with code 0 even when some seed is not ok.
     #[arg(long)]
     pub allow_failures: bool,
-    /// Best known scores for the relative score. Default: `testcases/bests.json` if it exists.
-    /// Not used with --n/--c/--p (the cases then differ from the official ones).
+    /// Best known scores for the relative score. Default: `testcases/bests.json` (of the
+    /// project's top folder, see below) if it exists. Not used with --n/--c/--p (the cases then differ from the official ones).
     #[arg(long, value_name = "FILE")]
     pub bests: Option<PathBuf>,
     /// Write every score that beats the bests file back into it, with the source
@@ -99,7 +104,8 @@ pub struct Args {
     #[arg(long)]
     pub update_bests: bool,
     /// Certified lower bounds per seed, for the `gap%` column: `100 · (score − bound) /
-    /// score`. Default: `testcases/bounds.json` if it exists. Not used with --n/--c/--p.
+    /// score`. Default: `testcases/bounds.json` (of the project's top folder, see below) if it
+    /// exists. Not used with --n/--c/--p.
     #[arg(long, value_name = "FILE")]
     pub bounds: Option<PathBuf>,
     /// Record each ok seed's `[DATA] bound = X` (a lower bound the solver certifies, e.g.

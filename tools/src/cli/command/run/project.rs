@@ -206,17 +206,23 @@ pub fn parse(text: &str) -> Result<Project, String> {
 /// `args` with the values of the project file (if one is found from the current folder up)
 /// where the command line gave none; the current folder becomes the file's folder (command-line
 /// paths are made absolute first, so they keep their meaning).
+/// Without a project file, the run still finds the project it is in
+/// ([`crate::cli::root::find_root`]): its `runs/` and `testcases/` are used from any folder
+/// below it.
 pub fn apply(args: &super::Args) -> Result<super::Args, String> {
-    if args.project.no_project {
-        return Ok(args.clone());
-    }
     let cwd = std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?;
-    let Some(found) = find(&cwd)? else {
-        return Ok(args.clone());
+    let found = if args.project.no_project {
+        None
+    } else {
+        find(&cwd)?
+    };
+    let Some(found) = found else {
+        return Ok(with_root(args));
     };
     let mut args = args.clone();
     args.out = args.out.map(|p| cwd.join(p));
     args.bests = args.bests.map(|p| cwd.join(p));
+    args.bounds = args.bounds.map(|p| cwd.join(p));
     std::env::set_current_dir(&found.dir)
         .map_err(|e| format!("cannot work in {}: {e}", found.dir.display()))?;
     let p = found.project.clone();
@@ -245,6 +251,26 @@ pub fn apply(args: &super::Args) -> Result<super::Args, String> {
     args.bests = args.bests.or(p.bests);
     args.project.runs_dir = p.out;
     Ok(args)
+}
+
+/// `args` for a run without a project file: when the current folder lies below a project's
+/// top folder ([`crate::cli::root::find_root`]), run folders go to its `runs/` (and the bests
+/// and bounds files are its `testcases/` ones, [`crate::cli::root::default_table`]); the
+/// solver still runs in the current folder.
+fn with_root(args: &super::Args) -> super::Args {
+    let mut args = args.clone();
+    let Some(root) = crate::cli::root::root_above() else {
+        return args;
+    };
+    if !args.quiet {
+        crate::diag!(
+            "tester run: project folder {}: run folders go to its runs/, the bests and bounds \
+             are its testcases/ ones",
+            root.display()
+        );
+    }
+    args.project.runs_dir = Some(root.join("runs"));
+    args
 }
 
 /// The options of `tester run` about the project file.

@@ -1,0 +1,83 @@
+//! The project's top folder, found from any folder below it as git and cargo find theirs: the
+//! default run folders (`runs/`) and the bests and bounds files (`testcases/`) are its, so
+//! `cd docs && tester run` neither writes `docs/runs/` nor runs without the bests file.
+
+use std::path::{Path, PathBuf};
+
+/// The files that mark a project's top folder.
+const MARKS: [&str; 2] = ["testcases/bests.json", "testcases/bounds.json"];
+
+/// The top folder of the project `start` lies in: `start` or the nearest folder above that
+/// holds `testcases/bests.json` or `testcases/bounds.json`. The search stops at a repository's
+/// top folder (`.git`), the home folder and a cache folder (`CACHEDIR.TAG`, as in cargo's
+/// `target/`: build output, never a project's own folder).
+pub fn find_root(start: &Path) -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let home = home.map(|h| h.canonicalize().unwrap_or(h));
+    for dir in start.ancestors() {
+        if MARKS.iter().any(|mark| dir.join(mark).is_file()) {
+            return Some(dir.to_path_buf());
+        }
+        let top = std::fs::symlink_metadata(dir.join(".git")).is_ok();
+        if top || dir.join("CACHEDIR.TAG").is_file() || home.as_deref() == Some(dir) {
+            break;
+        }
+    }
+    None
+}
+
+/// The project's top folder when it is above the current folder (`None` in it, or outside
+/// any project).
+pub fn root_above() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    find_root(&cwd).filter(|root| *root != cwd)
+}
+
+/// The default bests (`name` = `bests`) or bounds (`bounds`) file: `testcases/NAME.json` of
+/// the current folder when it exists, else that of the project's top folder above
+/// ([`root_above`]) when it has one, else `testcases/NAME.json` (to be created there).
+pub fn default_table(name: &str) -> PathBuf {
+    let here = PathBuf::from(format!("testcases/{name}.json"));
+    if here.is_file() {
+        return here;
+    }
+    root_above()
+        .map(|root| root.join(&here))
+        .filter(|p| p.is_file())
+        .unwrap_or(here)
+}
+
+/// The default folder of run folders: `runs` of the project's top folder (here when the
+/// current folder is it, or is in no project).
+pub fn runs_folder() -> PathBuf {
+    root_above().map_or_else(|| PathBuf::from("runs"), |root| root.join("runs"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_top_folder_is_found_but_not_through_a_cache_or_another_repository() {
+        let root = std::env::temp_dir().join(format!("qa-root-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for dir in [
+            "testcases",
+            "docs/deep",
+            "target/tmp/t",
+            "other/.git",
+            "other/sub",
+        ] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        std::fs::write(root.join("testcases/bounds.json"), "{}").unwrap();
+        std::fs::write(root.join("target/CACHEDIR.TAG"), "").unwrap();
+        assert_eq!(find_root(&root.join("docs/deep")), Some(root.clone()));
+        assert_eq!(find_root(&root), Some(root.clone()));
+        // cargo's target folder (a test's scratch folder) and a repository of its own: not
+        // this project
+        assert_eq!(find_root(&root.join("target/tmp/t")), None);
+        assert_eq!(find_root(&root.join("other/sub")), None);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
