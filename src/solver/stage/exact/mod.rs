@@ -33,6 +33,7 @@
 //! know error-free boards: on crowded boards where every colour cannot be a valid N-Queens
 //! board on its own cells, they find nothing and the annealer is left alone.
 
+mod assignment;
 mod colours;
 mod instance;
 mod one_colour;

@@ -14,7 +14,6 @@
 //! first with the open rows and columns reduced jointly ([`proof`]).
 
 mod ascent;
-pub(super) mod assignment;
 mod beam;
 mod lines;
 mod proof;

@@ -12,7 +12,7 @@
 //! row, each queen matched to a row" (an assignment problem per step), then the queen
 //! potentials for those line weights.
 
-use super::one_colour::assignment::Assignment;
+use super::assignment::Assignment;
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 use std::time::Instant;

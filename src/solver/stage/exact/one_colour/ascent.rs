@@ -18,7 +18,7 @@
 //! subgradient (the chosen cells per line, less one) by Polyak's step towards the threshold;
 //! a node's children start from its best weights.
 
-use super::assignment::{Assignment, Duals, INFEASIBLE, NO_CELL};
+use super::super::assignment::{Assignment, Duals, INFEASIBLE, NO_CELL};
 use super::bits;
 
 /// Steps of the ascent at one node without pruning it before the search branches.

@@ -17,8 +17,8 @@
 //! On the held-out seeds of docs/benchmarks.md ("the one-colour engine") the second bound
 //! took the proof's nodes from hundreds of thousands to thousands.
 
+use super::super::assignment::Duals;
 use super::ascent::{Ascent, AscentTables, NodeBound, Weights};
-use super::assignment::Duals;
 use super::lines::Lines;
 use super::{bits, OneColour};
 use std::sync::Arc;

@@ -1,42 +1,41 @@
 //! The cheapest assignment of up to 32 queens to as many rows, with its duals: the Hungarian
 //! method by shortest augmenting paths on a dense cost matrix.
 //!
-//! The proof's node bound ([`ascent`](super::ascent)) solves one such assignment per step of
+//! The one-colour proof's node bound (`one_colour/ascent.rs`) and the root's weights
+//! ([`potentials`](super::potentials)) solve one such assignment per step of
 //! its weights' ascent; a step only needs to know whether the assignment reaches a limit, so
 //! [`Assignment::solve`] stops as soon as its value does (each augmenting step raises it).
 
-use super::bits;
-
 /// A cost no assignment reaches: a queen with no cell left in a row (finite, so that the
 /// duals stay numbers).
-pub(in crate::solver::stage::exact) const NO_CELL: f64 = 1e9;
+pub(super) const NO_CELL: f64 = 1e9;
 /// An assignment this costly has a queen with no row to go to.
-pub(in crate::solver::stage::exact) const INFEASIBLE: f64 = 1e8;
+pub(super) const INFEASIBLE: f64 = 1e8;
 
 /// The duals and matching of an [`Assignment`].
 #[derive(Clone, Copy)]
-pub(in crate::solver::stage::exact) struct Duals {
+pub(super) struct Duals {
     /// One per queen.
-    pub(in crate::solver::stage::exact) alpha: [f64; 32],
+    pub(super) alpha: [f64; 32],
     /// One per row.
-    pub(in crate::solver::stage::exact) beta: [f64; 32],
+    pub(super) beta: [f64; 32],
     /// The row matched to each queen (`u8::MAX`: none).
     row_of: [u8; 32],
     /// The queen matched to each row (`u8::MAX`: none).
-    pub(in crate::solver::stage::exact) queen_of: [u8; 32],
+    pub(super) queen_of: [u8; 32],
 }
 
 /// An `n × n` assignment problem (`n ≤ 32`): `cost[i][r]` of queen `i` in row `r`.
-pub(in crate::solver::stage::exact) struct Assignment {
-    pub(in crate::solver::stage::exact) n: usize,
+pub(super) struct Assignment {
+    pub(super) n: usize,
     /// Queen by queen: an augmenting path reads one queen's costs of every row.
-    pub(in crate::solver::stage::exact) cost: [[f64; 32]; 32],
-    pub(in crate::solver::stage::exact) duals: Duals,
+    pub(super) cost: [[f64; 32]; 32],
+    pub(super) duals: Duals,
 }
 
 impl Assignment {
     /// `n` queens and rows, every cost [`NO_CELL`].
-    pub(in crate::solver::stage::exact) fn new(n: usize) -> Assignment {
+    pub(super) fn new(n: usize) -> Assignment {
         Assignment {
             n,
             cost: [[NO_CELL; 32]; 32],
@@ -51,7 +50,7 @@ impl Assignment {
 
     /// `Σ α + Σ β`: the cheapest assignment's cost once every queen is matched, and a lower
     /// bound on it whenever the duals are feasible.
-    pub(in crate::solver::stage::exact) fn value(&self) -> f64 {
+    pub(super) fn value(&self) -> f64 {
         let n = self.n;
         self.duals.alpha[..n].iter().sum::<f64>() + self.duals.beta[..n].iter().sum::<f64>()
     }
@@ -61,7 +60,7 @@ impl Assignment {
     ///
     /// # Complexity
     /// `O(n³)`.
-    pub(in crate::solver::stage::exact) fn solve(&mut self, limit: f64) -> bool {
+    pub(super) fn solve(&mut self, limit: f64) -> bool {
         let n = self.n;
         let duals = &mut self.duals;
         duals.beta = [0.0; 32];
@@ -78,7 +77,7 @@ impl Assignment {
     /// Solves again after the costs changed anyhow, from the rows' duals and the matching
     /// of the last solve: each queen's dual lowered (or raised) to its least reduced cost,
     /// then only the pairs no longer tight matched again. `false` as [`Assignment::solve`].
-    pub(in crate::solver::stage::exact) fn resolve(&mut self, limit: f64) -> bool {
+    pub(super) fn resolve(&mut self, limit: f64) -> bool {
         let n = self.n;
         let duals = &mut self.duals;
         for i in 0..n {
@@ -94,7 +93,7 @@ impl Assignment {
 
     /// Drops the matched pairs that are no longer tight (their cost grew) and matches their
     /// queens again; `false` when the value reaches `limit` or [`INFEASIBLE`].
-    pub(in crate::solver::stage::exact) fn rematch(&mut self, limit: f64) -> bool {
+    pub(super) fn rematch(&mut self, limit: f64) -> bool {
         let n = self.n;
         let duals = &mut self.duals;
         for i in 0..n {
@@ -144,8 +143,10 @@ impl Assignment {
                     (delta, next) = (least[r], r);
                 }
             }
-            for q in bits(queens) {
-                duals.alpha[q] += delta;
+            let mut on_tree = queens;
+            while on_tree != 0 {
+                duals.alpha[on_tree.trailing_zeros() as usize] += delta;
+                on_tree &= on_tree - 1;
             }
             for (r, l) in least.iter_mut().enumerate().take(n) {
                 if used >> r & 1 == 1 {
