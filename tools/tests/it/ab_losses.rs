@@ -5,13 +5,11 @@
 //! much worse B was only "not better". The arms are one-line commands whose CPU time is next
 //! to nothing whatever the load, so nothing here depends on the machine's speed.
 
-use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use serde_json::Value;
-
 use super::ab::{both, json};
+use super::ab_traps::{ab as again, write_json};
 use crate::common::{scratch, tester};
 
 /// `tester ab` in `dir` of the commands `base` and `new` into `dir/ab` at `limit` seconds, with
@@ -24,20 +22,6 @@ fn ab(dir: &Path, [base, new]: [&str; 2], limit: &str, extra: &[&str]) -> Output
         .args(extra)
         .output()
         .unwrap()
-}
-
-/// `tester ab` in `dir` with `args` only.
-fn again(dir: &Path, args: &[&str]) -> Output {
-    tester()
-        .current_dir(dir)
-        .arg("ab")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn write_json(path: &Path, v: &Value) {
-    fs::write(path, serde_json::to_string_pretty(v).unwrap()).unwrap();
 }
 
 /// Answers at once (no move).

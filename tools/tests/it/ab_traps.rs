@@ -15,7 +15,8 @@ use serde_json::Value;
 use super::ab::{both, fixtures, git, json};
 use crate::common::{copy_executable, fixture, run_within, scratch, tester};
 
-fn ab(dir: &Path, args: &[&str]) -> Output {
+/// `tester ab` in `dir` with `args` only.
+pub fn ab(dir: &Path, args: &[&str]) -> Output {
     tester()
         .current_dir(dir)
         .arg("ab")
@@ -24,7 +25,7 @@ fn ab(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn write_json(path: &Path, v: &Value) {
+pub fn write_json(path: &Path, v: &Value) {
     fs::write(path, serde_json::to_string_pretty(v).unwrap()).unwrap();
 }
 

@@ -6,11 +6,12 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
+use super::ab::git;
 use crate::common::{copy_executable, scratch, tester};
 
 fn results_json(dir: &Path) -> Value {
@@ -114,18 +115,6 @@ fn a_default_solver_built_before_its_sources_changed_is_named() {
     assert_eq!(doc["solver"]["up_to_date"], false, "{}", doc["solver"]);
     let newer = doc["solver"]["newer_source"].as_str().unwrap();
     assert!(newer.ends_with("src/main.rs"), "{newer}");
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.email=t@example.org", "-c", "user.name=t"])
-        .args(args)
-        .stdout(Stdio::null())
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "git {args:?}");
 }
 
 #[test]
