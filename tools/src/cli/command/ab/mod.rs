@@ -358,8 +358,8 @@ fn warn_same_solver(arms: &[Arm; 2], infos: &[RunInfo; 2]) {
     if same_run && same_source {
         crate::diag!(
             "tester ab: warning: A ({}) and B ({}) run the same code with the same options: the \
-             A/B can only say rejected. To test a change, leave it uncommitted and build it \
-             (cargo build --release) before `tester ab --base HEAD`, or commit it and run \
+             A/B can only say rejected. To test a change, leave it uncommitted and run \
+             `tester ab --base HEAD` (B is built from the working tree), or commit it and run \
              `tester ab --base HEAD~1 --new HEAD`",
             a.describe(),
             b.describe()
