@@ -5,6 +5,7 @@
 //! drop of one queen per error (`one_error`) and the branching on contested cells (`branch`)
 //! all build on it; it imports none of them.
 
+use super::pool::Pool;
 use super::{line_count, Problem};
 use crate::solver::stage::exact::{as_kind, proven_floor, Floor, Kind, MAX_N_ONE_COLOUR};
 use std::time::{Duration, Instant};
@@ -19,23 +20,22 @@ const EXACT_SLACK: f64 = 1e-4;
 /// still count.
 const PRICE_LIMIT: f64 = 1e4;
 
-/// The price climb's Polyak target: this share of the best value above it, plus this much.
-const PRICE_TARGET: f64 = 0.05;
-/// The price climb's step factor is halved after this many steps without a better value ...
-const PRICE_PATIENCE: usize = 3;
-/// ... and the climb stops below this ...
-const PRICE_THETA_MIN: f64 = 0.01;
+/// The price climb's first radius: how far (per cell) from the best prices the pool's model
+/// may look for the next ones ...
+const PRICE_RADIUS: f64 = 0.25;
+/// ... halved after every evaluation that is not better, and the climb stops below this ...
+const PRICE_RADIUS_MIN: f64 = 0.01;
 /// ... or after this many steps (a guard for long deadlines: on seeds 1–100 the 0.9 s
-/// deadline or `θ` ends it first).
+/// deadline or the radius ends it first).
 const PRICE_STEPS: usize = 200;
 
 /// The error-free bound at prices `p`: `Σ_c max(Lagrangian term, floor) − Σ p` (see
-/// [`colour_floors`]), then the prices climbed by projected supergradient while every colour's
-/// minimum is exact: `h_j` = (colours whose cheapest board holds cell `j`) − 1, Polyak steps
-/// toward [`PRICE_TARGET`] above the best value, `θ` halved after [`PRICE_PATIENCE`] steps
-/// without a better one. Every evaluated value is a bound (any `p ≥ 0`) on the error-free
-/// answers that put no queen of colour `c` on free cell `j` where `forbidden[c·M + j]` (empty:
-/// nothing forbidden); returns the best, with its prices and boards.
+/// [`colour_floors`]), then the prices climbed while every colour's minimum is exact: each
+/// evaluation's cheapest boards join a [`Pool`], whose model of the bound proposes the next
+/// prices within a radius of the best ones (halved after each evaluation that is not better).
+/// Every evaluated value is a bound (any `p ≥ 0`) on the error-free answers that put no queen
+/// of colour `c` on free cell `j` where `forbidden[c·M + j]` (empty: nothing forbidden);
+/// returns the best, with its prices and boards.
 pub(super) fn price_climb(
     problem: &Problem,
     walls: &[bool],
@@ -55,51 +55,34 @@ pub(super) fn price_climb(
         values: values.clone(),
         boards: boards.clone(),
     };
-    let (mut theta, mut stale) = (1.0, 0);
-    let mut count = vec![0i32; prices.len()];
+    let mut pool = Pool::new(values.len());
+    let mut radius = PRICE_RADIUS;
     for _ in 0..PRICE_STEPS {
-        if theta < PRICE_THETA_MIN || Instant::now() >= deadline {
+        if radius < PRICE_RADIUS_MIN || Instant::now() >= deadline {
             break;
         }
-        let Some(exact) = boards
-            .iter()
-            .map(Option::as_ref)
-            .collect::<Option<Vec<_>>>()
-        else {
-            break; // a colour not exact: no supergradient
+        if boards.iter().any(Option::is_none) {
+            break; // a colour not exact: no cheapest board to learn from
+        }
+        for (colour, board) in boards.iter().enumerate() {
+            if let Some(cells) = board {
+                pool.add(colour, values[colour] + EXACT_SLACK, cells, &prices);
+            }
+        }
+        let Some(next) = pool.propose(&best.prices, radius) else {
+            radius /= 2.0; // the model is flat within the radius
+            continue;
         };
-        count.fill(-1);
-        for &j in exact.iter().flat_map(|b| b.iter()) {
-            count[j] += 1;
-        }
-        let active = |(&p, &h): (&f64, &i32)| p > 0.0 || h > 0;
-        let norm: f64 = prices
-            .iter()
-            .zip(&count)
-            .filter(|&x| active(x))
-            .map(|(_, &h)| f64::from(h * h))
-            .sum();
-        if norm == 0.0 {
-            break; // the boards are disjoint and every priced cell used: optimal prices
-        }
-        let target = best.value + best.value.abs() * PRICE_TARGET + PRICE_TARGET;
-        let step = theta * (target - value) / norm;
-        for (p, &h) in prices.iter_mut().zip(&count) {
-            *p = (*p + step * f64::from(h)).max(0.0);
-        }
+        prices = next;
         (values, boards) = free_bound(problem, walls, weights, &prices, forbidden, deadline);
         value = values.iter().sum::<f64>() - prices.iter().sum::<f64>();
         if value > best.value + 1e-9 {
-            stale = 0;
             best.value = value;
             best.prices.clone_from(&prices);
             best.values.clone_from(&values);
             best.boards.clone_from(&boards);
         } else {
-            stale += 1;
-            if stale >= PRICE_PATIENCE {
-                (theta, stale) = (theta / 2.0, 0);
-            }
+            radius /= 2.0;
         }
     }
     best

@@ -504,6 +504,7 @@ mod floors;
 mod hungarian;
 mod joint;
 mod one_error;
+mod pool;
 pub mod proof;
 #[cfg(test)]
 mod tests;
