@@ -106,6 +106,13 @@ pub const EVEN_SHARE: f64 = 0.9;
 /// for one) at least this share of its wall time.
 pub const READY_SHARE: f64 = 0.5;
 
+/// The mean share of a core of each arm ([`share_ratio`]) is taken over the runs ready to run
+/// at least this share of their wall time: solvers that compute until their deadline. A run
+/// that sleeps often by its own choice waits for a CPU after each wake-up too: a stand-in
+/// computing 60 % of every 50 ms, quiet beside a busy one, got 95 % of a core while ready to
+/// its 99–100 %, and the 4.6 % looked like an arm given less CPU.
+pub const BUSY_READY_SHARE: f64 = 0.9;
+
 /// Whether `r` ran at least half of its time limit `limit` (seconds): only then was the time
 /// what bounded it, so only then did the CPU it got shape its answer. A run that ended sooner
 /// (the solver was done, a fixture that answers at once) is not judged on its CPU.
@@ -184,15 +191,21 @@ pub fn unfair_pair(a: &SeedResult, b: &SeedResult, limits: [f64; 2]) -> Option<S
 
 /// The geometric mean of B's share of a core over A's (each while ready to run), over the
 /// pairs of `pairs` (A's result, B's result) where both runs were judged (`limits`: A's and
-/// B's time limits in seconds), and how many pairs that is; `None` when none was.
+/// B's time limits in seconds) and ready to run at least [`BUSY_READY_SHARE`] of their wall
+/// time, and how many pairs that is; `None` when none was.
 pub fn share_ratio<'a>(
     pairs: impl IntoIterator<Item = (&'a SeedResult, &'a SeedResult)>,
     limits: [f64; 2],
 ) -> Option<(f64, usize)> {
+    let busy = |r: &SeedResult, limit: f64| {
+        let ready = r.cpu_ms? + r.wait_ms?;
+        let share = arm_share(r, limit)?;
+        (ready as f64 >= BUSY_READY_SHARE * r.wall_ms? as f64).then_some(share)
+    };
     let logs: Vec<f64> = pairs
         .into_iter()
         .filter_map(|(a, b)| {
-            let (sa, sb) = (arm_share(a, limits[0])?, arm_share(b, limits[1])?);
+            let (sa, sb) = (busy(a, limits[0])?, busy(b, limits[1])?);
             (sa > 0.0 && sb > 0.0).then(|| (sb / sa).ln())
         })
         .collect();
@@ -314,6 +327,28 @@ mod tests {
         assert_eq!(
             unfair_pair(&low, &half, limits).unwrap(),
             "A got 49 % of a core while ready to run"
+        );
+    }
+
+    /// Issue 69: an arm that sleeps often by its own choice waits for a CPU at each wake-up;
+    /// beside a busy arm that looked like 4.6 % less CPU and withheld a verdict. Only arms
+    /// ready to run nearly all their time enter the mean of the shares.
+    #[test]
+    fn an_arm_that_sleeps_often_is_left_out_of_the_mean_share() {
+        let limits = [0.6, 0.6];
+        // 60 % computing, 18 ms of wake-up waits, against a busy arm
+        let pairs = [
+            (waited(1, 600, 360, 18), waited(1, 600, 590, 8)),
+            (waited(2, 600, 355, 17), waited(2, 600, 592, 6)),
+        ];
+        assert_eq!(share_ratio(pairs.iter().map(|(a, b)| (a, b)), limits), None);
+        // both busy: the mean of the shares, as before
+        let busy = [(waited(1, 600, 560, 40), waited(1, 600, 590, 10))];
+        let (ratio, n) = share_ratio(busy.iter().map(|(a, b)| (a, b)), limits).unwrap();
+        assert_eq!(n, 1);
+        assert!(
+            (ratio - (590.0 / 600.0) / (560.0 / 600.0)).abs() < 1e-9,
+            "{ratio}"
         );
     }
 }

@@ -43,7 +43,7 @@ rejected (B is not better than A); 3 inconclusive (--max-pairs reached, or --ver
 with one not finished); 4 no verdict because the machine was too busy (more than half of the pairs \
 read starved: an arm got less than half a core while ready to run, or less than 90% of the other \
 arm's share; --resume runs them again) or because the arms got unequal CPU on average (over 3% \
-more for the arm the verdict favoured); 2 bad usage or an error (a build that failed, a folder \
+more for the arm the verdict favoured, over the runs ready to run 90% of their time); 2 bad usage or an error (a build that failed, a folder \
 that cannot be written: nothing decided); with --shard, 0 once the shard's pairs are finished (the \
 verdict comes from `tester ab --verdict`); 130, 143, 129 interrupted by SIGINT (Ctrl-C), SIGTERM, \
 SIGHUP: ab.json and both run folders keep every finished pair, the verdict so far is printed, \
