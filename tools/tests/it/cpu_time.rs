@@ -215,6 +215,7 @@ impl Drop for Busy {
 /// A gets next to no CPU, B its share. The A/B is never accepted; the pairs it leaves out are
 /// those whose recorded CPU says so, and when most are, it says the machine was too busy.
 #[test]
+#[ignore = "slow: 10.3 s alone, quiet (2026-12-02); CI runs it (cargo test --workspace -- --include-ignored)"]
 fn a_niced_arm_beside_busy_loops_is_never_accepted() {
     let dir = scratch("cpu_time_ab_nice");
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());

@@ -195,6 +195,7 @@ fn stdin_run(dir: &std::path::Path, name: &str, exec: &str, secs: &str) -> (Opti
 }
 
 #[test]
+#[ignore = "slow: 9.2 s alone, quiet (2026-12-02: runs of 2 s and 6 s); CI runs it (cargo test --workspace -- --include-ignored)"]
 fn a_solver_that_reads_stdin_to_its_end_is_told_why_it_timed_out() {
     // Issue 65 item 8: such a solver always times out (stdin stays open until it answers, as
     // under the official tester), and the warnings blamed the limit and a busy machine.
