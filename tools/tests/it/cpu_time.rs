@@ -157,12 +157,15 @@ pub fn unfair(a: Option<f64>, b: Option<f64>) -> bool {
     low || matches!((a, b), (Some(a), Some(b)) if a.min(b) < 0.9 * a.max(b))
 }
 
-/// Checks each pair of `doc` (both arms at 0.6 s): marked starved exactly when the CPU and
-/// the waits its arms recorded say so; returns how many are.
-fn starved_pairs_follow_the_cpu(doc: &Value) -> usize {
+/// Checks each pair of `doc` (both arms at `limit` seconds): marked starved exactly when the
+/// CPU and the waits its arms recorded say so; returns how many are.
+pub fn starved_pairs_follow_the_cpu(doc: &Value, limit: f64) -> usize {
     let mut starved = 0;
     for pair in doc["pairs"].as_array().unwrap() {
-        let (a, b) = (ready_share(&pair["a"], 0.6), ready_share(&pair["b"], 0.6));
+        let (a, b) = (
+            ready_share(&pair["a"], limit),
+            ready_share(&pair["b"], limit),
+        );
         assert_eq!(pair["starved"].is_string(), unfair(a, b), "{pair}");
         starved += usize::from(unfair(a, b));
     }
@@ -186,7 +189,7 @@ fn an_arm_that_sleeps_by_its_own_choice_is_judged_on_its_answers() {
         "{text}{stderr}"
     );
     assert!(!text.contains("verdict: rejected"), "{text}");
-    let starved = starved_pairs_follow_the_cpu(&doc);
+    let starved = starved_pairs_follow_the_cpu(&doc, 0.6);
     let read = doc["verdict"]["read"].as_u64().unwrap() as usize;
     assert_eq!(doc["verdict"]["starved_pairs"], starved);
     if out.status.code() == Some(4) {
@@ -234,7 +237,7 @@ fn a_niced_arm_beside_busy_loops_is_never_accepted() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(matches!(out.status.code(), Some(1 | 3 | 4)), "{text}");
     assert!(!text.contains("verdict: accepted"), "{text}");
-    let starved = starved_pairs_follow_the_cpu(&doc);
+    let starved = starved_pairs_follow_the_cpu(&doc, 0.6);
     let read = doc["verdict"]["read"].as_u64().unwrap() as usize;
     if out.status.code() == Some(4) {
         assert!(2 * starved > read, "{text}");
