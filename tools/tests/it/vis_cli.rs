@@ -233,8 +233,11 @@ fn fault6_a_count_beyond_what_a_page_carries_keeps_the_judges_verdict() {
         .arg(&page)
         .output()
         .unwrap();
-    assert!(
-        vis.status.success(),
+    // The answer is invalid (a move that goes nowhere): the page is written and the exit
+    // code is score's, 1 (issue 69 item 11).
+    assert_eq!(
+        vis.status.code(),
+        Some(1),
         "{}",
         String::from_utf8_lossy(&vis.stderr)
     );
