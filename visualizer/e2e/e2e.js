@@ -58,11 +58,14 @@ function prefix(outText, k) {
   const lines = J.readLines(outText);
   return `${k}\n${lines.slice(1, 1 + k).join('\n')}\n`;
 }
-function visPage(seed, outFile, pageName) {
+/** The page of an answer; `invalid`: the judge rejects it, so tester vis writes the page and
+ * exits 1, as tester score does (any other exit, or 1 for a valid answer, fails the run). */
+function visPage(seed, outFile, pageName, invalid = false) {
   const page = path.join(OUT, pageName);
   // Run in OUT with short names: the page title shows them.
   const r = tester(['vis', '--seed', String(seed), path.relative(OUT, outFile), '-o', pageName], { cwd: OUT });
-  if (r.status !== 0) throw new Error(`tester vis failed (${r.status}): ${r.stderr}`);
+  if (r.status !== (invalid ? 1 : 0)) throw new Error(`tester vis failed (${r.status}): ${r.stderr}`);
+  if (!fs.existsSync(page)) throw new Error(`tester vis exited ${r.status} without writing ${pageName}`);
   return page;
 }
 const url = (file, hash) => 'file://' + file + (hash ? '#' + hash : '');
@@ -271,7 +274,7 @@ async function invalidCase(ctx, seed, outText, label, expectStart, expectMove) {
   const outFile = writeOut(`${label}.out`, outText);
   const judged = score(seed, outFile);
   check(`${label}: tester rejects the output`, judged.error !== null && judged.score === -1 && judged.error.startsWith(expectStart), judged.error);
-  const file = visPage(seed, outFile, `${label}.html`);
+  const file = visPage(seed, outFile, `${label}.html`, true);
   const page = await open(ctx, file, '', errs);
   let p = await panel(page);
   check(`${label}: the judge's message is shown`, p.fatal === judged.error, `page: ${p.fatal}`);

@@ -172,7 +172,7 @@ async function badAnswers(ctx, texts) {
     writeOut(name, text);
     const judged = score(SEED, name);
     const { r, file } = pairPage(`pair-${what}.html`, 'pairA.out', name);
-    check(`pair, ${what} answer: tester vis says B is rejected`, r.status === 0 && r.stderr.includes('B: invalid output (rejected)'), r.stderr.trim());
+    check(`pair, ${what} answer: tester vis says B is rejected`, r.status === 1 && r.stderr.includes('B: invalid output (rejected)'), r.stderr.trim());
     const errs = [];
     const page = await open(ctx, file, errs);
     const s = await sides(page);

@@ -30,17 +30,19 @@ function check(name, ok, detail) {
   return ok;
 }
 
-function tester(args, opts = {}) {
+/** Runs the tester; any exit but `status` (0 by default) fails the run. */
+function tester(args, opts = {}, status = 0) {
   const r = spawnSync(TESTER, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`tester ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  if (r.status !== status) throw new Error(`tester ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   return r;
 }
 
-/** A `tester vis` page of seed 2 with `out` as the output. */
-function page(name, out) {
+/** A `tester vis` page of seed 2 with `out` as the output; `invalid`: the judge rejects it,
+ * so tester vis writes the page and exits 1, as tester score does. */
+function page(name, out, invalid = false) {
   fs.writeFileSync(path.join(OUT, `${name}.out`), out);
-  tester(['vis', '--seed', '2', `${name}.out`, '-o', `${name}.html`], { cwd: OUT });
+  tester(['vis', '--seed', '2', `${name}.out`, '-o', `${name}.html`], { cwd: OUT }, invalid ? 1 : 0);
   return 'file://' + path.join(OUT, `${name}.html`);
 }
 
@@ -123,7 +125,7 @@ async function videoCases(ctx) {
   const bad = `6\n${randomMoves(input2, 5, 3).trim().split('\n').slice(1).join('\n')}\n0 0 0 0\n`;
   const q = await ctx.newPage();
   q.on('pageerror', (e) => errs.push(e.message));
-  await q.goto(page('video-invalid', bad));
+  await q.goto(page('video-invalid', bad, true));
   await q.waitForFunction(() => window.qaVis && window.qaVis.game() !== null);
   const invalid = await record(q, path.join(OUT, 'video-invalid.webm'));
   const stop = await q.evaluate(() => window.qaVis.frame());
