@@ -15,6 +15,8 @@ const { execFileSync, spawnSync } = require('child_process');
 const { chromium } = require('playwright-core');
 const J = require('../judge.js');
 const { randomMoves } = require('./random-moves.js');
+const { prefix, boardInput, labelBoxes, panelInView, inside, boxText, throughMove } = require('./measure.js');
+const { differential, officialCases } = require('./judge-agree.js');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.resolve(process.env.E2E_OUT || path.join(ROOT, 'target', 'vis-e2e'));
@@ -52,11 +54,6 @@ function writeOut(name, text) {
   const p = path.join(OUT, name);
   fs.writeFileSync(p, text);
   return p;
-}
-/** The first k moves of an output, as an output. */
-function prefix(outText, k) {
-  const lines = J.readLines(outText);
-  return `${k}\n${lines.slice(1, 1 + k).join('\n')}\n`;
 }
 /** The page of an answer; `invalid`: the judge rejects it, so tester vis writes the page and
  * exits 1, as tester score does (any other exit, or 1 for a valid answer, fails the run). */
@@ -389,72 +386,6 @@ async function plainPageCase(ctx, seed, inputText, outText) {
 }
 
 /**
- * An input of any size (tester gen keeps N in the contest's 8..30): C colours of N queens and
- * about P·N² walls on random free cells, one token per line like the official inputs.
- */
-function boardInput(N, C, P, seed) {
-  let s = seed >>> 0 || 1;
-  const rnd = (n) => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s % n; };
-  const grid = new Array(N * N).fill(0);
-  const put = (v, count) => {
-    for (let placed = 0; placed < count;) {
-      const i = rnd(N * N);
-      if (grid[i] === 0) { grid[i] = v; placed++; }
-    }
-  };
-  for (let k = 1; k <= C; k++) put(k, N);
-  put(-1, Math.floor(P * N * N));
-  return `${N}\n${C}\n${grid.join('\n')}\n`;
-}
-
-/**
- * The coordinate labels the board draws, with boxes measured here (not by the page's code) in
- * the labels' own font, and the pairs of labels of one axis whose boxes overlap.
- */
-async function labelBoxes(page) {
-  return page.evaluate(() => {
-    const rect = document.getElementById('board').getBoundingClientRect();
-    const ctx = document.createElement('canvas').getContext('2d');
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    const boxes = window.qaVis.coordLabels().map((l) => {
-      ctx.font = l.font;
-      const m = ctx.measureText(l.text);
-      return {
-        axis: l.axis, text: l.text,
-        left: rect.left + l.x - m.actualBoundingBoxLeft, right: rect.left + l.x + m.actualBoundingBoxRight,
-        top: rect.top + l.y - m.actualBoundingBoxAscent, bottom: rect.top + l.y + m.actualBoundingBoxDescent,
-      };
-    });
-    const overlaps = [];
-    for (let i = 0; i < boxes.length; i++) {
-      for (let j = i + 1; j < boxes.length; j++) {
-        const a = boxes[i], b = boxes[j];
-        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
-          overlaps.push(`${a.axis} ${a.text} / ${b.axis} ${b.text}`);
-        }
-      }
-    }
-    const of = (axis) => boxes.filter((b) => b.axis === axis).map((b) => b.text);
-    return { cols: of('col'), rows: of('row'), overlaps };
-  });
-}
-
-/** The panel's box and the score row's box against the window (all in CSS px). */
-async function panelInView(page) {
-  return page.evaluate(() => {
-    const box = (el) => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
-    return {
-      panel: box(document.querySelector('.panel')), score: box(document.getElementById('score')),
-      board: box(document.getElementById('board')), header: box(document.querySelector('header')),
-      footer: box(document.querySelector('footer')), w: window.innerWidth, h: window.innerHeight,
-    };
-  });
-}
-const inside = (b, w, h) => b.left >= 0 && b.top >= 0 && b.right <= w && b.bottom <= h;
-const boxText = (b) => `${Math.round(b.left)},${Math.round(b.top)}–${Math.round(b.right)},${Math.round(b.bottom)}`;
-
-/**
  * Layout: coordinate labels thin out instead of running together (N = 80), the panel stays in
  * view in an 800×600 window, and the empty page shows no score.
  */
@@ -566,73 +497,6 @@ async function folderCase(ctx, dir) {
   check('folder: no script errors', errs.length === 0, errs.join('; '));
 }
 
-/** judge.js against `tester score` on many random and damaged outputs (no browser). */
-function differential(seeds, perSeed) {
-  let same = 0;
-  const diffs = [];
-  let rnd = 12345;
-  const rand = (n) => { rnd = (rnd * 1103515245 + 12345) & 0x7fffffff; return rnd % n; };
-  const line = (ls) => (ls.length > 1 ? 1 + rand(ls.length - 1) : -1);
-  const damage = [
-    (ls) => { const i = line(ls); if (i > 0) ls.splice(i, 1); },                       // lose a line
-    (ls) => { const i = line(ls); if (i < 0) return; ls[i] = ls[i].replace(' ', '  '); },
-    (ls) => { const i = line(ls); if (i < 0) return; ls[i] = ls[i].split(' ').reverse().join(' '); },
-    (ls) => { const i = line(ls); if (i < 0) return; ls[i] = ls[i] + ' '; },
-    (ls) => { const i = line(ls); if (i < 0) return; ls[i] = ls[i].replace(/\d+/, String(rand(40) - 5)); },
-    (ls) => { const i = line(ls); if (i < 0) return; ls[i] = ls[i].split(' ').slice(0, 3).join(' '); },
-    (ls) => { ls[0] = String(Number(ls[0]) + rand(3) - 1); },
-    (ls) => { ls[0] = '+' + ls[0]; },
-    (ls) => { const i = line(ls); if (i < 0) return; ls[i] = ls[i].replace(/\d/, 'x'); },
-    (ls) => { const i = line(ls); if (i < 0) return; const p = ls[i].split(' '); ls[i] = `${p[0]} ${p[1]} ${p[0]} ${p[1]}`; },
-    () => {},
-  ];
-  for (const seed of seeds) {
-    const inputText = tester(['gen', '--seed', String(seed)]).stdout;
-    const input = J.parseInput(inputText);
-    for (let i = 0; i < perSeed; i++) {
-      const text = randomMoves(inputText, 1 + rand(60), 1000 * seed + i);
-      const ls = J.readLines(text);
-      damage[rand(damage.length)](ls);
-      if (rand(4) === 0) damage[rand(damage.length)](ls);
-      const eol = ['\n', '\r\n', '\r'][rand(3)];
-      const out = ls.join(eol) + (rand(2) ? eol : '');
-      const file = writeOut('diff.out', out);
-      const t = score(seed, file);
-      const r = J.replay(input, J.parseOutput(out, input.N));
-      const js = r.official ? { score: -1, error: r.official.message } : { score: r.officialScore, error: null };
-      if (js.error === t.error && Math.abs(js.score - t.score) < 1e-9) same++;
-      else if (diffs.length < 5) diffs.push(`seed ${seed}: js ${JSON.stringify(js)} tester ${JSON.stringify({ score: t.score, error: t.error })}`);
-    }
-  }
-  const total = seeds.length * perSeed;
-  check(`judge.js agrees with tester score on ${total} random and damaged outputs`, same === total, `${same}/${total} agree${diffs.length ? ': ' + diffs.join(' | ') : ''}`);
-}
-
-/**
- * judge.js against the official tester's own verdicts on 155 hand-made outputs (the reference
- * data, found like the Rust tests find it: $QA_OFFICIAL or tools/tests/official).
- */
-function officialCases() {
-  const dir = [process.env.QA_OFFICIAL, path.join(ROOT, 'tools', 'tests', 'official')]
-    .find((d) => d && fs.existsSync(path.join(d, 'scorer_cases.csv')));
-  check('official scorer cases found', Boolean(dir), 'set QA_OFFICIAL to the reference data');
-  if (!dir) return;
-  const rows = fs.readFileSync(path.join(dir, 'scorer_cases.csv'), 'utf8').trim().split('\n').slice(1);
-  let same = 0;
-  const diffs = [];
-  for (const row of rows) {
-    const [, seed, file, raw] = /^(\d+),([^,]+),(.*)$/.exec(row);
-    const expected = raw.startsWith('"') ? raw.slice(1, -1).replace(/""/g, '"') : raw;
-    const input = J.parseInput(fs.readFileSync(path.join(dir, 'inputs', `${seed}.in`), 'utf8'));
-    const out = new TextDecoder('utf-8', { ignoreBOM: true }).decode(fs.readFileSync(path.join(dir, file)));
-    const r = J.replay(input, J.parseOutput(out, input.N));
-    const ok = r.official ? r.official.message === expected : Math.abs(r.officialScore - Number(expected)) < 1e-9;
-    if (ok) same++; else if (diffs.length < 5) diffs.push(`${file}: ${r.official ? r.official.message : r.officialScore} vs ${expected}`);
-  }
-  check(`judge.js reproduces the official tester on ${rows.length} scorer cases`, same === rows.length && rows.length > 0,
-    `${same}/${rows.length}${diffs.length ? ': ' + diffs.join(' | ') : ''}`);
-}
-
 // ------------------------------------------------------------------ main
 
 async function main() {
@@ -652,8 +516,8 @@ async function main() {
     log(`no solver binary (${SOLVER}): the seed-2 solver case is skipped`);
   }
 
-  officialCases();
-  differential([1, 2, 3, 4, 5], 60);
+  officialCases(ROOT, check);
+  differential([1, 2, 3, 4, 5], 60, { check, tester, score, writeOut });
 
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-e2e-chromium-'));
   const ctx = await chromium.launchPersistentContext(userDir, {
@@ -707,30 +571,6 @@ async function main() {
     await ctx.close();
     fs.rmSync(userDir, { recursive: true, force: true });
   }
-}
-
-/**
- * A move that passes through a piece or wall after the first k moves of out: some queen moving
- * along a line to an empty cell beyond a non-empty one.
- */
-function throughMove(inputText, out, k) {
-  const input = J.parseInput(inputText);
-  const r = J.replay(input, J.parseOutput(prefix(out, k), input.N));
-  const { grid } = r.stateAt(k), N = input.N;
-  for (let i = 0; i < N * N; i++) {
-    if (grid[i] <= 0) continue;
-    const r1 = Math.floor(i / N), c1 = i % N;
-    for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [0, -1], [-1, 0]]) {
-      let blocked = false;
-      for (let d = 1; ; d++) {
-        const r2 = r1 + dr * d, c2 = c1 + dc * d;
-        if (r2 < 0 || r2 >= N || c2 < 0 || c2 >= N) break;
-        if (grid[r2 * N + c2] !== 0) blocked = true;
-        else if (blocked) return `${r1} ${c1} ${r2} ${c2}`;
-      }
-    }
-  }
-  throw new Error('no blocked move found');
 }
 
 main()

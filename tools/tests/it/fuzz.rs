@@ -16,7 +16,30 @@ use tools::replay::DIRECTIONS;
 /// The reference verdict: `Ok((score, errors))` or `Err(message)`.
 fn reference(input: &Input, text: &str) -> Result<(f64, u64), String> {
     const PARSE: &str = "Cannot parse your output";
-    // Lines: terminators \r\n, \r, \n; a last line without terminator counts if non-empty.
+    let lines = reference_lines(text);
+    let n = input.n as i64;
+    let count = lines.first().and_then(|l| reference_int(l)).ok_or(PARSE)?;
+    if count < 0 || i64::from(count) > 2 * n * n * n {
+        return Err(format!(
+            "Number of moves must between 0 and {} inclusive",
+            2 * n * n * n
+        ));
+    }
+    if lines.len() < 1 + count as usize {
+        return Err(PARSE.into());
+    }
+    let mut board: Vec<Vec<i8>> = input.grid.chunks(input.n).map(|r| r.to_vec()).collect();
+    let mut penalty = 0.0;
+    for line in &lines[1..=count as usize] {
+        penalty += reference_move(&mut board, line)?;
+    }
+    let errors = reference_pairs(&board);
+    Ok((errors as f64 * n as f64 + penalty, errors))
+}
+
+/// The reference's lines: terminators \r\n, \r, \n; a last line without terminator counts if
+/// non-empty.
+fn reference_lines(text: &str) -> Vec<String> {
     let mut lines = Vec::new();
     let mut cur = String::new();
     let chars: Vec<char> = text.chars().collect();
@@ -37,97 +60,95 @@ fn reference(input: &Input, text: &str) -> Result<(f64, u64), String> {
     if !cur.is_empty() {
         lines.push(cur);
     }
-    let int = |s: &str| -> Option<i32> {
-        let ok = !s.is_empty()
-            && s.char_indices()
-                .all(|(k, ch)| ch.is_ascii_digit() || (k == 0 && (ch == '+' || ch == '-')))
-            && s.chars().any(|ch| ch.is_ascii_digit());
-        if !ok {
-            return None;
-        }
-        let digits = s.trim_start_matches(['+', '-']).trim_start_matches('0');
-        if digits.len() > 10 {
-            return None;
-        }
-        let v: i64 = if digits.is_empty() {
-            0
-        } else {
-            digits.parse().ok()?
-        };
-        let v = if s.starts_with('-') { -v } else { v };
-        i32::try_from(v).ok()
+    lines
+}
+
+/// The reference's integer: an optional sign, digits only, within `i32`.
+fn reference_int(s: &str) -> Option<i32> {
+    let ok = !s.is_empty()
+        && s.char_indices()
+            .all(|(k, ch)| ch.is_ascii_digit() || (k == 0 && (ch == '+' || ch == '-')))
+        && s.chars().any(|ch| ch.is_ascii_digit());
+    if !ok {
+        return None;
+    }
+    let digits = s.trim_start_matches(['+', '-']).trim_start_matches('0');
+    if digits.len() > 10 {
+        return None;
+    }
+    let v: i64 = if digits.is_empty() {
+        0
+    } else {
+        digits.parse().ok()?
     };
-    let n = input.n as i64;
-    let count = lines.first().and_then(|l| int(l)).ok_or(PARSE)?;
-    if count < 0 || i64::from(count) > 2 * n * n * n {
+    let v = if s.starts_with('-') { -v } else { v };
+    i32::try_from(v).ok()
+}
+
+/// Plays one move `line` on `board`; returns its penalty (sqrt of its length) or the judge's
+/// message.
+fn reference_move(board: &mut [Vec<i8>], line: &str) -> Result<f64, String> {
+    let n = board.len() as i64;
+    let mut parts: Vec<&str> = line.split(' ').collect();
+    if line.contains(' ') {
+        while parts.last() == Some(&"") {
+            parts.pop();
+        }
+    }
+    if parts.len() != 4 {
         return Err(format!(
-            "Number of moves must between 0 and {} inclusive",
-            2 * n * n * n
+            "Each move must contain exactly 4 numbers separated by a space: {line}"
         ));
     }
-    if lines.len() < 1 + count as usize {
-        return Err(PARSE.into());
+    let v: Vec<i32> = parts
+        .iter()
+        .map(|p| reference_int(p))
+        .collect::<Option<_>>()
+        .ok_or("Cannot parse your output")?;
+    let (r1, c1, r2, c2) = (v[0] as i64, v[1] as i64, v[2] as i64, v[3] as i64);
+    let inside = |r: i64, c: i64| r >= 0 && c >= 0 && r < n && c < n;
+    if !inside(r1, c1) {
+        return Err(format!("Location ({r1},{c1}) is not in the grid"));
     }
-    let mut board: Vec<Vec<i8>> = input.grid.chunks(input.n).map(|r| r.to_vec()).collect();
-    let mut penalty = 0.0;
-    for line in &lines[1..=count as usize] {
-        let mut parts: Vec<&str> = line.split(' ').collect();
-        if line.contains(' ') {
-            while parts.last() == Some(&"") {
-                parts.pop();
-            }
-        }
-        if parts.len() != 4 {
-            return Err(format!(
-                "Each move must contain exactly 4 numbers separated by a space: {line}"
-            ));
-        }
-        let v: Vec<i32> = parts
-            .iter()
-            .map(|p| int(p))
-            .collect::<Option<_>>()
-            .ok_or(PARSE)?;
-        let (r1, c1, r2, c2) = (v[0] as i64, v[1] as i64, v[2] as i64, v[3] as i64);
-        let inside = |r: i64, c: i64| r >= 0 && c >= 0 && r < n && c < n;
-        if !inside(r1, c1) {
-            return Err(format!("Location ({r1},{c1}) is not in the grid"));
-        }
-        if !inside(r2, c2) {
-            return Err(format!("Location ({r2},{c2}) is not in the grid"));
-        }
-        if (r1, c1) == (r2, c2) {
-            return Err(format!(
-                "Start and end locations cannot be the same: {line}"
-            ));
-        }
-        let straight = r1 == r2 || c1 == c2 || (r1 - r2).abs() == (c1 - c2).abs();
-        if !straight {
-            return Err(format!("Not a legal queen move: {line}"));
-        }
-        let (a, b) = (
-            board[r1 as usize][c1 as usize],
-            board[r2 as usize][c2 as usize],
-        );
-        if a == 0 || a == -1 {
-            return Err(format!(
-                "Start location ({r1},{c1}) cannot be empty or wall"
-            ));
-        }
-        if b != 0 {
-            return Err(format!("End location ({r2},{c2}) must be empty"));
-        }
-        let len = (r2 - r1).abs().max((c2 - c1).abs());
-        for k in 1..len {
-            let r = r1 + (r2 - r1) / len * k;
-            let c = c1 + (c2 - c1) / len * k;
-            if board[r as usize][c as usize] != 0 {
-                return Err(format!("Cannot move through other pieces or walls {line}"));
-            }
-        }
-        board[r2 as usize][c2 as usize] = a;
-        board[r1 as usize][c1 as usize] = 0;
-        penalty += (len as f64).sqrt();
+    if !inside(r2, c2) {
+        return Err(format!("Location ({r2},{c2}) is not in the grid"));
     }
+    if (r1, c1) == (r2, c2) {
+        return Err(format!(
+            "Start and end locations cannot be the same: {line}"
+        ));
+    }
+    let straight = r1 == r2 || c1 == c2 || (r1 - r2).abs() == (c1 - c2).abs();
+    if !straight {
+        return Err(format!("Not a legal queen move: {line}"));
+    }
+    let (a, b) = (
+        board[r1 as usize][c1 as usize],
+        board[r2 as usize][c2 as usize],
+    );
+    if a == 0 || a == -1 {
+        return Err(format!(
+            "Start location ({r1},{c1}) cannot be empty or wall"
+        ));
+    }
+    if b != 0 {
+        return Err(format!("End location ({r2},{c2}) must be empty"));
+    }
+    let len = (r2 - r1).abs().max((c2 - c1).abs());
+    for k in 1..len {
+        let r = r1 + (r2 - r1) / len * k;
+        let c = c1 + (c2 - c1) / len * k;
+        if board[r as usize][c as usize] != 0 {
+            return Err(format!("Cannot move through other pieces or walls {line}"));
+        }
+    }
+    board[r2 as usize][c2 as usize] = a;
+    board[r1 as usize][c1 as usize] = 0;
+    Ok((len as f64).sqrt())
+}
+
+/// Same-colour attacking pairs on `board` (walls do not block).
+fn reference_pairs(board: &[Vec<i8>]) -> u64 {
     let mut queens = Vec::new();
     for (r, row) in board.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
@@ -144,7 +165,7 @@ fn reference(input: &Input, text: &str) -> Result<(f64, u64), String> {
             }
         }
     }
-    Ok((errors as f64 * n as f64 + penalty, errors))
+    errors
 }
 
 /// Some legal moves on `input` (queens slide a random free distance in a random direction).

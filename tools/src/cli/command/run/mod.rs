@@ -17,6 +17,7 @@ mod resume;
 pub use options::{default_solver, parse_secs, with_limit, Args, EXIT_HELP, TIME_LIMIT_MARK};
 use recorder::Recorder;
 
+use std::collections::HashSet;
 use std::fs;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -377,12 +378,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     )?;
     let (seeds, unselectable) = selection.seeds(listed.clone(), &args.ranges.ranges());
     select::warn_all(&Vec::from_iter(unselectable));
-    let ranges = json!({
-        "n": args.ranges.n.map(|(a, b)| [a, b]),
-        "c": args.ranges.c.map(|(a, b)| [a, b]),
-        "p": args.ranges.p.map(|(a, b)| [a, b]),
-    });
-    let mut info = RunInfo::now(&solver, args.limit(), ranges, args.comment.clone());
+    let mut info = RunInfo::now(&solver, args.limit(), ranges_of(args), args.comment.clone());
     info.shard = args.shard.map(|s| s.to_string());
     let (bests_path, bests) = known::bests_for(args)?;
     let (bounds_path, bounds) = known::bounds_for(args)?;
@@ -393,14 +389,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
     // Said before any seed runs: the record would name code the solver is not.
     let provenance = [info.stale_solver(), info.left_out_note()];
     select::warn_all(&provenance.into_iter().flatten().collect::<Vec<_>>());
-    let finished: std::collections::HashSet<u64> = kept.iter().map(|r| r.seed).collect();
-    let mut todo: Vec<u64> = seeds
-        .iter()
-        .copied()
-        .filter(|s| !finished.contains(s))
-        .collect();
+    let finished: HashSet<u64> = kept.iter().map(|r| r.seed).collect();
     let shuffle_seed = args.select.shuffle_seed();
-    todo = shuffle_seed.map_or(todo.clone(), |k| select::shuffled(&todo, k));
+    let todo = seeds_to_run(&seeds, &finished, shuffle_seed);
     for &seed in &seeds {
         if !all_seeds.contains(&seed) {
             all_seeds.push(seed);
@@ -460,6 +451,26 @@ pub fn run(args: &Args) -> Result<i32, String> {
     update_known(args, &results, known, &solver, &dir)?;
     let all_ok = results.iter().all(|r| r.status == Status::Ok);
     Ok(if all_ok || args.allow_failures { 0 } else { 1 })
+}
+
+/// The `--n`, `--c` and `--p` ranges a run was limited to, as its record keeps them.
+fn ranges_of(args: &Args) -> serde_json::Value {
+    json!({
+        "n": args.ranges.n.map(|(a, b)| [a, b]),
+        "c": args.ranges.c.map(|(a, b)| [a, b]),
+        "p": args.ranges.p.map(|(a, b)| [a, b]),
+    })
+}
+
+/// The seeds still to run, in `seeds`' order less those `finished` (a resumed run), shuffled
+/// when `--shuffle-seed` is given.
+fn seeds_to_run(seeds: &[u64], finished: &HashSet<u64>, shuffle_seed: Option<u64>) -> Vec<u64> {
+    let todo: Vec<u64> = seeds
+        .iter()
+        .copied()
+        .filter(|s| !finished.contains(s))
+        .collect();
+    shuffle_seed.map_or(todo.clone(), |k| select::shuffled(&todo, k))
 }
 
 /// Writes the final `results.json` (marked interrupted after a signal or a failure,
