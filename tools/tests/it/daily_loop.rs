@@ -239,13 +239,7 @@ fn git(dir: &Path, args: &[&str]) {
 #[test]
 fn a_dirty_tree_is_recorded_with_a_patch_that_rebuilds_it() {
     let dir = scratch("git");
-    let repo = dir.join("repo");
-    fs::create_dir_all(&repo).unwrap();
-    fs::write(repo.join("solver.txt"), "one\n").unwrap();
-    fs::write(repo.join(".gitignore"), "/runs/\n").unwrap();
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "."]);
-    git(&repo, &["commit", "-qm", "first"]);
+    let repo = super::run_provenance::committed_repo(&dir);
     let exec = fixture("ok.sh");
     let clean = run(&repo, &["--seeds", "1"], &exec, &repo.join("runs/clean"));
     ok_text(&clean);

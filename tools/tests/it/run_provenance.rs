@@ -5,7 +5,7 @@
 //! in the tree, and names what it left out (item 10: a 500 KB GIF went into it).
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, SystemTime};
 
@@ -120,13 +120,7 @@ fn a_default_solver_built_before_its_sources_changed_is_named() {
 #[test]
 fn the_patch_keeps_sources_and_names_the_outputs_it_leaves_out() {
     let dir = scratch("provenance-patch");
-    let repo = dir.join("repo");
-    fs::create_dir_all(&repo).unwrap();
-    fs::write(repo.join("solver.txt"), "one\n").unwrap();
-    fs::write(repo.join(".gitignore"), "/runs/\n").unwrap();
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "."]);
-    git(&repo, &["commit", "-qm", "first"]);
+    let repo = committed_repo(&dir);
     // A new source, an animation (binary, small) and a page (text, large) left in the tree.
     fs::write(repo.join("new.rs"), "fn new() {}\n").unwrap();
     let mut gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00".to_vec();
@@ -163,4 +157,17 @@ fn the_patch_keeps_sources_and_names_the_outputs_it_leaves_out() {
         "fn new() {}\n"
     );
     assert!(!copy.join("2.gif").exists());
+}
+
+/// A git repository `dir/repo` of one commit: `solver.txt` ("one") and a `.gitignore` of
+/// `/runs/` (the run folders the tests write there).
+pub fn committed_repo(dir: &Path) -> PathBuf {
+    let repo = dir.join("repo");
+    fs::create_dir_all(&repo).unwrap();
+    fs::write(repo.join("solver.txt"), "one\n").unwrap();
+    fs::write(repo.join(".gitignore"), "/runs/\n").unwrap();
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-qm", "first"]);
+    repo
 }
