@@ -3,7 +3,7 @@
 //! the run folder, so the run can be rebuilt: `git checkout COMMIT && git apply git.patch`.
 //!
 //! The patch is `git diff --binary HEAD` (staged and unstaged changes to tracked files) followed
-//! by one `git diff --no-index /dev/null FILE` per untracked file that `.gitignore` does not
+//! by one `git diff --no-index --binary /dev/null FILE` per untracked file that `.gitignore` does not
 //! exclude and that reads as source: text (no NUL byte in its first 8000 bytes, git's own test)
 //! of at most [`MAX_UNTRACKED_BYTES`], up to [`MAX_UNTRACKED`] files and
 //! [`MAX_UNTRACKED_TOTAL`] bytes in all. Outputs left in the tree (a GIF, a page, a big answer)
@@ -16,6 +16,7 @@
 //! [`freshness`] compares it with the sources cargo's dep-info file lists beside it.
 
 use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::SystemTime;
@@ -49,7 +50,7 @@ pub struct TreeState {
 }
 
 /// Runs `git -C TOP ARGS`; its stdout when it exits with one of `ok_codes`.
-fn git(top: &Path, args: &[&str], ok_codes: &[i32]) -> Option<Vec<u8>> {
+fn git<S: AsRef<std::ffi::OsStr>>(top: &Path, args: &[S], ok_codes: &[i32]) -> Option<Vec<u8>> {
     let out = Command::new("git")
         .arg("-C")
         .arg(top)
@@ -117,10 +118,11 @@ pub fn tree_state(run_dir: &Path) -> TreeState {
     }
 }
 
-/// Whether the file at `path` reads as source text: no NUL byte in its first [`BINARY_PROBE`]
-/// bytes (a symbolic link is its target's name: text). An unreadable file is not.
-fn is_text(path: &Path) -> bool {
-    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+/// Whether the file at `path` (of metadata `meta`, not following a link) reads as source
+/// text: no NUL byte in its first [`BINARY_PROBE`] bytes (a symbolic link is its target's name:
+/// text). An unreadable file is not.
+fn is_text(path: &Path, meta: &std::fs::Metadata) -> bool {
+    if meta.file_type().is_symlink() {
         return true;
     }
     let Ok(file) = std::fs::File::open(path) else {
@@ -137,24 +139,32 @@ fn is_text(path: &Path) -> bool {
 fn patch(top: &Path, tracked: Vec<u8>, listed: &[u8]) -> (Vec<u8>, Vec<String>) {
     let mut skipped = Vec::new();
     let mut untracked = Vec::new();
-    let mut total = 0;
-    for name in listed.split(|&b| b == 0).filter(|n| !n.is_empty()) {
-        let name = String::from_utf8_lossy(name).into_owned();
-        let path = top.join(&name);
-        let size = std::fs::symlink_metadata(&path).map_or(u64::MAX, |m| m.len());
-        let full = untracked.len() >= MAX_UNTRACKED || total + size > MAX_UNTRACKED_TOTAL;
-        if full || size > MAX_UNTRACKED_BYTES || !is_text(&path) {
+    let mut total: u64 = 0;
+    for raw in listed.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        let name = String::from_utf8_lossy(raw).into_owned();
+        // The file by its own bytes: a name that is no UTF-8 is still that file.
+        let path = top.join(std::ffi::OsStr::from_bytes(raw));
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            skipped.push(name);
+            continue;
+        };
+        let size = meta.len();
+        let full =
+            untracked.len() >= MAX_UNTRACKED || total.saturating_add(size) > MAX_UNTRACKED_TOTAL;
+        if full || size > MAX_UNTRACKED_BYTES || !is_text(&path, &meta) {
             skipped.push(name);
             continue;
         }
-        // `--no-index` exits 1 when the files differ, which they do.
-        let args = ["diff", "--no-index", "--binary", "--", "/dev/null", &name];
-        match git(top, &args, &[0, 1]) {
-            Some(diff) => {
+        // `--no-index` exits 1 when the files differ, which they do, and when it cannot read
+        // one: a new file's diff is never empty.
+        let file = std::ffi::OsStr::from_bytes(raw);
+        let args = ["diff", "--no-index", "--binary", "--", "/dev/null"].map(std::ffi::OsStr::new);
+        match git(top, &[&args[..], &[file]].concat(), &[0, 1]) {
+            Some(diff) if !diff.is_empty() => {
                 total += size;
                 untracked.push(diff);
             }
-            None => skipped.push(name),
+            _ => skipped.push(name),
         }
     }
     let mut out = Vec::new();
@@ -274,6 +284,24 @@ mod tests {
                 "/a b/src/lib.rs"
             ]
         );
+    }
+
+    #[test]
+    fn an_untracked_name_that_is_no_utf8_is_left_out_without_a_panic() {
+        // Its name read as UTF-8 named no file, whose size (taken as u64::MAX) overflowed the
+        // sum of the files kept before it: a panic in a debug build.
+        let dir = std::env::temp_dir().join(format!("qa-patch-name-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.txt"), "kept\n").unwrap();
+        let odd: &[u8] = b"caf\xe9.txt";
+        std::fs::write(dir.join(std::ffi::OsStr::from_bytes(odd)), "odd\n").unwrap();
+        let listed = [b"a.txt\0".as_slice(), odd, b"\0"].concat();
+        let (patch, left_out) = patch(&dir, Vec::new(), &listed);
+        let patch = String::from_utf8_lossy(&patch);
+        assert!(patch.contains("+kept"), "{patch}");
+        assert!(patch.contains("+odd"), "{patch}");
+        assert!(left_out.is_empty(), "{left_out:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
