@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use super::arms::Arm;
-use super::current::sh_quote;
 use super::folder::{Pair, Settings, MAX_PAIRS};
 use super::reading::Reading;
 use super::sign::SignTest;
 use super::sprt::{Sprt, Verdict, FORMULA};
 use super::walk::Rule;
+use crate::cli::quote::shell_word;
 use crate::cli::report::Status;
 
 /// δ in percent, as typed (`1`, `0.5`).
@@ -219,19 +219,6 @@ pub fn starved_warning(reading: &Reading, dir: &Path) -> Option<String> {
     ))
 }
 
-/// `path` as a shell word: as it is when it needs no quotes, else quoted.
-fn shell_word(path: &std::path::Path) -> String {
-    let text = path.to_string_lossy();
-    let plain = text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c));
-    if plain && !text.is_empty() {
-        text.into_owned()
-    } else {
-        sh_quote(&text)
-    }
-}
-
 /// How to go on with an inconclusive A/B of `folders`: the command with the folder and twice
 /// the pairs (at most the seeds of a `--seeds` list, which may be used up).
 fn go_on(settings: &Settings, folders: &[PathBuf]) -> String {
@@ -259,19 +246,26 @@ fn go_on(settings: &Settings, folders: &[PathBuf]) -> String {
     }
 }
 
-/// How far B is from A, for a rejected B: `: B is 17.2x worse (B/A 17.19), B failed on 2 of the
-/// 15 pairs counted`, from the ratio of the scores over the pairs judged on both sides and the
-/// failures; nothing when there is neither.
-fn how_much(delta: &str, reading: &Reading) -> String {
+/// How far B is from A, for a rejected B: `: B is 17.2x worse (B/A 17.1900), B failed on 2 of
+/// the 15 pairs counted`, from the ratio of the scores over the pairs judged on both sides and
+/// the failures; nothing when there is neither. A B better than the `sprt.delta` asked where
+/// both answered was rejected for its failures, and is said so.
+fn how_much(sprt: &Sprt, reading: &Reading) -> String {
+    let delta = percent(sprt);
     let mut parts = Vec::new();
     if let Some((r, _)) = reading.ratio() {
         parts.push(if r >= 2.0 {
             format!("B is {r:.1}x worse (B/A {r:.4})")
         } else if r > 1.0 {
             format!("B is {:.2} % worse (B/A {r:.4})", 100.0 * (r - 1.0))
-        } else if r < 1.0 {
+        } else if r < 1.0 && 1.0 - r < sprt.delta {
             format!(
                 "B is {:.2} % better, less than the {delta}% asked (B/A {r:.4})",
+                100.0 * (1.0 - r)
+            )
+        } else if r < 1.0 {
+            format!(
+                "B is {:.2} % better where both answered (B/A {r:.4})",
                 100.0 * (1.0 - r)
             )
         } else {
@@ -305,7 +299,7 @@ fn verdict_words(settings: &Settings, reading: &Reading, folders: &[PathBuf]) ->
         Some(Verdict::Rejected) => format!(
             "verdict: rejected: B is not better than A{} (a B better by {delta}% is rejected \
              at most {} of the time)\n",
-            how_much(&delta, reading),
+            how_much(sprt, reading),
             sprt.beta
         ),
         Some(Verdict::Inconclusive) => format!(
@@ -355,6 +349,30 @@ mod tests {
         );
         assert!(said(100.0, 103.1).contains("A: B is 3.10 % worse (B/A 1.0310) ("));
         assert!(said(100.0, 100.0).contains("A: B scores as A (B/A 1) ("));
+        assert!(said(100.0, 99.9).contains("A: B is 0.10 % better, less than the "));
+    }
+
+    #[test]
+    fn a_b_rejected_for_its_failures_is_not_said_to_be_less_better_than_asked() {
+        // B 20 % better on the pairs both answered, rejected because it failed the others:
+        // "less than the 1% asked" was printed, which the ratio contradicts.
+        let settings = test_settings();
+        let pairs: BTreeMap<usize, Pair> = (0..40)
+            .map(|i| {
+                let mut pair = test_pair(i, [100.0, 80.0], [1000, 1000]);
+                if i % 2 == 1 {
+                    (pair.b.status, pair.b.score) = (Status::Timeout, -1.0);
+                }
+                (i, pair)
+            })
+            .collect();
+        let reading = read_pairs(&settings, [10.0, 10.0], &pairs);
+        let said = how_much(&settings.sprt, &reading);
+        assert!(
+            said.contains("B is 20.00 % better where both answered"),
+            "{said}"
+        );
+        assert!(!said.contains("asked"), "{said}");
     }
 
     #[test]
