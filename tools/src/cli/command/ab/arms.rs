@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::current::{self, sh_quote};
+use super::current::{self, sh_quote, shell};
 use super::worktrees::{check_out, git, repository_top, tree_of};
 use crate::cli::command::run::{build::build, project, run_seed, with_limit};
 use crate::cli::exec::Solver;
@@ -114,15 +114,6 @@ fn queenattack_args(spec: &ArmSpec) -> Vec<String> {
     ];
     args.extend(spec.args.iter().cloned());
     args
-}
-
-/// A shell solver: `cd DIR && ` (when given), the command, the arm's args.
-fn shell(dir: Option<&Path>, command: &str, args: &[String]) -> Solver {
-    let cd = dir.map_or(String::new(), |d| {
-        format!("cd {} && ", sh_quote(&d.to_string_lossy()))
-    });
-    let extra: String = args.iter().map(|a| format!(" {a}")).collect();
-    Solver::Shell(format!("{cd}{command}{extra}"))
 }
 
 impl Arm {

@@ -31,10 +31,7 @@ pub const SEED_MARK: &str = "{seed}";
 /// folder of the binary beside `tester`.
 pub const AB_TARGET: &str = "tester-ab";
 
-/// `text` quoted for `sh` (in single quotes).
-pub fn sh_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
+pub use crate::cli::quote::sh_quote;
 
 /// How the current build is made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,6 +107,15 @@ pub fn plan(out: &Path, top: Option<&Path>) -> Result<Current, String> {
     })
 }
 
+/// A shell solver: `cd DIR && ` (when given), the command, the arm's args.
+pub fn shell(dir: Option<&Path>, command: &str, args: &[String]) -> Solver {
+    let cd = dir.map_or(String::new(), |d| {
+        format!("cd {} && ", sh_quote(&d.to_string_lossy()))
+    });
+    let extra: String = args.iter().map(|a| format!(" {a}")).collect();
+    Solver::Shell(format!("{cd}{command}{extra}"))
+}
+
 /// A `tester.toml` solver as an arm of an A/B runs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProjectSolver {
@@ -131,19 +137,21 @@ pub struct ProjectSolver {
 pub fn project_solver(found: &Found, out: &Path, args: &[String]) -> ProjectSolver {
     let command = found.project.solver.as_deref().unwrap_or_default();
     let cd = format!("cd {} && ", sh_quote(&found.dir.to_string_lossy()));
-    let extra: String = args.iter().map(|a| format!(" {a}")).collect();
     let build = found.project.build.as_deref();
     let program = simple_program(command).filter(|(word, _)| word.contains('/'));
+    // Decided on the command as written: the copy's path may hold what `seeded` refuses.
+    let with_seed = seeded(command);
+    let given_seed = with_seed != command || command.contains(SEED_MARK);
     let Some((word, rest)) = program else {
         let mut note = format!(
             "tester.toml's solver `{command}` names no program by its path (`./solve ...`): it \
              runs in place, so a rebuild during the A/B changes what is measured"
         );
-        if !command.contains(SEED_MARK) {
+        if !given_seed {
             note += "; and it gets no solver seed of the pair (write {seed} where it takes one)";
         }
         return ProjectSolver {
-            solver: Solver::Shell(format!("{cd}{command}{extra}")),
+            solver: shell(Some(&found.dir), &with_seed, args),
             build: build.map(|b| format!("{cd}{b}")),
             note: Some(note),
         };
@@ -153,15 +161,24 @@ pub fn project_solver(found: &Found, out: &Path, args: &[String]) -> ProjectSolv
     // The build in a shell of its own: a comment or a `cd` in it cannot touch the copy.
     let built = build.map_or(String::new(), |b| format!("sh -c {} && ", sh_quote(b)));
     let copied = format!("{cd}{built}{}", copy_line(&sh_quote(&word), &copy));
-    let line = format!("{}{rest}", sh_quote(&copy.to_string_lossy()));
-    let note = (name != "queenattack" && !command.contains(SEED_MARK)).then(|| {
+    let seed = if with_seed != command {
+        format!(" --seed {SEED_MARK}")
+    } else {
+        String::new()
+    };
+    let line = format!(
+        "{}{}{seed}",
+        sh_quote(&copy.to_string_lossy()),
+        rest.trim_end()
+    );
+    let note = (!given_seed).then(|| {
         format!(
             "tester.toml's solver `{command}` gets no solver seed of the pair (only queenattack \
              is given --seed; write {{seed}} where yours takes one)"
         )
     });
     ProjectSolver {
-        solver: Solver::Shell(format!("{cd}{}{extra}", seeded(&line))),
+        solver: shell(Some(&found.dir), &line, args),
         build: Some(copied),
         note,
     }
@@ -286,6 +303,30 @@ mod tests {
         );
         assert_eq!(script.build, None);
         assert!(script.note.unwrap().contains("runs in place"));
+    }
+
+    #[test]
+    fn the_pairs_seed_does_not_depend_on_the_out_folders_name_or_a_path() {
+        // The seed was decided on the line with the copy's quoted path: an --out folder with
+        // `(` in its name left queenattack unseeded, without a note; one found on PATH was
+        // never seeded here, while the revision's arm seeds it.
+        let init = "./target/release/queenattack --time-limit {time_limit}";
+        let p = project_solver(&found(init, None), Path::new("runs/ab (2)"), &[]);
+        assert_eq!(
+            p.solver,
+            Solver::Shell(
+                "cd '/p q' && 'runs/ab (2)/bin/queenattack' --time-limit {time_limit} \
+                 --seed {seed}"
+                    .into()
+            )
+        );
+        assert_eq!(p.note, None);
+        let on_path = project_solver(&found("queenattack", None), Path::new("/ab"), &[]);
+        assert_eq!(
+            on_path.solver,
+            Solver::Shell("cd '/p q' && queenattack --seed {seed}".into())
+        );
+        assert!(!on_path.note.unwrap().contains("no solver seed"));
     }
 
     #[test]
