@@ -145,7 +145,12 @@ fn noisy_rows(
     let mut rows = Vec::with_capacity(group.len() * nn);
     for &q in group {
         let row = &dist[q * nn..(q + 1) * nn];
-        rows.extend(row.iter().zip(&factors).map(|(d, f)| d * f));
+        // A cell out of reach stays so: a factor of 0 (noise of 1 or more) would make it NaN.
+        rows.extend(
+            row.iter()
+                .zip(&factors)
+                .map(|(&d, f)| if d.is_finite() { d * f } else { d }),
+        );
     }
     rows
 }

@@ -303,6 +303,23 @@ fn lift_prices_go_around_the_other_colours_staying_queens() {
 /// A cell the table cannot reach stays out of reach at every share, the whole share
 /// included (it was `0 · ∞`, a NaN, which made `QUEENATTACK_ENGINE_DUMP` refuse every lift).
 #[test]
+fn noisy_rows_keep_unreachable_cells_unreachable_at_any_noise() {
+    // lift_noise may be up to 10: factors of 0 made 0 * inf = NaN on cells out of reach.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let nn = 16;
+    let dist: Vec<f32> = (0..2 * nn)
+        .map(|i| if i % 3 == 0 { f32::INFINITY } else { i as f32 })
+        .collect();
+    for noise in [1.0, 3.0, 10.0] {
+        let rows = noisy_rows(&dist, nn, &[0, 1], noise, &mut rng);
+        for (&got, &was) in rows.iter().zip(&dist) {
+            assert!(!got.is_nan(), "noise {noise}: NaN");
+            assert_eq!(got.is_infinite(), was.is_infinite(), "noise {noise}");
+        }
+    }
+}
+
+#[test]
 fn lift_prices_keep_unreachable_cells_unreachable_and_are_never_nan() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
     let mut unreachable = 0;
