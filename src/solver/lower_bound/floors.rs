@@ -69,7 +69,7 @@ pub(super) fn price_climb(
                 pool.add(colour, values[colour] + EXACT_SLACK, cells, &prices);
             }
         }
-        let Some(next) = pool.propose(&best.prices, radius) else {
+        let Some(next) = pool.propose(&best.prices, radius, deadline) else {
             radius /= 2.0; // the model is flat within the radius
             continue;
         };

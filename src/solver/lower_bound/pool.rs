@@ -9,8 +9,15 @@
 //! evaluation goes: the model remembers every board, where a plain supergradient step sees
 //! only the last ones. The model only steers: every bound is still evaluated by the floors.
 
-/// Ascent steps on the model per proposal: each costs `O(boards · N + M)`, microseconds.
+use std::time::Instant;
+
+/// Ascent steps on the model per proposal: each costs `O(boards · N + M)`, microseconds at
+/// first; the pool grows by each evaluation's boards, so a long climb's proposal checks its
+/// deadline every [`DEADLINE_EVERY`] steps.
 const MODEL_STEPS: usize = 300;
+
+/// Model steps between two looks at the clock.
+const DEADLINE_EVERY: usize = 32;
 
 /// The boards met so far, per colour: `(M(S), cells of S as free-cell indices)`.
 #[derive(Clone, Debug, Default)]
@@ -59,13 +66,16 @@ impl Pool {
     /// Prices within `radius` of `center` (and `≥ 0`) where the model is highest, found by
     /// [`MODEL_STEPS`] projected supergradient steps of shrinking length; `None` when none
     /// beats `center` by more than `1e-9` (the model is flat there: the climb has converged
-    /// at this radius).
-    pub fn propose(&self, center: &[f64], radius: f64) -> Option<Vec<f64>> {
+    /// at this radius). At `deadline` it gives the best found so far.
+    pub fn propose(&self, center: &[f64], radius: f64, deadline: Instant) -> Option<Vec<f64>> {
         let (at_center, _) = self.value(center);
         let (mut best, mut best_value) = (None, at_center);
         let mut prices = center.to_vec();
         let mut count = vec![0i32; prices.len()];
         for step in 0..MODEL_STEPS {
+            if step % DEADLINE_EVERY == DEADLINE_EVERY - 1 && Instant::now() >= deadline {
+                break;
+            }
             let (value, chosen) = self.value(&prices);
             if value > best_value + 1e-9 {
                 (best, best_value) = (Some(prices.clone()), value);
@@ -102,6 +112,12 @@ impl Pool {
 #[cfg(test)]
 mod tests {
     use super::Pool;
+    use std::time::{Duration, Instant};
+
+    /// A deadline no test reaches.
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(3600)
+    }
 
     #[test]
     fn the_model_prices_a_shared_cell_until_a_colour_prefers_another_board() {
@@ -116,13 +132,13 @@ mod tests {
         pool.add(1, 1.0, &[0, 3], &zero);
         assert_eq!(pool.boards[0].len(), 2);
         assert!((pool.value(&zero).0 - 2.0).abs() < 1e-12);
-        let proposed = pool.propose(&zero, 1.0).expect("a better point");
+        let proposed = pool.propose(&zero, 1.0, far()).expect("a better point");
         let (value, _) = pool.value(&proposed);
         assert!(
             value > 2.4 && value <= 2.5 + 1e-9,
             "{value} at {proposed:?}"
         );
         // at the maximum nothing better is proposed
-        assert!(pool.propose(&[0.5, 0.0, 0.0, 0.0], 1.0).is_none());
+        assert!(pool.propose(&[0.5, 0.0, 0.0, 0.0], 1.0, far()).is_none());
     }
 }

@@ -274,7 +274,7 @@ fn the_price_climb_reaches_the_dual_of_every_board_and_stays_below_disjoint_boar
         // at most 20 proposals per radius: each is a better point, but the gains may be tiny
         while radius > 1e-5 {
             for _ in 0..20 {
-                match pool.propose(&prices, radius) {
+                match pool.propose(&prices, radius, far) {
                     Some(next) => prices = next,
                     None => break,
                 }
