@@ -68,8 +68,8 @@ struct Stored {
 }
 
 /// The `.engine` files of `dir`, by name, each with its best known cost found here: the
-/// proof's with `secs` seconds where it finishes, else the cheaper of its bound's board
-/// and the anytime search's with `secs` seconds.
+/// proof's with `secs` seconds where it finishes, else the anytime search's board with `secs`
+/// seconds (an unfinished proof has no board).
 fn found_in(
     dir: &std::path::Path,
     secs: f64,

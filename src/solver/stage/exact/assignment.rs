@@ -3,8 +3,9 @@
 //!
 //! The one-colour proof's node bound (`one_colour/ascent.rs`) and the root's weights
 //! ([`potentials`](super::potentials)) solve one such assignment per step of
-//! its weights' ascent; a step only needs to know whether the assignment reaches a limit, so
-//! [`Assignment::solve`] stops as soon as its value does (each augmenting step raises it).
+//! its weights' ascent. The node bound only needs to know whether the assignment reaches a
+//! limit, so [`Assignment::solve`] stops as soon as its value does (each augmenting step
+//! raises it); the root's weights want its value and duals (a limit of `f64::INFINITY`).
 
 /// A cost no assignment reaches: a queen with no cell left in a row (finite, so that the
 /// duals stay numbers).
@@ -143,10 +144,8 @@ impl Assignment {
                     (delta, next) = (least[r], r);
                 }
             }
-            let mut on_tree = queens;
-            while on_tree != 0 {
-                duals.alpha[on_tree.trailing_zeros() as usize] += delta;
-                on_tree &= on_tree - 1;
+            for q in super::bits(queens) {
+                duals.alpha[q] += delta;
             }
             for (r, l) in least.iter_mut().enumerate().take(n) {
                 if used >> r & 1 == 1 {

@@ -394,5 +394,26 @@ fn nearest_queen(members: &[usize], dist: &[f32], nn: usize) -> Vec<f64> {
         .collect()
 }
 
+/// The set bits of a mask, lowest first (see [`bits`]).
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(bit)
+    }
+}
+
+/// The bits of `mask`, lowest first.
+fn bits(mask: u32) -> Bits {
+    Bits(mask)
+}
+
 #[cfg(test)]
 mod tests;

@@ -23,7 +23,7 @@ mod tests;
 mod turns;
 
 use super::instance::dump;
-use super::{matching, potentials, Best, ExactBoard, CLOCK_EVERY};
+use super::{bits, matching, potentials, Best, ExactBoard, CLOCK_EVERY};
 use ahash::AHashSet;
 pub(crate) use split::{proof_threads, set_proof_threads};
 use split::{Shared, SPLIT_AFTER};
@@ -249,27 +249,6 @@ fn next_step(step: f64, last: Option<(f64, f64)>, done: (f64, f64), left: f64) -
         return step * 2.0;
     }
     ahead.clamp(step / 4.0, step * 4.0)
-}
-
-/// The set bits of a mask, lowest first (see [`bits`]).
-struct Bits(u32);
-
-impl Iterator for Bits {
-    type Item = usize;
-
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let bit = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(bit)
-    }
-}
-
-/// The bits of `mask`, lowest first.
-fn bits(mask: u32) -> Bits {
-    Bits(mask)
 }
 
 /// Columns attacked in the current row by the queens placed so far: straight down, and

@@ -21,10 +21,10 @@ const FIRST_BOARD_SHARE: f64 = 0.05;
 /// Width of the first beam: doubled while the next beam fits the time left.
 pub(super) const FIRST_WIDTH: usize = 4;
 /// Widest beam (seed 3 at 3 s reached 30.57 at width 2¹⁴ and 30.18 at 2¹⁶). A row's
-/// children are cut back to the width whenever [`HELD_CHILDREN`] times it are held, so a
-/// beam holds at most about 22 MB at this width (N = 32: 10 MB of children, 4 MB of
-/// frontier, 8 MB of the boards' paths). At most 2²⁴ (a path step keeps the parent in 24
-/// bits).
+/// children are cut back to the width once [`HELD_CHILDREN`] times it are held (after a whole
+/// parent: up to `HELD_CHILDREN · width + N` children, allocated once at that size), beside
+/// the frontier being expanded, the next one and the boards' paths (4 bytes a node a row).
+/// At most 2²⁴ (a path step keeps the parent in 24 bits).
 pub(super) const MAX_WIDTH: usize = 1 << 16;
 const _: () = assert!(MAX_WIDTH <= 1 << 24);
 /// See [`MAX_WIDTH`].
@@ -35,7 +35,7 @@ const LEAF_CLOCK_EVERY: usize = 16;
 /// this many times the last one's time is left.
 pub(super) const NEXT_BEAM_ROOM: u32 = 3;
 /// Frontier nodes expanded between two looks at the clock (each up to N children, each
-/// with a look-ahead over the rows below).
+/// with its look-ahead updated from its parent's).
 const BEAM_CLOCK_EVERY: u32 = 64;
 
 /// A child in a beam's row: (bound plus look-ahead, bound, attacks below it, its parent in
@@ -109,7 +109,8 @@ impl OneColour<'_> {
         // per row, each kept node's parent (above the low 8 bits) and column: the boards are
         // read back at the end
         let mut path: Vec<Vec<u32>> = Vec::with_capacity(n);
-        let mut children: Vec<Child> = Vec::new();
+        // the most a row holds before its last cut: no reallocation, which would double it
+        let mut children: Vec<Child> = Vec::with_capacity(HELD_CHILDREN * width + n);
         for row in 0..n {
             children.clear();
             // children at or above this cannot make the beam any more
