@@ -383,12 +383,17 @@ fn jobs_from_json(v: &Value) -> Result<Option<usize>, String> {
         return Ok(None);
     }
     match v.as_u64() {
-        Some(j) if j == 1 || (j % 2 == 0 && (2..=256).contains(&j)) => Ok(Some(j as usize)),
+        Some(j) if j == 1 || (j % 2 == 0 && (2..=MAX_JOBS as u64).contains(&j)) => {
+            Ok(Some(j as usize))
+        }
         _ => Err(format!(
-            "`jobs` {v} is not a number of solvers at once (1, or even up to 256)"
+            "`jobs` {v} is not a number of solvers at once (1, or even up to {MAX_JOBS})"
         )),
     }
 }
+
+/// The most solvers an A/B runs at once (`--jobs`' range; the default keeps within it).
+pub const MAX_JOBS: usize = 256;
 
 /// The results of an arm's run folder by seed (none before the arm's first save: an A/B
 /// stopped during its builds).

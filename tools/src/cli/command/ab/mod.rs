@@ -117,7 +117,7 @@ pub struct Args {
     /// number K (K/2 pairs at once, the two solvers of a pair side by side). Default: with
     /// --resume the A/B's own (ab.json's `jobs`), else tester.toml's `jobs`, else the cores
     /// rounded down to even.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=folder::MAX_JOBS as i64))]
     pub jobs: Option<u32>,
     /// The improvement B must show, in percent of A's score: H1 is ratio B/A = 1 - delta/100.
     /// Default 1.
@@ -216,10 +216,11 @@ fn jobs(args: &Args, found: Option<&project::Found>) -> Result<usize, String> {
         Some(j) => j as usize,
         None => {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            // At most what ab.json may record (a record `--resume` refuses is no record).
             if cores < 2 {
                 1
             } else {
-                cores / 2 * 2
+                (cores / 2 * 2).min(folder::MAX_JOBS)
             }
         }
     };

@@ -47,7 +47,7 @@ fn first_finished(pairs: &BTreeMap<usize, Pair>) -> bool {
 
 /// Says, once the first [`FAILING_EARLY`] pairs are finished (in whatever order: pairs run
 /// side by side) and one side failed on each, how it failed.
-fn warn_failing_arm(pairs: &BTreeMap<usize, Pair>) {
+fn warn_failing_arm(pairs: &BTreeMap<usize, Pair>, progress: &Progress) {
     let ok = crate::cli::report::Status::Ok;
     for (label, side) in [('A', 0), ('B', 1)] {
         let results: Vec<&SeedResult> = pairs
@@ -57,7 +57,8 @@ fn warn_failing_arm(pairs: &BTreeMap<usize, Pair>) {
             .collect();
         if results.iter().all(|r| r.status != ok) {
             let r = results[0];
-            crate::diag!(
+            // Above the progress bar, which a bare line would break.
+            progress.note(&format!(
                 "tester ab: {label} failed on each of the first {FAILING_EARLY} pairs (seed {}: \
                  {}, {}): if that is a mistake (a misspelled option), stop with Ctrl-C; the \
                  test decides at {} pairs",
@@ -65,7 +66,7 @@ fn warn_failing_arm(pairs: &BTreeMap<usize, Pair>) {
                 r.status.as_str(),
                 crate::cli::quote::printable(r.message.as_deref().unwrap_or("-"), 200),
                 super::sprt::MIN_PAIRS
-            );
+            ));
         }
     }
 }
@@ -77,9 +78,6 @@ struct State {
     started: BTreeSet<usize>,
     /// The test has its verdict: no new pair starts.
     stop: bool,
-    /// The first pairs were looked at for a side that failed on each ([`warn_failing_arm`]):
-    /// once, when they are finished (before this session, if they were).
-    looked_early: bool,
     /// An error that is not a seed's (a file that cannot be written): everything stops.
     failure: Option<String>,
     /// When the files were last written, and whether a pair finished since.
@@ -121,7 +119,6 @@ impl<'a> Session<'a> {
             .filter(|p| !record.pairs.contains_key(p))
             .collect();
         let started = record.pairs.keys().copied().collect();
-        let looked_early = first_finished(&record.pairs);
         let stop = record.settings.shard.is_none() && record.reading().decided();
         // Only a shard runs all its pairs; one machine stops at the verdict, which no count
         // of pairs left foretells: no time left is said then.
@@ -141,7 +138,6 @@ impl<'a> Session<'a> {
                 record,
                 started,
                 stop,
-                looked_early,
                 failure: None,
                 saved: (Instant::now(), false),
                 progress,
@@ -272,17 +268,17 @@ impl<'a> Session<'a> {
         let failed = pair.a.status != crate::cli::report::Status::Ok
             || pair.b.status != crate::cli::report::Status::Ok;
         let what = super::report::pair_line(&pair, state.record.limits());
+        // The first pairs are looked at once, as the last of them finishes (a session that
+        // found them finished never looks).
+        let early = pair.position < FAILING_EARLY;
         state.record.pairs.insert(pair.position, pair);
         let reading = state.record.reading();
         let sharded = state.record.settings.shard.is_some();
         if !sharded && reading.decided() {
             state.stop = true;
         }
-        if !state.looked_early && first_finished(&state.record.pairs) {
-            state.looked_early = true;
-            if !self.quiet {
-                warn_failing_arm(&state.record.pairs);
-            }
+        if early && first_finished(&state.record.pairs) && !self.quiet {
+            warn_failing_arm(&state.record.pairs, &state.progress);
         }
         if !self.quiet {
             let line = if sharded {
