@@ -79,7 +79,8 @@ pub enum Command {
     /// Compare run folders seed by seed: table, wins/losses, relative scores, a significance
     /// test, groups by C and N; `--html` writes a page with plots.
     Compare(compare::Args),
-    /// List the run folders under a folder (default `runs/`), newest first.
+    /// List the run folders under a folder (default: `runs/` of the project's top folder),
+    /// newest first.
     #[command(visible_alias = "history")]
     Runs(runs::Args),
     /// Decide whether B beats A with the fewest runs: pairs of runs on the same seeds, side by

@@ -283,10 +283,13 @@ fn waits_in(pid: i32, syscall: &str, fds: &[i64]) -> bool {
 /// `/proc/PID/task/TID/syscall` is); empty where they cannot be read.
 fn read_memory(pid: i32, address: u64, len: usize) -> Vec<u8> {
     use std::os::unix::fs::FileExt;
+    if address == 0 {
+        return Vec::new();
+    }
     let mut bytes = vec![0; len];
     let read = fs::File::open(format!("/proc/{pid}/mem"))
         .and_then(|mem| mem.read_exact_at(&mut bytes, address));
-    if address == 0 || read.is_err() {
+    if read.is_err() {
         return Vec::new();
     }
     bytes

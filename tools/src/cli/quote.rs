@@ -79,6 +79,24 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c as u32, 0x200E..=0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
 }
 
+/// `text` quoted for `sh` (in single quotes).
+pub fn sh_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// `path` as one `sh` word: as it is when it needs no quotes, else quoted ([`sh_quote`]).
+pub fn shell_word(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy();
+    let plain = text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c));
+    if plain && !text.is_empty() {
+        text.into_owned()
+    } else {
+        sh_quote(&text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,18 +12,28 @@ const MARKS: [&str; 2] = ["testcases/bests.json", "testcases/bounds.json"];
 /// top folder (`.git`), the home folder and a cache folder (`CACHEDIR.TAG`, as in cargo's
 /// `target/`: build output, never a project's own folder).
 pub fn find_root(start: &Path) -> Option<PathBuf> {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let home = home.map(|h| h.canonicalize().unwrap_or(h));
+    let home = home_folder();
     for dir in start.ancestors() {
         if MARKS.iter().any(|mark| dir.join(mark).is_file()) {
             return Some(dir.to_path_buf());
         }
-        let top = std::fs::symlink_metadata(dir.join(".git")).is_ok();
-        if top || dir.join("CACHEDIR.TAG").is_file() || home.as_deref() == Some(dir) {
+        if last_looked_at(dir, home.as_deref()) || dir.join("CACHEDIR.TAG").is_file() {
             break;
         }
     }
     None
+}
+
+/// `$HOME`, with its links resolved (the current folder is given that way by the system).
+pub fn home_folder() -> Option<PathBuf> {
+    let home = PathBuf::from(std::env::var_os("HOME")?);
+    Some(home.canonicalize().unwrap_or(home))
+}
+
+/// Whether a search upwards for a project's files ends at `dir`: a repository's top folder
+/// (it holds `.git`) or the `home` folder.
+pub fn last_looked_at(dir: &Path, home: Option<&Path>) -> bool {
+    std::fs::symlink_metadata(dir.join(".git")).is_ok() || home == Some(dir)
 }
 
 /// The project's top folder when it is above the current folder (`None` in it, or outside

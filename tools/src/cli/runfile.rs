@@ -53,7 +53,8 @@ pub struct RunInfo {
     pub git_dirty: Option<bool>,
     /// The patch of those changes in the run folder (`git.patch`), when dirty.
     pub git_patch: Option<String>,
-    /// The untracked files that patch leaves out (outputs, not sources).
+    /// The untracked files that patch leaves out: binary or large (outputs, as a rule), past
+    /// the patch's caps on files and bytes, or unreadable.
     pub git_left_out: Vec<String>,
     /// Cores of the machine.
     pub cores: usize,
@@ -114,7 +115,7 @@ impl RunInfo {
         Some(format!(
             "the solver {} was built before {source} last changed: it may not be what this \
              tree builds, and then this run's record (git_commit, git.patch) is not the code it \
-             runs (results.json says `\"up_to_date\": false`). Rebuild it first (cargo build \
+             runs (results.json's solver says `\"up_to_date\": false`). Rebuild it first (cargo build \
              --release, or --build CMD)",
             self.solver["program"].as_str().unwrap_or("?")
         ))

@@ -86,17 +86,12 @@ pub fn rescore_seed(
             Status::Invalid,
             format!("{MISSING_OUTPUT}: {} does not exist", out_path.display()),
         );
-        result.wall_ms = stored.and_then(|s| s.wall_ms);
-        result.cpu_ms = stored.and_then(|s| s.cpu_ms);
-        result.wait_ms = stored.and_then(|s| s.wait_ms);
-        result.wait_ms = stored.and_then(|s| s.wait_ms);
+        result.keep_times(stored);
         return Ok(result);
     }
     let out = read_text_capped(&out_path, OUTPUT_MAX, "an output")?;
     let mut result = SeedResult::judged(seed, &input, stored.and_then(|s| s.p), &out);
-    result.wall_ms = stored.and_then(|s| s.wall_ms);
-    result.cpu_ms = stored.and_then(|s| s.cpu_ms);
-    result.wait_ms = stored.and_then(|s| s.wait_ms);
+    result.keep_times(stored);
     // The data lines as the run kept them, else as the saved stderr has them.
     result.data = stored.map(|s| s.data.clone()).unwrap_or_default();
     if result.data.is_empty() {

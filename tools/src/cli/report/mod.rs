@@ -103,6 +103,14 @@ pub struct SeedResult {
 }
 
 impl SeedResult {
+    /// Takes the times `old` recorded (wall, CPU, run-queue wait) when a result is judged
+    /// again from its saved output.
+    pub fn keep_times(&mut self, old: Option<&SeedResult>) {
+        self.wall_ms = old.and_then(|s| s.wall_ms);
+        self.cpu_ms = old.and_then(|s| s.cpu_ms);
+        self.wait_ms = old.and_then(|s| s.wait_ms);
+    }
+
     /// Judges `output` for a solver that exited normally: status ok or invalid.
     pub fn judged(seed: u64, input: &Input, p: Option<f64>, output: &str) -> SeedResult {
         let verdict = judge(input, output);

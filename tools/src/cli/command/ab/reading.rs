@@ -35,7 +35,7 @@ pub struct Reading {
     /// The pairs read: counted or not.
     pub read: usize,
     /// The pairs read that do not count, in order: seed and why (`10523: A got 31 % of a
-    /// core`).
+    /// core while ready to run`).
     pub starved: Vec<(u64, String)>,
     /// Failed sides among the pairs counted: A only, B only, both.
     pub failures: [usize; 3],
@@ -47,7 +47,8 @@ pub struct Reading {
     /// the ratio of the scores B/A is `exp` of its mean (the test's own statistic is clipped).
     pub judged: Stats,
     /// The geometric mean of B's CPU share over A's over the counted pairs where both were
-    /// time-bound, and how many pairs that is.
+    /// judged and ready to run at least `BUSY_READY_SHARE` of their time, and how many pairs
+    /// that is.
     pub cpu_ratio: Option<(f64, usize)>,
     /// Why there is no verdict, as an error: both arms failed on every pair counted, from
     /// [`MIN_PAIRS`] on (then the walk's verdict is dropped: nothing was compared).

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::TIME_LIMIT_MARK;
 use crate::cli::exec::Solver;
-use crate::cli::quote::printable;
+use crate::cli::quote::{printable, shell_word};
 use crate::cli::report::{SeedResult, Status};
 
 /// When at least half the seeds timed out with an `--exec` command that names no
@@ -167,19 +167,8 @@ pub(super) fn no_bests_hint() -> String {
             .map(Path::to_path_buf)
     });
     let example = project.map_or(String::new(), |d| {
-        let file = |name: &str| {
-            let path = d.join(name).to_string_lossy().into_owned();
-            let plain = path
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c));
-            // One word for sh, and no control character reaches the terminal.
-            let word = if plain {
-                path
-            } else {
-                format!("'{}'", path.replace('\'', r"'\''"))
-            };
-            printable(&word, 300)
-        };
+        // One word for sh, and no control character reaches the terminal.
+        let file = |name: &str| printable(&shell_word(&d.join(name)), 300);
         format!(
             ", e.g. --bests {} --bounds {}",
             file("testcases/bests.json"),

@@ -69,9 +69,7 @@ fn judge_again(dir: &Path, old: &SeedResult, ranges: &Ranges) -> SeedResult {
             SeedResult::failed(old.seed, &case.input, Some(case.p), Status::Invalid, why)
         }
     };
-    new.wall_ms = old.wall_ms;
-    new.cpu_ms = old.cpu_ms;
-    new.wait_ms = old.wait_ms;
+    new.keep_times(Some(old));
     new.data = old.data.clone();
     new.bound = old.bound;
     new

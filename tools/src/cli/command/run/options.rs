@@ -68,7 +68,8 @@ pub struct Args {
     /// Folder for `SEED.in`, `SEED.out`, `SEED.err` and `results.json` (and `SEED.html` with
     /// --vis).
     /// Default: `runs/YYYYMMDD-HHMMSS` (UTC) in the current folder, or in the project's top
-    /// folder (see below) (`…-shardKofM` with --shard). A folder that already holds a run is refused unless --resume or --force.
+    /// folder (see below) (`…-shardKofM` with --shard). A folder that already holds a run is
+    /// refused unless --resume or --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Finish the run in --out: keep the results of its finished seeds (their outputs judged
@@ -93,7 +94,8 @@ pub struct Args {
     #[arg(long)]
     pub allow_failures: bool,
     /// Best known scores for the relative score. Default: `testcases/bests.json` (of the
-    /// project's top folder, see below) if it exists. Not used with --n/--c/--p (the cases then differ from the official ones).
+    /// project's top folder, see below) if it exists. Not used with --n/--c/--p (the cases
+    /// then differ from the official ones).
     #[arg(long, value_name = "FILE")]
     pub bests: Option<PathBuf>,
     /// Write every score that beats the bests file back into it, with the source

@@ -19,6 +19,7 @@ use clap::Args as ClapArgs;
 use serde::Deserialize;
 
 use crate::cli::args::{parse_seed_list, SeedList};
+use crate::cli::root::{home_folder, last_looked_at};
 
 /// The file's name.
 pub const FILE: &str = "tester.toml";
@@ -100,18 +101,11 @@ pub fn find(start: &Path) -> Result<Option<Found>, String> {
                 project,
             }));
         }
-        let top = std::fs::symlink_metadata(dir.join(".git")).is_ok();
-        if top || home.as_deref() == Some(dir) {
+        if last_looked_at(dir, home.as_deref()) {
             break;
         }
     }
     Ok(None)
-}
-
-/// `$HOME`, with its links resolved (the current folder is given that way by the system).
-fn home_folder() -> Option<PathBuf> {
-    let home = PathBuf::from(std::env::var_os("HOME")?);
-    Some(home.canonicalize().unwrap_or(home))
 }
 
 /// Why a file owned by `owner` with permission bits `mode` must not be trusted by the user
