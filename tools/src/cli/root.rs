@@ -45,16 +45,24 @@ pub fn root_above() -> Option<PathBuf> {
 
 /// The default bests (`name` = `bests`) or bounds (`bounds`) file: `testcases/NAME.json` of
 /// the current folder when it exists, else that of the project's top folder above
-/// ([`root_above`]) when it has one, else `testcases/NAME.json` (to be created there).
+/// ([`root_above`]) when there is one (to be created there by `--update-bests`), else
+/// `testcases/NAME.json` here.
 pub fn default_table(name: &str) -> PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    table_from(name, &cwd)
+}
+
+/// [`default_table`] as seen from the folder `cwd` (the path relative to it when it is
+/// there).
+fn table_from(name: &str, cwd: &Path) -> PathBuf {
     let here = PathBuf::from(format!("testcases/{name}.json"));
-    if here.is_file() {
+    if cwd.join(&here).is_file() {
         return here;
     }
-    root_above()
-        .map(|root| root.join(&here))
-        .filter(|p| p.is_file())
-        .unwrap_or(here)
+    match find_root(cwd).filter(|root| root != cwd) {
+        Some(root) => root.join(&here),
+        None => here,
+    }
 }
 
 /// The default folder of run folders: `runs` of the project's top folder (here when the
@@ -66,6 +74,31 @@ pub fn runs_folder() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_subfolders_bests_file_is_its_projects_even_before_it_exists() {
+        // A project marked by its bounds file only: --update-bests in docs/ created
+        // docs/testcases/bests.json, not the project's.
+        let root = std::env::temp_dir().join(format!("qa-table-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("testcases")).unwrap();
+        std::fs::create_dir_all(root.join("docs")).unwrap();
+        std::fs::write(root.join("testcases/bounds.json"), "{}").unwrap();
+        let docs = root.join("docs");
+        assert_eq!(
+            table_from("bests", &docs),
+            root.join("testcases/bests.json")
+        );
+        assert_eq!(
+            table_from("bounds", &docs),
+            root.join("testcases/bounds.json")
+        );
+        assert_eq!(
+            table_from("bests", &root),
+            PathBuf::from("testcases/bests.json")
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 
     #[test]
     fn the_top_folder_is_found_but_not_through_a_cache_or_another_repository() {

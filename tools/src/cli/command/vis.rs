@@ -132,14 +132,17 @@ pub fn run(args: &Args) -> Result<i32, String> {
         let invalid = write_pair_page(page, &data, &input)?;
         return Ok(i32::from(invalid));
     }
+    // The GIF replays the output with the judge: its verdict serves when there is no page.
+    let gif_invalid = match &args.gif {
+        Some(path) => Some(write_gif(args, path, &input, &output, seed)?),
+        None => None,
+    };
+    let Some(page) = &args.page else {
+        let invalid = gif_invalid.unwrap_or_else(|| judge(&input, &output).fatal.is_some());
+        return Ok(i32::from(invalid));
+    };
     let verdict = judge(&input, &output);
     let code = i32::from(verdict.fatal.is_some());
-    if let Some(path) = &args.gif {
-        write_gif(args, path, &input, &output, seed)?;
-    }
-    let Some(page) = &args.page else {
-        return Ok(code);
-    };
     let size = output.len();
     let output = Some(output);
     write_page(
@@ -224,14 +227,15 @@ pub fn write_pair_page(page: &Path, data: &PairData, input: &Input) -> Result<bo
     Ok(invalid)
 }
 
-/// Writes the GIF of `output` on `input` to `path` (`tester vis --gif`) and says what is in it.
+/// Writes the GIF of `output` on `input` to `path` (`tester vis --gif`) and says what is in it;
+/// whether the judge found the output invalid (the GIF stops at its fatal move).
 fn write_gif(
     args: &Args,
     path: &Path,
     input: &Input,
     output: &str,
     seed: Option<u64>,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let opts = GifOptions {
         cell: args.gif_cell,
         delay_ms: args.gif_delay,
@@ -281,7 +285,7 @@ fn write_gif(
         gif.height,
         bytes
     );
-    Ok(())
+    Ok(gif.fatal.is_some())
 }
 
 /// A writer that counts the bytes written through it (the GIF's size, for the summary line,

@@ -279,7 +279,8 @@ pub struct ProjectArgs {
     /// Skip the build step of tester.toml.
     #[arg(long, conflicts_with = "build")]
     pub no_build: bool,
-    /// Do not look for tester.toml: use the command line only.
+    /// Do not look for tester.toml: its options are not used (the project's top folder still
+    /// holds the default `runs/` and `testcases/`).
     #[arg(long)]
     pub no_project: bool,
     /// The folder default run folders go in (`out` of tester.toml; `runs` without it).
