@@ -64,6 +64,10 @@ fn waited(r: &SeedResult) -> bool {
             .is_some_and(|m| m.contains(WAITED_FOR_INPUT))
 }
 
+/// Why a solver that waited for more input timed out (what to do follows: [`READ_EXACTLY`]).
+const READS_TO_THE_END: &str = "it reads to the end of stdin (like `sys.stdin.read()` or \
+    `while (cin >> x)`), which never comes while it runs; ";
+
 /// When seeds timed out waiting for more input: the cause, said once for the run. Neither the
 /// limit nor a busy machine is to blame for those.
 fn input_hint(results: &[SeedResult]) -> Option<String> {
@@ -78,8 +82,7 @@ fn input_hint(results: &[SeedResult]) -> Option<String> {
     let shown = seeds.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
     Some(format!(
         "{} of {} seeds timed out because the solver read its whole input and waited for more \
-         ({} {shown}{}): it reads to the end of stdin (like `sys.stdin.read()` or `while (cin \
-         >> x)`), which never comes while it runs; {READ_EXACTLY}",
+         ({} {shown}{}): {READS_TO_THE_END}{READ_EXACTLY}",
         seeds.len(),
         results.len(),
         if seeds.len() == 1 { "seed" } else { "seeds" },
@@ -121,8 +124,7 @@ impl Watch {
         (self.waited == 1).then(|| {
             format!(
                 "seed {} timed out because the solver read its whole input and waited for \
-                 more: it reads to the end of stdin (like `sys.stdin.read()` or `while (cin >> \
-                 x)`), which never comes while it runs; {READ_EXACTLY}",
+                 more: {READS_TO_THE_END}{READ_EXACTLY}",
                 result.seed
             )
         })

@@ -435,7 +435,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
     select::warn_all(&warnings);
     select::warn_all(&bound_warnings);
     select::warn_all(&hints::after_run(&solver, &results, args.limit()));
-    if bests.is_none() && !args.ranges.any() {
+    // A run stopped for its solver's input has a fault to mend first.
+    if bests.is_none() && !args.ranges.any() && !stopped {
         select::warn_all(&[hints::no_bests_hint()]);
     }
     if let Some(signal) = signal {
