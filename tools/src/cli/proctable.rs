@@ -18,24 +18,39 @@ pub(crate) struct Seen {
 
 /// Every process `/proc` lists now (one that vanishes while being read is left out).
 pub(crate) fn processes() -> Vec<Seen> {
+    pids()
+        .into_iter()
+        .filter_map(|pid| {
+            let fields = stat_fields(&format!("/proc/{pid}/stat"));
+            let state = fields.first()?;
+            let ppid = fields.get(1)?.parse().ok()?;
+            Some(Seen {
+                pid,
+                ppid,
+                zombie: state == "Z" || state == "X",
+            })
+        })
+        .collect()
+}
+
+/// The processes of `/proc` (none where it cannot be read).
+fn pids() -> Vec<i32> {
     let Ok(entries) = fs::read_dir("/proc") else {
         return Vec::new();
     };
     entries
         .filter_map(Result::ok)
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .collect()
+}
+
+/// The processes of the process group `pgid`, each with its `stat` fields ([`stat_fields`]).
+fn group(pgid: i32) -> Vec<(i32, Vec<String>)> {
+    pids()
+        .into_iter()
         .filter_map(|pid| {
-            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
-            let rest = &stat[stat.rfind(')')? + 1..];
-            let mut fields = rest.split_ascii_whitespace();
-            let state = fields.next()?;
-            let ppid = fields.next()?.parse().ok()?;
-            Some(Seen {
-                pid,
-                ppid,
-                zombie: state == "Z" || state == "X",
-            })
+            let fields = stat_fields(&format!("/proc/{pid}/stat"));
+            (fields.get(2)?.parse::<i32>().ok()? == pgid).then_some((pid, fields))
         })
         .collect()
 }
@@ -63,27 +78,12 @@ pub(crate) fn has_marker(pid: i32, value: &str, prefix: bool) -> bool {
 pub(crate) fn group_cpu(pgid: i32) -> std::time::Duration {
     // SAFETY: `sysconf` only reads a system constant.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return std::time::Duration::ZERO;
-    };
-    let total: u64 = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(|pid| {
-            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // After `(comm)`: state ppid pgrp session tty tpgid flags minflt cminflt majflt
-            // cmajflt utime stime cutime cstime.
-            let fields: Vec<&str> = stat[stat.rfind(')')? + 1..]
-                .split_ascii_whitespace()
-                .collect();
-            let pgrp: i32 = fields.get(2)?.parse().ok()?;
-            (pgrp == pgid).then(|| {
-                fields[11..15.min(fields.len())]
-                    .iter()
-                    .filter_map(|f| f.parse::<u64>().ok())
-                    .sum::<u64>()
-            })
-        })
+    // After `(comm)`: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+    // utime stime cutime cstime.
+    let total: u64 = group(pgid)
+        .iter()
+        .flat_map(|(_, fields)| fields.iter().skip(11).take(4))
+        .filter_map(|f| f.parse::<u64>().ok())
         .sum();
     if ticks <= 0 {
         return std::time::Duration::ZERO;
@@ -105,15 +105,10 @@ pub(crate) fn group_cpu(pgid: i32) -> std::time::Duration {
 /// hides `syscall` (a stricter ptrace policy), a thread asleep in the kernel's pipe read
 /// (`wchan`) of a process whose stdin is that pipe counts. Where `/proc` tells neither, `false`.
 pub(crate) fn group_reads_pipe(pgid: i32, inode: u64) -> bool {
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return false;
-    };
     let wanted = format!("pipe:[{inode}]");
-    let threads: Vec<ThreadSeen> = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&pid| stat_fields(&format!("/proc/{pid}/stat")).get(2) == Some(&pgid.to_string()))
-        .flat_map(|pid| threads_of(pid, &wanted))
+    let threads: Vec<ThreadSeen> = group(pgid)
+        .into_iter()
+        .flat_map(|(pid, _)| threads_of(pid, &wanted))
         .collect();
     waits_on_pipe(&threads)
 }
