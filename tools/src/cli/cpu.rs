@@ -124,15 +124,16 @@ fn time_bound(r: &SeedResult, limit: f64) -> bool {
 /// The share of a core a run of an A/B arm with limit `limit` got while it was ready to run
 /// (CPU time over CPU time plus run-queue wait), when it is judged (see the module
 /// documentation): it answered or timed out, ran at least half its limit and was ready to run
-/// at least [`READY_SHARE`] of its wall time.
-fn arm_share(r: &SeedResult, limit: f64) -> Option<f64> {
+/// at least `min_ready` of its wall time ([`READY_SHARE`] to judge a pair,
+/// [`BUSY_READY_SHARE`] for the arms' mean share).
+fn arm_share(r: &SeedResult, limit: f64, min_ready: f64) -> Option<f64> {
     use super::report::Status;
     if !matches!(r.status, Status::Ok | Status::Timeout) || !time_bound(r, limit) {
         return None;
     }
     let (wall, cpu, wait) = (r.wall_ms? as f64, r.cpu_ms? as f64, r.wait_ms? as f64);
     let ready = cpu + wait;
-    (ready > 0.0 && ready >= READY_SHARE * wall).then(|| cpu / ready)
+    (ready > 0.0 && ready >= min_ready * wall).then(|| cpu / ready)
 }
 
 /// A share in whole percent, as said and as judged (a run said to get 50 % is not under half).
@@ -169,7 +170,8 @@ fn percent(share: f64) -> u32 {
 /// assert_eq!(unfair_pair(&run(1000, 170, 5), &b, [1.0, 1.0]), None);
 /// ```
 pub fn unfair_pair(a: &SeedResult, b: &SeedResult, limits: [f64; 2]) -> Option<String> {
-    let shares = [arm_share(a, limits[0]), arm_share(b, limits[1])].map(|s| s.map(percent));
+    let shares = [(a, limits[0]), (b, limits[1])]
+        .map(|(r, limit)| arm_share(r, limit, READY_SHARE).map(percent));
     let starved = shares
         .iter()
         .zip(['A', 'B'])
@@ -197,11 +199,7 @@ pub fn share_ratio<'a>(
     pairs: impl IntoIterator<Item = (&'a SeedResult, &'a SeedResult)>,
     limits: [f64; 2],
 ) -> Option<(f64, usize)> {
-    let busy = |r: &SeedResult, limit: f64| {
-        let ready = r.cpu_ms? + r.wait_ms?;
-        let share = arm_share(r, limit)?;
-        (ready as f64 >= BUSY_READY_SHARE * r.wall_ms? as f64).then_some(share)
-    };
+    let busy = |r: &SeedResult, limit: f64| arm_share(r, limit, BUSY_READY_SHARE);
     let logs: Vec<f64> = pairs
         .into_iter()
         .filter_map(|(a, b)| {
