@@ -86,23 +86,20 @@ impl Progress {
         if due || self.done == self.total {
             self.last_line = Some(now);
             let elapsed = self.start.elapsed().as_secs_f64();
-            let eta = elapsed / self.done as f64 * self.total.saturating_sub(self.done) as f64;
-            // A closed stderr (`| head`) must not stop the run: the write error is ignored.
-            if self.open_ended {
-                crate::diag!(
-                    "{} done (at most {}) failed {} elapsed {elapsed:.0}s  {what}",
-                    self.done,
-                    self.total,
-                    self.failed
-                );
+            let (done, total) = (self.done, self.total);
+            // An open-ended count has no time left to tell.
+            let (head, eta) = if self.open_ended {
+                (format!("{done} done (at most {total})"), String::new())
             } else {
-                crate::diag!(
-                    "{}/{} failed {} elapsed {elapsed:.0}s eta {eta:.0}s  {what}",
-                    self.done,
-                    self.total,
-                    self.failed
-                );
-            }
+                let left = total.saturating_sub(done) as f64;
+                let eta = format!(" eta {:.0}s", elapsed / done as f64 * left);
+                (format!("{done}/{total}"), eta)
+            };
+            // A closed stderr (`| head`) must not stop the run: the write error is ignored.
+            crate::diag!(
+                "{head} failed {} elapsed {elapsed:.0}s{eta}  {what}",
+                self.failed
+            );
         }
     }
 
