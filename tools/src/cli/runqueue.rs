@@ -10,7 +10,8 @@
 //! `/proc/PID/task/TID/children`) are sampled while it runs; a thread's count only grows, so
 //! the last value seen of each is kept, and the solver's own main thread is read once more
 //! after it exited, before it is reaped (a zombie keeps its counts). A thread that ended
-//! between two samples loses its last interval (at most one poll of waiting).
+//! between two samples loses its last interval (at most one poll of waiting), and a process
+//! that left the tree (re-parented when its parent exited) is no longer followed.
 
 use std::collections::HashMap;
 use std::fs;
@@ -26,11 +27,14 @@ pub fn task_wait(pid: i32, tid: i32) -> Option<u64> {
     text.split_ascii_whitespace().nth(1)?.parse().ok()
 }
 
-/// Whether this kernel reports run-queue waits (`/proc/self/schedstat`): without them no run
-/// is judged starved.
+/// Whether this kernel reports run-queue waits (`/proc/self/schedstat`) and each thread's
+/// children (`/proc/self/task/TID/children`, `CONFIG_PROC_CHILDREN`): without them no run is
+/// judged starved (a shell's wait alone would stand for its solver's).
 pub fn available() -> bool {
     let own = fs::read_to_string("/proc/self/schedstat").ok();
+    let children = format!("/proc/self/task/{}/children", std::process::id());
     own.is_some_and(|t| t.split_ascii_whitespace().nth(1).is_some())
+        && fs::metadata(children).is_ok()
 }
 
 /// The run-queue waits seen of one run's threads.
