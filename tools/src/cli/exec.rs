@@ -380,10 +380,14 @@ pub fn run_solver(
     let written = || out_watch.metadata().map_or(0, |m| m.len());
     // Asked at the limit, before the kill: was it waiting for more input?
     let waited_for_input = std::cell::Cell::new(false);
-    // Sampled every poll, so also just before a kill.
+    // Sampled every poll, so also just before a kill; none where the kernel cannot tell them
+    // all (then no run is judged starved).
     let waits = std::cell::RefCell::new(super::runqueue::Waits::default());
+    let sampled = super::runqueue::available();
     let watched = wait_watched(&rx, pid, start, |elapsed| {
-        waits.borrow_mut().sample(pid as i32);
+        if sampled {
+            waits.borrow_mut().sample(pid as i32);
+        }
         if reaper::interrupted().is_some() {
             Some(Ending::Interrupted)
         } else if elapsed > limit {
@@ -398,7 +402,7 @@ pub fn run_solver(
     forget(pid);
     let ((status, exited, last_wait), stopped) = watched?;
     let mut waits = waits.into_inner();
-    if let Some(last) = last_wait {
+    if let Some(last) = last_wait.filter(|_| sampled) {
         waits.record(pid as i32, last);
     }
     // The solver has ended: now its stdin closes. A write still blocked (a descendant that left

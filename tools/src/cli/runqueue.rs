@@ -29,12 +29,16 @@ pub fn task_wait(pid: i32, tid: i32) -> Option<u64> {
 
 /// Whether this kernel reports run-queue waits (`/proc/self/schedstat`) and each thread's
 /// children (`/proc/self/task/TID/children`, `CONFIG_PROC_CHILDREN`): without them no run is
-/// judged starved (a shell's wait alone would stand for its solver's).
+/// judged starved (a shell's wait alone would stand for its solver's). Asked once: the
+/// kernel does not change under a run.
 pub fn available() -> bool {
-    let own = fs::read_to_string("/proc/self/schedstat").ok();
-    let children = format!("/proc/self/task/{}/children", std::process::id());
-    own.is_some_and(|t| t.split_ascii_whitespace().nth(1).is_some())
-        && fs::metadata(children).is_ok()
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        let own = fs::read_to_string("/proc/self/schedstat").ok();
+        let children = format!("/proc/self/task/{}/children", std::process::id());
+        own.is_some_and(|t| t.split_ascii_whitespace().nth(1).is_some())
+            && fs::metadata(children).is_ok()
+    })
 }
 
 /// The run-queue waits seen of one run's threads.

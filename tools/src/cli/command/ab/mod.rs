@@ -314,8 +314,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
         if !crate::cli::runqueue::available() {
             crate::diag!(
                 "tester ab: warning: this kernel does not report how long a process waits for \
-                 a CPU (/proc/PID/schedstat): no pair can be told starved, so run it on a quiet \
-                 machine"
+                 a CPU (/proc/PID/schedstat) or a thread's children (/proc/PID/task/TID/\
+                 children): no pair can be told starved, so run it on a quiet machine"
             );
         }
     }
