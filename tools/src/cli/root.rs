@@ -65,10 +65,13 @@ fn table_from(name: &str, cwd: &Path) -> PathBuf {
     }
 }
 
-/// The default folder of run folders: `runs` of the project's top folder (here when the
-/// current folder is it, or is in no project).
-pub fn runs_folder() -> PathBuf {
-    root_above().map_or_else(|| PathBuf::from("runs"), |root| root.join("runs"))
+/// The default folder of run folders seen from the folder `cwd` without a `tester.toml`:
+/// `runs` of the project's top folder, else `runs` here.
+pub fn runs_folder(cwd: &Path) -> PathBuf {
+    match find_root(cwd).filter(|root| root != cwd) {
+        Some(root) => root.join("runs"),
+        None => PathBuf::from("runs"),
+    }
 }
 
 #[cfg(test)]

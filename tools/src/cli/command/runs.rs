@@ -12,16 +12,19 @@ use serde_json::{json, Value};
 use crate::cli::bests::load_bests;
 use crate::cli::bests::Bests;
 use crate::cli::command::ab::folder::AB_JSON;
+use crate::cli::command::run::project;
 use crate::cli::folder::RunFolder;
 use crate::cli::quote::{printable, printable_lines};
 use crate::cli::report::Group;
+use crate::cli::root;
 
 /// Options of `tester runs`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// The folder holding the run folders (`tester run` writes `runs/YYYYMMDD-HHMMSS` by
-    /// default). Default: `runs` here, or of the project's top folder above (the nearest
-    /// holding `testcases/bests.json` or `testcases/bounds.json`), where `tester run` puts them.
+    /// default). Default: where `tester run` puts them: beside the nearest tester.toml (its
+    /// `out`, else `runs`), else `runs` of the project's top folder above (the nearest holding
+    /// `testcases/bests.json` or `testcases/bounds.json`), else `runs` here.
     #[arg(value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Print one JSON object per run (a JSON array) instead of the table.
@@ -169,7 +172,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let dir = args
         .dir
         .clone()
-        .unwrap_or_else(crate::cli::root::runs_folder);
+        .unwrap_or_else(|| runs_folder(&std::env::current_dir().unwrap_or_default()));
     let entries = list(&dir, bests.as_ref())?;
     if args.json {
         let list: Vec<Value> = entries.iter().map(entry_json).collect();
@@ -191,4 +194,37 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The default folder of run folders seen from the folder `cwd`, where `tester run` puts its
+/// runs: that of the nearest `tester.toml` (its `out`, else `runs` beside it; a file that is
+/// not trusted is passed over here, `tester run` refuses it), else [`root::runs_folder`].
+fn runs_folder(cwd: &Path) -> PathBuf {
+    if let Ok(Some(found)) = project::find(cwd) {
+        let runs = found.project.out.unwrap_or_else(|| PathBuf::from("runs"));
+        return found.dir.join(runs);
+    }
+    root::runs_folder(cwd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_are_listed_where_tester_run_puts_them() {
+        // A tester.toml below the project's top folder: tester run wrote sub/myruns, tester
+        // runs listed the top folder's runs/.
+        let root = std::env::temp_dir().join(format!("qa-runs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for dir in ["testcases", "sub/deep", "docs"] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        std::fs::write(root.join("testcases/bests.json"), "{}").unwrap();
+        std::fs::write(root.join("sub/tester.toml"), "out = \"myruns\"\n").unwrap();
+        assert_eq!(runs_folder(&root.join("sub/deep")), root.join("sub/myruns"));
+        assert_eq!(runs_folder(&root.join("docs")), root.join("runs"));
+        assert_eq!(runs_folder(&root), PathBuf::from("runs"));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }
