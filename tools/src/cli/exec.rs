@@ -419,22 +419,32 @@ pub fn run_solver(
         // Stopped within a poll of reaching the cap: keep exactly `cap` bytes.
         let _ = out_watch.set_len(cap);
     }
-    let ending = match (stopped.map(|(e, _)| e), status.code(), status.signal()) {
-        (Some(ending), _, _) => ending,
-        _ if written() >= cap => Ending::TooLong,
-        _ if wall > limit => Ending::TimedOut,
-        (None, Some(code), _) => Ending::Exited(code),
-        (None, None, Some(signal)) => Ending::Signaled(signal),
-        (None, None, None) => Ending::Exited(-1),
-    };
     Ok(RunOutcome {
-        ending,
+        ending: ending_of(
+            stopped.map(|(e, _)| e),
+            status,
+            written() >= cap,
+            wall > limit,
+        ),
         wall,
         cpu,
         wait: waits.total(),
         lowered_file_limit,
         waited_for_input: waited_for_input.get(),
     })
+}
+
+/// How a run ended: as tester `stopped` it, else past its output cap (`too_long`) or its
+/// limit (`late`: it ended within a poll after it), else as its `status` says.
+fn ending_of(stopped: Option<Ending>, status: ExitStatus, too_long: bool, late: bool) -> Ending {
+    match (stopped, status.code(), status.signal()) {
+        (Some(ending), _, _) => ending,
+        _ if too_long => Ending::TooLong,
+        _ if late => Ending::TimedOut,
+        (None, Some(code), _) => Ending::Exited(code),
+        (None, None, Some(signal)) => Ending::Signaled(signal),
+        (None, None, None) => Ending::Exited(-1),
+    }
 }
 
 #[cfg(test)]
