@@ -38,7 +38,24 @@ pub enum Solver {
     Shell(String),
 }
 
+/// What a solver command holds where the seed of the case goes (`tester run` and `tester ab`
+/// replace it seed by seed).
+pub const SEED_MARK: &str = "{seed}";
+
 impl Solver {
+    /// The solver of the case of `seed`: [`SEED_MARK`] replaced by it in the arguments or the
+    /// command line.
+    pub fn for_seed(&self, seed: u64) -> Solver {
+        let put = |text: &str| text.replace(SEED_MARK, &seed.to_string());
+        match self {
+            Solver::Program { path, args } => Solver::Program {
+                path: path.clone(),
+                args: args.iter().map(|a| put(a)).collect(),
+            },
+            Solver::Shell(line) => Solver::Shell(put(line)),
+        }
+    }
+
     fn command(&self) -> Command {
         match self {
             Solver::Program { path, args } => {

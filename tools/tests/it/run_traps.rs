@@ -34,6 +34,28 @@ fn an_exec_command_without_the_limit_is_told_how_to_pass_it() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("timed out at the limit"));
 }
 
+#[test]
+fn a_solver_command_gets_the_seed_where_it_writes_seed() {
+    // `tester ab` replaced {seed} (and its warning asks for it), `tester run` passed it on as
+    // written.
+    let dir = scratch("run_traps_seed_mark");
+    let out = quiet_run(&dir)
+        .args(["--seeds", "3,5", "--time-limit", "1", "--out", "r"])
+        .args(["--exec", "echo seed={seed} >&2; echo 0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for seed in [3, 5] {
+        let err = std::fs::read_to_string(dir.join(format!("r/{seed}.err"))).unwrap();
+        assert_eq!(err.trim(), format!("seed={seed}"));
+    }
+}
+
 /// A stand-in for queenattack that honours `--time-limit SECS` as it does: it answers (no
 /// move) after 0.4 of it (room for a loaded machine), and prints the limit it got on stderr.
 const HONOURS_LIMIT: &str = r#"#!/bin/sh

@@ -204,14 +204,15 @@ impl Arm {
     /// The solver of the pair on `seed`: [`SEED_MARK`] replaced by the seed and
     /// `{time_limit}` by the arm's time limit.
     pub fn solver_for(&self, seed: u64) -> Solver {
-        let put =
-            |text: &str| with_limit(&text.replace(SEED_MARK, &seed.to_string()), self.time_limit);
-        match &self.solver {
+        match self.solver.for_seed(seed) {
             Solver::Program { path, args } => Solver::Program {
-                path: path.clone(),
-                args: args.iter().map(|a| put(a)).collect(),
+                path,
+                args: args
+                    .iter()
+                    .map(|a| with_limit(a, self.time_limit))
+                    .collect(),
             },
-            Solver::Shell(line) => Solver::Shell(put(line)),
+            Solver::Shell(line) => Solver::Shell(with_limit(&line, self.time_limit)),
         }
     }
 

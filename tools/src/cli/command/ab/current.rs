@@ -25,7 +25,7 @@ use crate::cli::exec::Solver;
 use crate::cli::provenance::{dep_info, freshness, Freshness};
 
 /// What a command's text holds where the pair's solver seed goes.
-pub const SEED_MARK: &str = "{seed}";
+pub use crate::cli::exec::SEED_MARK;
 
 /// The A/B's own target folder for the working tree's build, beside `release` in the target
 /// folder of the binary beside `tester`.

@@ -23,7 +23,7 @@ pub const TEMPLATE: &str = r#"# tester.toml: the project file of `tester run` (s
 # `{time_limit}` becomes the run's limit in seconds (`time_limit` below, or --time-limit), so
 # the solver aims at the moment tester stops it. Without this line (and without --exec) tester
 # runs target/release/queenattack beside itself with `--time-limit SECS` appended; a command
-# given here gets nothing added.
+# given here gets nothing added. `{seed}` becomes the case's seed (a solver seed that follows it).
 solver = "./target/release/queenattack --time-limit {time_limit}"
 
 # Run once before the seeds (skip it with --no-build). If it fails, its output is shown,

@@ -64,6 +64,7 @@ pub fn run_seed(
         .map_err(|e| explained(&format!("seed {seed}: cannot write {}", inp.display()), &e))?;
     let (p, input) = (Some(case.p), &case.input);
     let cap = output_cap(input.n);
+    let solver = &solver.for_seed(seed);
     let outcome = run_solver(solver, [&inp, &out, &err], limit, cap, marker);
     // Whatever of this seed's processes left the process group ends now.
     reaper::sweep(Target::Seed(marker));

@@ -49,7 +49,8 @@ pub struct Args {
     #[arg(long, value_name = "LIST", value_parser = parse_seed_list)]
     pub seeds: Option<SeedList>,
     /// Solver command line, run with `sh -c` as given (input on stdin, moves on stdout), with
-    /// `{time_limit}` in it replaced by the run's limit in seconds. Default: `solver` of
+    /// `{time_limit}` in it replaced by the run's limit in seconds and `{seed}` by the case's
+    /// seed. Default: `solver` of
     /// tester.toml, else the `queenattack` binary next to this `tester` binary, run with
     /// `--time-limit SECS` appended. A command gets nothing appended: pass the limit in CMD
     /// (`--exec "./target/release/queenattack --time-limit {time_limit}"`), else the solver
