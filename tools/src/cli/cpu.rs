@@ -1,15 +1,16 @@
 //! Runs that got much less CPU than wall time: a solver starved by a busy machine answers
 //! worse than it can, and its score looks like a bad solver's.
 //!
-//! `tester run`'s rule (its warnings, `tester compare`'s): a run is *starved* when it ran at least [`MIN_WALL_MS`] of wall time and its CPU
-//! time (user + system, the solver's processes, see [`super::exec::RunOutcome::cpu`]) is below
-//! [`STARVED_SHARE`] of it. A single-threaded solver that computes until its deadline (as
-//! `queenattack` does) uses about one core for the whole run; below half a core it lost more
-//! than half of its time to other processes, as if it had run at under half the limit. A
-//! solver with several threads uses more than one core, so the rule misses some of its
-//! starved runs but never flags a healthy one; a solver that sleeps or waits on purpose is
-//! flagged (the warnings say so). Runs shorter than [`MIN_WALL_MS`] (process start, a solver
-//! that answers at once) are not judged.
+//! `tester run`'s rule (its warnings, `tester compare`'s): a run is *starved* when it ran at
+//! least [`MIN_WALL_MS`] of wall time, was ready to run (on a CPU or waiting for one) at least
+//! [`READY_SHARE`] of it, and its CPU time (user + system, the solver's processes, see
+//! [`super::exec::RunOutcome::cpu`]) is below [`STARVED_SHARE`] of the time it was ready to
+//! run: it lost more than half of what it asked for to other processes, as if it had run at
+//! under half the limit. A solver that sleeps or waits on purpose is not ready to run while it
+//! does, so it is not judged; runs shorter than [`MIN_WALL_MS`] (process start, a solver that
+//! answers at once) are not either. A record without the wait (`wait_ms`: older folders, a
+//! kernel that does not tell it) is judged on its CPU time over its wall time instead, which
+//! also names a solver that sleeps.
 //!
 //! `tester ab` judges a pair by what the machine *denied* its arms instead ([`unfair_pair`]):
 //! the time each run was ready to run but waited for a CPU (its run-queue wait, `wait_ms`, see
@@ -33,11 +34,19 @@ pub const STARVED_SHARE: f64 = 0.5;
 /// Runs shorter than this (milliseconds of wall time) are never called starved.
 pub const MIN_WALL_MS: u64 = 200;
 
-/// The CPU time of `r` as a share of its wall time, when both are known and the run lasted
-/// at least [`MIN_WALL_MS`].
+/// The share of a core `r` got of what it asked for, when it is judged (see the module
+/// documentation): its CPU time over the time it was ready to run (CPU time plus run-queue
+/// wait), or over its wall time when no wait was recorded.
 pub fn cpu_share(r: &SeedResult) -> Option<f64> {
     let (wall, cpu) = (r.wall_ms?, r.cpu_ms?);
-    (wall >= MIN_WALL_MS).then(|| cpu as f64 / wall as f64)
+    if wall < MIN_WALL_MS {
+        return None;
+    }
+    let Some(wait) = r.wait_ms else {
+        return Some(cpu as f64 / wall as f64);
+    };
+    let ready = (cpu + wait) as f64;
+    (ready > 0.0 && ready >= READY_SHARE * wall as f64).then(|| cpu as f64 / ready)
 }
 
 /// Whether `r` is starved (see the module documentation).
@@ -51,7 +60,12 @@ pub fn cpu_share(r: &SeedResult) -> Option<f64> {
 ///
 /// let input = Input::new(1, 1, vec![1]).unwrap();
 /// let mut r = SeedResult::judged(2, &input, None, "0\n");
-/// (r.wall_ms, r.cpu_ms) = (Some(1000), Some(300));
+/// // ready to run the whole second, on a CPU for 0.3 s of it
+/// (r.wall_ms, r.cpu_ms, r.wait_ms) = (Some(1000), Some(300), Some(700));
+/// assert!(starved(&r));
+/// r.wait_ms = Some(5); // asleep by its own choice: nothing denied
+/// assert!(!starved(&r));
+/// r.wait_ms = None; // an older record: CPU over wall time
 /// assert!(starved(&r));
 /// r.cpu_ms = Some(600);
 /// assert!(!starved(&r));
@@ -85,12 +99,11 @@ pub fn run_warning(results: &[SeedResult]) -> Option<String> {
         return None;
     }
     Some(format!(
-        "{} of {} seeds got less than half a core while they ran (CPU time under {:.0} % of \
-         their wall time: {}): the machine was busy (other work, or more --jobs than free \
-         cores), and a starved solver answers worse than it can. Their scores say little about \
-         the solver: run them again on a quiet machine or with fewer --jobs (a solver that \
-         sleeps or waits on purpose is counted too); `cpu_ms` and `wall_ms` in results.json \
-         give each seed's times",
+        "{} of {} seeds got less than half a core while ready to run (CPU time under {:.0} % \
+         of the time they computed or waited for a CPU: {}): the machine was busy (other work, \
+         or more --jobs than free cores), and a starved solver answers worse than it can. Their \
+         scores say little about the solver: run them again on a quiet machine or with fewer \
+         --jobs; `cpu_ms`, `wait_ms` and `wall_ms` in results.json give each seed's times",
         starved.len(),
         results.len(),
         100.0 * STARVED_SHARE,

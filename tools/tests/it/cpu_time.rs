@@ -1,6 +1,6 @@
 //! Issue 59 item 8: each run's CPU time (the solver's processes, user + system) is recorded
-//! beside its wall time, and runs that got much less CPU than wall time are named by `tester
-//! run`. Issue 64: `tester ab` counts no pair where an arm was starved or got much less CPU
+//! beside its wall time, and runs that got much less CPU than they were ready to run are named
+//! by `tester run`. Issue 64: `tester ab` counts no pair where an arm was starved or got much less CPU
 //! than the other, and gives no verdict when most pairs were (exit 4). Issue 69: starved by the
 //! machine, not by its own choice: `tester ab` judges the CPU an arm got while it was ready to
 //! run (its run-queue wait, `wait_ms`). A solver that sleeps is played here by `sleep`, the
@@ -49,18 +49,13 @@ fn a_run_records_cpu_time_and_names_starved_seeds() {
         table.lines().next().unwrap().contains(" ms  cpu ms "),
         "{table}"
     );
-    // Starved: 0.4 s of wall time, next to no CPU.
+    // Asleep: 0.4 s of wall time, next to no CPU, none of it denied: not starved (it was
+    // named by CPU over wall time; compare_trust::starved_runs_are_named_per_run has a run
+    // that was denied its CPU).
     let idle = run("idle", "sleep 0.4; echo 0");
     let stderr = String::from_utf8_lossy(&idle.stderr);
     assert_eq!(idle.status.code(), Some(0), "{stderr}");
-    assert!(
-        stderr.contains("warning: 2 of 2 seeds got less than half a core while they ran"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("seed 1 (") && stderr.contains("seed 2 ("),
-        "{stderr}"
-    );
+    assert!(!stderr.contains("less than half a core"), "{stderr}");
     for r in results(&dir.join("idle")) {
         let (wall, cpu) = (
             r["wall_ms"].as_u64().unwrap(),

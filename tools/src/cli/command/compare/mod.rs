@@ -33,7 +33,7 @@ use crate::cli::same_file::Inputs;
 #[command(
     after_help = "Each run's kept answers (SEED.out) are judged again, so a score edited in \
 results.json is not shown; a result without its SEED.out is shown as recorded and named. Runs \
-that got less than half a core are named per run. The paired figures use only the seeds that \
+that got less than half a core while ready to run are named per run. The paired figures use only the seeds that \
 are ok in both runs of a pair; seeds that failed or are missing in a run are shown in the table \
 and listed as excluded. B/A is the ratio of the scores (their geometric mean, as tester ab \
 reports it) with its 95% interval and the t-test that goes with it. The Wilcoxon signed-rank \
