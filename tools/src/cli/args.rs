@@ -245,6 +245,15 @@ pub struct CaseArgs {
     pub ranges: RangeArgs,
 }
 
+/// The longest time limit, in seconds: a day.
+pub const MAX_SECS: f64 = 86_400.0;
+
+/// Whether `secs` is a time limit: `0 < secs <= MAX_SECS` (what `tester run --time-limit`
+/// takes, and a tester.toml or an ab.json may hold).
+pub fn is_time_limit(secs: f64) -> bool {
+    secs.is_finite() && secs > 0.0 && secs <= MAX_SECS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,8 +17,9 @@ use std::collections::HashMap;
 use std::fs;
 use std::time::Duration;
 
-/// The most threads followed in one run (a fork bomb is not walked whole).
-const MAX_TASKS: usize = 4096;
+/// The most threads followed in one run (a fork bomb is not walked whole); a result's times
+/// may stand for as many (`report::MAX_THREADS`).
+pub const MAX_TASKS: usize = 4096;
 
 /// The run-queue wait (ns) of thread `tid` of process `pid` (`pid` itself: its main thread),
 /// when Linux tells it.

@@ -2,11 +2,13 @@
 
 use super::{SeedResult, Status};
 
-/// The longest wall time a result may hold (ms): twice the largest time limit, a day.
-pub const MAX_WALL_MS: u64 = 2 * 86_400_000;
+/// The longest wall time a result may hold (ms): twice the largest time limit, a day
+/// ([`crate::cli::args::MAX_SECS`]).
+pub const MAX_WALL_MS: u64 = 2 * 1000 * crate::cli::args::MAX_SECS as u64;
 
-/// The most threads a result's CPU and run-queue times may stand for.
-pub const MAX_THREADS: u64 = 4096;
+/// The most threads a result's CPU and run-queue times may stand for: as many as a run's
+/// wait is followed over.
+pub const MAX_THREADS: u64 = crate::cli::runqueue::MAX_TASKS as u64;
 
 impl SeedResult {
     /// Whether the numbers are ones the judge and the run can give: an ok score finite and >=

@@ -26,6 +26,7 @@ use serde_json::{json, Value};
 
 use super::current::{self, sh_quote, shell};
 use super::worktrees::{check_out, git, repository_top, tree_of};
+use crate::cli::args::is_time_limit;
 use crate::cli::command::run::{build::build, project, run_seed, with_limit};
 use crate::cli::exec::Solver;
 use crate::cli::reaper;
@@ -342,7 +343,7 @@ impl Arm {
             solver,
             time_limit: v["time_limit"]
                 .as_f64()
-                .filter(|t| *t > 0.0 && *t <= 86_400.0)
+                .filter(|&t| is_time_limit(t))
                 .ok_or_else(|| {
                     format!(
                         "`time_limit` {} is not a time limit in seconds (0 < SECS <= 86400)",

@@ -178,7 +178,7 @@ impl Args {
 /// Parses a time limit in seconds (0 < SECS <= 86400).
 pub fn parse_secs(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
+        Ok(s) if crate::cli::args::is_time_limit(s) => Ok(s),
         _ => Err(format!(
             "`{text}` is not a time limit in seconds (0 < SECS <= 86400)"
         )),

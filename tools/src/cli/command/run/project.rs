@@ -181,7 +181,7 @@ pub fn parse(text: &str) -> Result<Project, String> {
         seeds.parse().map_err(|e| format!("seeds: {e}"))?;
     }
     if let Some(t) = project.time_limit {
-        if !(t.is_finite() && t > 0.0 && t <= 86_400.0) {
+        if !crate::cli::args::is_time_limit(t) {
             // `1e308`, not its 309 digits.
             return Err(format!(
                 "time_limit = {}: not a time limit in seconds (0 < SECS <= 86400)",
