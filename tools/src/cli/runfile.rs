@@ -131,8 +131,9 @@ impl RunInfo {
             _ => format!(" and {more} more (results.json's git_left_out)"),
         };
         Some(format!(
-            "git.patch leaves out untracked files that read as no source (binary, or large: \
-             outputs): {first}{rest}; commit what the solver needs, ignore or move the rest"
+            "git.patch leaves out untracked files (binary or large, as outputs are; past its \
+             caps of files or bytes; or unreadable): {first}{rest}; commit what the solver \
+             needs, ignore or move the rest"
         ))
     }
 
