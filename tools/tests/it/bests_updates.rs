@@ -8,7 +8,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common::{scratch, tester};
+use crate::common::{quiet_run, scratch, tester};
 use tools::cli::bests::Bests;
 use tools::gen::{generate, Ranges};
 use tools::judge::judge;
@@ -48,18 +48,9 @@ fn with_poor_table(name: &str) -> PathBuf {
 
 /// `tester run --seeds SEEDS --out r --bests BESTS --update-bests EXTRA` in `dir`.
 fn update_run(dir: &Path, seeds: &str, solver: &str, bests: &Path, extra: &[&str]) -> Command {
-    let mut command = tester();
+    let mut command = quiet_run(dir);
     command
-        .current_dir(dir)
-        .args([
-            "run",
-            "--no-project",
-            "--quiet",
-            "--seeds",
-            seeds,
-            "--exec",
-            solver,
-        ])
+        .args(["--seeds", seeds, "--exec", solver])
         .args(["--out", "r", "--update-bests", "--bests"])
         .arg(bests)
         .args(extra);
