@@ -74,6 +74,21 @@ pub fn runs_folder(cwd: &Path) -> PathBuf {
     }
 }
 
+/// A fresh folder `qa-NAME-PID` in the temporary folder holding the folders `dirs` and the
+/// files `files` (path, text): a project tree for the tests of the folders found from it.
+#[cfg(test)]
+pub(crate) fn test_tree(name: &str, dirs: &[&str], files: &[(&str, &str)]) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("qa-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for dir in dirs {
+        std::fs::create_dir_all(root.join(dir)).unwrap();
+    }
+    for (path, text) in files {
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    root
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,11 +97,11 @@ mod tests {
     fn a_subfolders_bests_file_is_its_projects_even_before_it_exists() {
         // A project marked by its bounds file only: --update-bests in docs/ created
         // docs/testcases/bests.json, not the project's.
-        let root = std::env::temp_dir().join(format!("qa-table-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("testcases")).unwrap();
-        std::fs::create_dir_all(root.join("docs")).unwrap();
-        std::fs::write(root.join("testcases/bounds.json"), "{}").unwrap();
+        let root = test_tree(
+            "table",
+            &["testcases", "docs"],
+            &[("testcases/bounds.json", "{}")],
+        );
         let docs = root.join("docs");
         assert_eq!(
             table_from("bests", &docs),
@@ -105,19 +120,17 @@ mod tests {
 
     #[test]
     fn the_top_folder_is_found_but_not_through_a_cache_or_another_repository() {
-        let root = std::env::temp_dir().join(format!("qa-root-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        for dir in [
-            "testcases",
-            "docs/deep",
-            "target/tmp/t",
-            "other/.git",
-            "other/sub",
-        ] {
-            std::fs::create_dir_all(root.join(dir)).unwrap();
-        }
-        std::fs::write(root.join("testcases/bounds.json"), "{}").unwrap();
-        std::fs::write(root.join("target/CACHEDIR.TAG"), "").unwrap();
+        let root = test_tree(
+            "root",
+            &[
+                "testcases",
+                "docs/deep",
+                "target/tmp/t",
+                "other/.git",
+                "other/sub",
+            ],
+            &[("testcases/bounds.json", "{}"), ("target/CACHEDIR.TAG", "")],
+        );
         assert_eq!(find_root(&root.join("docs/deep")), Some(root.clone()));
         assert_eq!(find_root(&root), Some(root.clone()));
         // cargo's target folder (a test's scratch folder) and a repository of its own: not

@@ -215,13 +215,14 @@ mod tests {
     fn runs_are_listed_where_tester_run_puts_them() {
         // A tester.toml below the project's top folder: tester run wrote sub/myruns, tester
         // runs listed the top folder's runs/.
-        let root = std::env::temp_dir().join(format!("qa-runs-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        for dir in ["testcases", "sub/deep", "docs"] {
-            std::fs::create_dir_all(root.join(dir)).unwrap();
-        }
-        std::fs::write(root.join("testcases/bests.json"), "{}").unwrap();
-        std::fs::write(root.join("sub/tester.toml"), "out = \"myruns\"\n").unwrap();
+        let root = root::test_tree(
+            "runs",
+            &["testcases", "sub/deep", "docs"],
+            &[
+                ("testcases/bests.json", "{}"),
+                ("sub/tester.toml", "out = \"myruns\"\n"),
+            ],
+        );
         assert_eq!(runs_folder(&root.join("sub/deep")), root.join("sub/myruns"));
         assert_eq!(runs_folder(&root.join("docs")), root.join("runs"));
         assert_eq!(runs_folder(&root), PathBuf::from("runs"));
